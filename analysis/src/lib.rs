@@ -1,0 +1,6 @@
+//! analysis: statistics and reports over what the cold and warm tracks wrote.
+//!
+//! It reads files (a cold run folder, the warm results) and writes reports; it never runs a
+//! benchmark. `samples` is also linked by `cold` so that both sides share one row format.
+
+pub mod samples;
