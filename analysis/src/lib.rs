@@ -4,3 +4,4 @@
 //! benchmark. `samples` is also linked by `cold` so that both sides share one row format.
 
 pub mod samples;
+pub mod stats;

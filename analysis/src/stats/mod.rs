@@ -1,0 +1,27 @@
+//! Pure numerics for thaw's reports: no I/O, no formatting, no knowledge of codecs or files.
+//!
+//! Every function takes plain slices of `f64` and returns plain values, so each one can be checked
+//! against published answers and seeded simulations (see the tests in each module). The reporting
+//! layer only formats what these functions computed.
+//!
+//! Conventions, once for the whole module:
+//! - quantiles are Hyndman & Fan type 7 (linear interpolation between order statistics, the default
+//!   of R and NumPy): `quantile(sorted, 0.9)` is the p90 the reports show;
+//! - the MAD is unscaled: the median of |x − median|, not multiplied by 1.4826;
+//! - intervals are two-sided at the level given (0.95 in the reports);
+//! - randomness (the bootstrap) takes an explicit seed and uses ChaCha8, so a report is reproducible.
+
+pub mod bootstrap;
+pub mod describe;
+pub mod hodges_lehmann;
+pub mod holm;
+pub mod outliers;
+pub mod paired;
+pub mod quantile;
+pub mod rank;
+pub mod signed_rank;
+pub mod spearman;
+pub mod wilcoxon;
+
+#[cfg(test)]
+pub(crate) mod testutil;

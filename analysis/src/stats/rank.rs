@@ -1,0 +1,47 @@
+//! Ranks with ties averaged (mid-ranks), and the sizes of the tie groups, for the rank tests.
+
+/// Mid-ranks of `values` (1-based, ties get the mean of the ranks they span), in input order, and
+/// the size of every tie group of two or more.
+pub fn average_ranks(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let n = values.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; n];
+    let mut ties = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && values[order[j]] == values[order[i]] {
+            j += 1;
+        }
+        // positions i..j (0-based) share ranks i+1..=j; their mean is (i + 1 + j) / 2.
+        let r = (i + 1 + j) as f64 / 2.0;
+        for &k in &order[i..j] {
+            ranks[k] = r;
+        }
+        if j - i > 1 {
+            ties.push(j - i);
+        }
+        i = j;
+    }
+    (ranks, ties)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_get_mid_ranks() {
+        let (r, t) = average_ranks(&[10.0, 20.0, 10.0, 30.0, 20.0, 20.0]);
+        assert_eq!(r, vec![1.5, 4.0, 1.5, 6.0, 4.0, 4.0]);
+        assert_eq!(t, vec![2, 3]);
+    }
+
+    #[test]
+    fn no_ties() {
+        let (r, t) = average_ranks(&[3.0, 1.0, 2.0]);
+        assert_eq!(r, vec![3.0, 1.0, 2.0]);
+        assert!(t.is_empty());
+    }
+}
