@@ -3,5 +3,8 @@
 //! It reads files (a cold run folder, the warm results) and writes reports; it never runs a
 //! benchmark. `samples` is also linked by `cold` so that both sides share one row format.
 
+pub mod analyze;
+pub mod inputs;
+pub mod parallel;
 pub mod samples;
 pub mod stats;

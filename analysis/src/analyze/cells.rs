@@ -1,0 +1,297 @@
+//! Cells (codec × op × batch × fixture × variant): grouping samples and summarising each cell.
+
+use crate::parallel::par_map;
+use crate::samples::{PlanRow, SampleRow};
+use crate::stats::describe::{describe, Describe};
+use crate::stats::quantile::{median, sorted};
+use crate::stats::spearman::{spearman, Spearman};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A cell's identity; the field order is the report's sort order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct CellKey {
+    pub fixture: String,
+    pub op: String,
+    pub variant: String,
+    pub batch: u32,
+    pub codec: String,
+}
+
+impl CellKey {
+    pub fn of_sample(r: &SampleRow) -> Self {
+        CellKey {
+            fixture: r.fixture.clone(),
+            op: r.op.clone(),
+            variant: r.variant.clone(),
+            batch: r.batch,
+            codec: r.codec.clone(),
+        }
+    }
+
+    pub fn of_plan(r: &PlanRow) -> Self {
+        CellKey {
+            fixture: r.fixture.clone(),
+            op: r.op.clone(),
+            variant: r.variant.clone(),
+            batch: r.batch,
+            codec: r.codec.clone(),
+        }
+    }
+
+    /// e.g. `users-2kb de ×10 serde_json (portable)`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} ×{} {} ({})",
+            self.fixture, self.op, self.batch, self.codec, self.variant
+        )
+    }
+
+    /// A seed for this cell's bootstrap: FNV-1a of the label, mixed with the report's seed, so
+    /// a cell's interval does not depend on which other cells are in the run.
+    pub fn seed(&self, base: u64) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ base;
+        for b in self.label().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+
+    /// The same cell for another codec.
+    pub fn with_codec(&self, codec: &str) -> Self {
+        CellKey {
+            codec: codec.to_string(),
+            ..self.clone()
+        }
+    }
+}
+
+/// Which figure of a sample a statistic is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    /// init + first_op + remaining_ops: the library's whole cost in the process.
+    InitPlusOps,
+    /// spawn → reaped: the process as `time` sees it.
+    Wall,
+}
+
+impl Figure {
+    pub fn of(self, r: &SampleRow) -> Option<u64> {
+        match self {
+            Figure::InitPlusOps => r.init_plus_ops_ns,
+            Figure::Wall => r.wall_ns,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::InitPlusOps => "init_plus_ops",
+            Figure::Wall => "wall",
+        }
+    }
+}
+
+/// Reads one phase's duration from a row.
+pub type PhaseGetter = fn(&SampleRow) -> Option<u64>;
+
+/// The phases of a process's life, in order, with how to read each from a row.
+pub const PHASES: [(&str, PhaseGetter); 7] = [
+    ("spawn_to_main", |r| r.spawn_to_main_ns),
+    ("fixture", |r| r.fixture_ns),
+    ("init", |r| r.init_ns),
+    ("first_op", |r| r.first_op_ns),
+    ("remaining_ops", |r| r.remaining_ops_ns),
+    ("check", |r| r.check_ns),
+    ("exit", |r| r.exit_ns),
+];
+
+/// The rows of every cell, in first-seen order within the cell, and the sample counts the plan
+/// promised per cell (empty without a plan).
+pub struct Grouped<'a> {
+    pub cells: BTreeMap<CellKey, Vec<&'a SampleRow>>,
+    pub planned: BTreeMap<CellKey, usize>,
+}
+
+pub fn group<'a>(samples: &'a [SampleRow], plan: &[PlanRow]) -> Grouped<'a> {
+    let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
+    for r in samples {
+        cells.entry(CellKey::of_sample(r)).or_default().push(r);
+    }
+    let mut planned: BTreeMap<CellKey, usize> = BTreeMap::new();
+    for p in plan {
+        *planned.entry(CellKey::of_plan(p)).or_default() += 1;
+    }
+    // a planned cell with no finished sample yet still gets a row
+    for k in planned.keys() {
+        cells.entry(k.clone()).or_default();
+    }
+    Grouped { cells, planned }
+}
+
+/// Median of each phase, ns (medians of each phase separately: they need not add up to the
+/// median of the total).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseMedians(pub BTreeMap<String, f64>);
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellSummary {
+    pub key: CellKey,
+    /// Samples the plan called for (`None` without a plan).
+    pub planned: Option<usize>,
+    pub ok: usize,
+    pub failed: usize,
+    /// Failure statuses and their counts.
+    pub failures: BTreeMap<String, usize>,
+    pub init_plus_ops: Option<Describe>,
+    pub wall: Option<Describe>,
+    pub phases: PhaseMedians,
+    pub user_us: Option<f64>,
+    pub sys_us: Option<f64>,
+    pub maxrss_kib: Option<f64>,
+    pub minflt: Option<f64>,
+    pub majflt: Option<f64>,
+    /// Drift: Spearman's ρ of init_plus_ops against the block index.
+    pub drift: Option<Spearman>,
+    /// Blocks holding more than one ok sample of this cell (should be 0).
+    pub duplicate_blocks: usize,
+}
+
+/// Options that shape the statistics (never the data).
+#[derive(Debug, Clone, Copy)]
+pub struct StatOptions {
+    pub resamples: usize,
+    pub level: f64,
+    pub seed: u64,
+}
+
+fn median_of(rows: &[&SampleRow], f: impl Fn(&SampleRow) -> Option<u64>) -> Option<f64> {
+    let v: Vec<f64> = rows.iter().filter_map(|r| f(r)).map(|x| x as f64).collect();
+    median(&sorted(&v))
+}
+
+/// Summaries of every cell, in key order (computed in parallel).
+pub fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
+    let cells: Vec<(&CellKey, &Vec<&SampleRow>)> = grouped.cells.iter().collect();
+    par_map(&cells, |(key, rows)| {
+        let planned = grouped.planned.get(*key).copied();
+        summarize_cell(key, rows, planned, opts)
+    })
+}
+
+fn summarize_cell(
+    key: &CellKey,
+    rows: &[&SampleRow],
+    planned: Option<usize>,
+    opts: StatOptions,
+) -> CellSummary {
+    let ok: Vec<&SampleRow> = rows.iter().copied().filter(|r| r.is_ok()).collect();
+    let mut failures = BTreeMap::new();
+    for r in rows.iter().filter(|r| !r.is_ok()) {
+        *failures.entry(r.status.clone()).or_insert(0) += 1;
+    }
+    let seed = key.seed(opts.seed);
+    let figure = |f: Figure, salt: u64| {
+        let v: Vec<f64> = ok
+            .iter()
+            .filter_map(|r| f.of(r))
+            .map(|x| x as f64)
+            .collect();
+        describe(&v, opts.resamples, opts.level, seed ^ salt)
+    };
+    let mut phases = BTreeMap::new();
+    for (name, get) in PHASES {
+        if let Some(m) = median_of(&ok, get) {
+            phases.insert(name.to_string(), m);
+        }
+    }
+    let (blocks, values): (Vec<f64>, Vec<f64>) = ok
+        .iter()
+        .filter_map(|r| r.init_plus_ops_ns.map(|v| (f64::from(r.block), v as f64)))
+        .unzip();
+    let mut seen = std::collections::HashSet::new();
+    let duplicate_blocks = ok.iter().filter(|r| !seen.insert(r.block)).count();
+    CellSummary {
+        key: key.clone(),
+        planned,
+        ok: ok.len(),
+        failed: rows.len() - ok.len(),
+        failures,
+        init_plus_ops: figure(Figure::InitPlusOps, 1),
+        wall: figure(Figure::Wall, 2),
+        phases: PhaseMedians(phases),
+        user_us: median_of(&ok, |r| r.user_us),
+        sys_us: median_of(&ok, |r| r.sys_us),
+        maxrss_kib: median_of(&ok, |r| r.maxrss_kib),
+        minflt: median_of(&ok, |r| r.minflt),
+        majflt: median_of(&ok, |r| r.majflt),
+        drift: spearman(&blocks, &values),
+        duplicate_blocks,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub fn row(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow {
+        SampleRow {
+            plan_index: u64::from(block),
+            block,
+            codec: codec.into(),
+            op: "de".into(),
+            batch,
+            fixture: "users-2kb".into(),
+            variant: "portable".into(),
+            status: if ns.is_some() {
+                "ok".into()
+            } else {
+                "timeout".into()
+            },
+            init_ns: ns.map(|_| 0),
+            first_op_ns: ns,
+            remaining_ops_ns: ns.map(|_| 0),
+            init_plus_ops_ns: ns,
+            wall_ns: ns.map(|v| v + 500_000),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn groups_and_summarises() {
+        let mut rows: Vec<SampleRow> = (0..20)
+            .map(|b| row(b, "a", 1, Some(1000 + u64::from(b))))
+            .collect();
+        rows.push(row(20, "a", 1, None));
+        let plan: Vec<PlanRow> = (0..22)
+            .map(|b| PlanRow {
+                plan_index: b,
+                block: b as u32,
+                codec: "a".into(),
+                op: "de".into(),
+                batch: 1,
+                fixture: "users-2kb".into(),
+                variant: "portable".into(),
+            })
+            .collect();
+        let g = group(&rows, &plan);
+        let s = summarize(
+            &g,
+            StatOptions {
+                resamples: 200,
+                level: 0.95,
+                seed: 1,
+            },
+        );
+        assert_eq!(s.len(), 1);
+        let c = &s[0];
+        assert_eq!((c.ok, c.failed, c.planned), (20, 1, Some(22)));
+        assert_eq!(c.failures.get("timeout"), Some(&1));
+        assert_eq!(c.init_plus_ops.as_ref().unwrap().median, 1009.5);
+        assert_eq!(c.wall.as_ref().unwrap().median, 501_009.5);
+        assert_eq!(c.phases.0["first_op"], 1009.5);
+        assert_eq!(c.drift.unwrap().rho, 1.0);
+        assert_eq!(c.duplicate_blocks, 0);
+    }
+}

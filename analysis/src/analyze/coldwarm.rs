@@ -1,0 +1,338 @@
+//! Cold against warm: the cold penalty (the first operation in a fresh process over the warm
+//! time per operation) and the break-even batch size between two codecs.
+//!
+//! A codec's cumulative cost of n operations in one process, C(n), is the cold median of
+//! init_plus_ops at each measured batch (1, 10, 100 by default), linear between them, and beyond
+//! the largest measured batch B it is C(B) + (n − B) · (warm time per operation). Two codecs'
+//! curves cross where C_a − C_b changes sign; the report gives the first whole n on the other
+//! side, or says that none exists in 1..=10⁹.
+
+use super::cells::{CellKey, CellSummary};
+use super::contrasts::NOT_COMPARED;
+use crate::inputs::criterion::WarmEstimate;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The largest n searched for a crossing.
+pub const HORIZON: f64 = 1e9;
+
+/// Fixture × op × variant: what a cost curve and a break-even are about.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Scenario {
+    pub fixture: String,
+    pub op: String,
+    pub variant: String,
+}
+
+impl Scenario {
+    fn of(k: &CellKey) -> Self {
+        Scenario {
+            fixture: k.fixture.clone(),
+            op: k.op.clone(),
+            variant: k.variant.clone(),
+        }
+    }
+}
+
+/// The warm estimate for a codec in a scenario: same variant, or a warm bench with no variant.
+pub fn find_warm<'a>(
+    warm: &'a [WarmEstimate],
+    s: &Scenario,
+    codec: &str,
+) -> Option<&'a WarmEstimate> {
+    let matches = |w: &&WarmEstimate| w.fixture == s.fixture && w.op == s.op && w.codec == codec;
+    warm.iter()
+        .filter(matches)
+        .find(|w| w.variant == s.variant)
+        .or_else(|| warm.iter().filter(matches).find(|w| w.variant.is_empty()))
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Penalty {
+    pub scenario: Scenario,
+    pub codec: String,
+    /// The batch whose first_op median is used (the smallest measured).
+    pub batch: u32,
+    pub first_op_ns: f64,
+    pub warm_ns: f64,
+    /// first_op_ns / warm_ns.
+    pub penalty: f64,
+}
+
+pub fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
+    let mut first: BTreeMap<(Scenario, String), (u32, f64)> = BTreeMap::new();
+    for c in cells {
+        let Some(&fo) = c.phases.0.get("first_op") else {
+            continue;
+        };
+        let k = (Scenario::of(&c.key), c.key.codec.clone());
+        let e = first.entry(k).or_insert((c.key.batch, fo));
+        if c.key.batch < e.0 {
+            *e = (c.key.batch, fo);
+        }
+    }
+    first
+        .into_iter()
+        .filter_map(|((s, codec), (batch, fo))| {
+            let w = find_warm(warm, &s, &codec)?;
+            (w.median_ns > 0.0).then(|| Penalty {
+                penalty: fo / w.median_ns,
+                scenario: s,
+                codec,
+                batch,
+                first_op_ns: fo,
+                warm_ns: w.median_ns,
+            })
+        })
+        .collect()
+}
+
+/// One codec's cumulative cost in one scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostCurve {
+    pub scenario: Scenario,
+    pub codec: String,
+    /// (batch, median init_plus_ops ns), ascending batch.
+    pub points: Vec<(u32, f64)>,
+    /// Warm ns per operation, for n beyond the largest batch; `None` without warm data.
+    pub warm_ns: Option<f64>,
+}
+
+impl CostCurve {
+    /// C(n), `None` below the smallest batch or beyond the largest without a warm figure.
+    pub fn cost(&self, n: f64) -> Option<f64> {
+        let (&(b0, c0), &(bl, cl)) = (self.points.first()?, self.points.last()?);
+        if n < f64::from(b0) {
+            return None;
+        }
+        if n > f64::from(bl) {
+            return self.warm_ns.map(|w| cl + (n - f64::from(bl)) * w);
+        }
+        if n == f64::from(bl) || n == f64::from(b0) {
+            return Some(if n == f64::from(bl) { cl } else { c0 });
+        }
+        for w in self.points.windows(2) {
+            let ((x0, y0), (x1, y1)) = ((f64::from(w[0].0), w[0].1), (f64::from(w[1].0), w[1].1));
+            if n >= x0 && n <= x1 {
+                return Some(y0 + (n - x0) / (x1 - x0) * (y1 - y0));
+            }
+        }
+        None
+    }
+
+    /// Where the curve is defined: from the smallest batch to the largest, or to the horizon.
+    pub fn range(&self) -> Option<(f64, f64)> {
+        let lo = f64::from(self.points.first()?.0);
+        let hi = if self.warm_ns.is_some() {
+            HORIZON
+        } else {
+            f64::from(self.points.last()?.0)
+        };
+        Some((lo, hi))
+    }
+}
+
+pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurve> {
+    let mut by: BTreeMap<(Scenario, String), Vec<(u32, f64)>> = BTreeMap::new();
+    for c in cells {
+        if let Some(d) = &c.init_plus_ops {
+            by.entry((Scenario::of(&c.key), c.key.codec.clone()))
+                .or_default()
+                .push((c.key.batch, d.median));
+        }
+    }
+    by.into_iter()
+        .map(|((s, codec), mut points)| {
+            points.sort_by_key(|p| p.0);
+            let warm_ns = find_warm(warm, &s, &codec).map(|w| w.median_ns);
+            CostCurve {
+                scenario: s,
+                codec,
+                points,
+                warm_ns,
+            }
+        })
+        .collect()
+}
+
+/// Where two curves cross.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crossing {
+    /// The first whole number of operations at which the cheaper codec has changed.
+    pub n: u64,
+    /// The codec cheaper just before `n`, and the one cheaper from `n` on.
+    pub cheaper_before: String,
+    pub cheaper_after: String,
+    /// True when `n` lies beyond the largest measured batch (warm extrapolation).
+    pub extrapolated: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BreakEven {
+    pub scenario: Scenario,
+    pub a: String,
+    pub b: String,
+    /// The codec cheaper at the smallest batch (`None`: equal there).
+    pub cheaper_first: Option<String>,
+    pub crossings: Vec<Crossing>,
+    /// The largest n the comparison covers (the horizon, or the largest batch without warm data).
+    pub searched_to: f64,
+}
+
+/// Break-evens of every pair of codecs (except those not compared) in each scenario.
+pub fn break_evens(curves: &[CostCurve]) -> Vec<BreakEven> {
+    let mut by: BTreeMap<&Scenario, Vec<&CostCurve>> = BTreeMap::new();
+    for c in curves {
+        if !NOT_COMPARED.contains(&c.codec.as_str()) {
+            by.entry(&c.scenario).or_default().push(c);
+        }
+    }
+    let mut out = Vec::new();
+    for (s, cs) in by {
+        for i in 0..cs.len() {
+            for j in i + 1..cs.len() {
+                if let Some(be) = break_even(s, cs[i], cs[j]) {
+                    out.push(be);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn break_even(s: &Scenario, a: &CostCurve, b: &CostCurve) -> Option<BreakEven> {
+    let (alo, ahi) = a.range()?;
+    let (blo, bhi) = b.range()?;
+    let (lo, hi) = (alo.max(blo), ahi.min(bhi));
+    if lo > hi {
+        return None;
+    }
+    // knots: every measured batch of either curve in range, plus the ends
+    let mut knots: Vec<f64> = a
+        .points
+        .iter()
+        .chain(&b.points)
+        .map(|p| f64::from(p.0))
+        .filter(|&x| x >= lo && x <= hi)
+        .chain([lo, hi])
+        .collect();
+    knots.sort_by(f64::total_cmp);
+    knots.dedup();
+    let last_batch = f64::from(a.points.last()?.0).min(f64::from(b.points.last()?.0));
+    let diff = |n: f64| Some(a.cost(n)? - b.cost(n)?);
+    let cheaper = |d: f64| if d < 0.0 { &a.codec } else { &b.codec };
+
+    let d0 = diff(lo)?;
+    let cheaper_first = (d0 != 0.0).then(|| cheaper(d0).clone());
+    let mut crossings = Vec::new();
+    let (mut prev_x, mut prev_d) = (lo, d0);
+    let mut last_sign = d0.signum() * f64::from(u8::from(d0 != 0.0));
+    let mut zero_at: Option<f64> = (d0 == 0.0).then_some(lo);
+    for &x in &knots[1..] {
+        let d = diff(x)?;
+        if d == 0.0 {
+            zero_at.get_or_insert(x);
+        } else {
+            let sign = d.signum();
+            if last_sign != 0.0 && sign != last_sign {
+                // the root: an exact zero seen since the last sign, or linear interpolation
+                let root = zero_at.unwrap_or_else(|| prev_x + prev_d / (prev_d - d) * (x - prev_x));
+                // the first whole n strictly on the new side (robust to rounding in `root`)
+                let start = (root.floor() - 2.0).max(lo);
+                let n = (0..8)
+                    .map(|i| start + f64::from(i))
+                    .find(|&k| diff(k).is_some_and(|dk| dk.signum() == sign && dk != 0.0))
+                    .unwrap_or(root.ceil()) as u64;
+                crossings.push(Crossing {
+                    n,
+                    cheaper_before: cheaper(-d).clone(),
+                    cheaper_after: cheaper(d).clone(),
+                    extrapolated: root > last_batch,
+                });
+            }
+            last_sign = sign;
+            zero_at = None;
+        }
+        prev_x = x;
+        prev_d = d;
+    }
+    Some(BreakEven {
+        scenario: s.clone(),
+        a: a.codec.clone(),
+        b: b.codec.clone(),
+        cheaper_first,
+        crossings,
+        searched_to: hi,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn curve(codec: &str, pts: &[(u32, f64)], warm: Option<f64>) -> CostCurve {
+        CostCurve {
+            scenario: Scenario {
+                fixture: "f".into(),
+                op: "de".into(),
+                variant: "portable".into(),
+            },
+            codec: codec.into(),
+            points: pts.to_vec(),
+            warm_ns: warm,
+        }
+    }
+
+    #[test]
+    fn cost_interpolates_and_extrapolates() {
+        let c = curve("a", &[(1, 10.0), (10, 100.0), (100, 1000.0)], Some(5.0));
+        assert_eq!(c.cost(1.0), Some(10.0));
+        assert_eq!(c.cost(5.5), Some(55.0));
+        assert_eq!(c.cost(100.0), Some(1000.0));
+        assert_eq!(c.cost(200.0), Some(1500.0));
+        assert_eq!(c.cost(0.5), None);
+        let c = curve("a", &[(1, 10.0), (10, 100.0)], None);
+        assert_eq!(c.cost(11.0), None);
+    }
+
+    #[test]
+    fn crossing_in_the_warm_extrapolation() {
+        // a: cheap start, dear per op; b: dear start, cheap per op.
+        // a(n) = 20 + 3(n − 1) to n = 100 (317), then 3/op; b(n) = 400 + (n − 1) (499), then 1/op.
+        let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
+        let b = curve("b", &[(1, 400.0), (10, 409.0), (100, 499.0)], Some(1.0));
+        let be = &break_evens(&[a, b])[0];
+        assert_eq!(be.cheaper_first.as_deref(), Some("a"));
+        // 317 + 3(n − 100) = 499 + (n − 100) → n − 100 = 91 → n = 191, a tie; b cheaper from 192.
+        assert_eq!(be.crossings.len(), 1);
+        let c = &be.crossings[0];
+        assert_eq!(
+            (c.n, c.cheaper_before.as_str(), c.cheaper_after.as_str()),
+            (192, "a", "b")
+        );
+        assert!(c.extrapolated);
+    }
+
+    #[test]
+    fn crossing_within_measured_batches() {
+        // a: 20 + 3(n − 1); b: 37 + 1.5(n − 1), measured at 1, 10, 100: cross at n − 1 = 11.33.
+        let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
+        let b = curve("b", &[(1, 37.0), (10, 50.5), (100, 185.5)], Some(1.5));
+        let be = &break_evens(&[a, b])[0];
+        assert_eq!(be.crossings.len(), 1);
+        let c = &be.crossings[0];
+        assert_eq!(c.n, 13);
+        assert!(!c.extrapolated);
+    }
+
+    #[test]
+    fn no_crossing() {
+        let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
+        let b = curve("b", &[(1, 40.0), (10, 94.0), (100, 634.0)], Some(6.0));
+        let noop = curve("noop", &[(1, 1.0)], Some(0.1));
+        let be = break_evens(&[a, b, noop]);
+        assert_eq!(be.len(), 1);
+        assert!(be[0].crossings.is_empty());
+        assert_eq!(be[0].searched_to, HORIZON);
+    }
+}

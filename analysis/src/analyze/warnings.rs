@@ -1,0 +1,144 @@
+//! What a reader must be told before trusting the figures: an unfinished run, failed samples,
+//! drift, many outliers, failed verification, duplicated blocks. Thresholds are constants here
+//! and the report prints them.
+
+use super::cells::CellSummary;
+use super::manifest::{finished, verification};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Drift is flagged when |ρ| of init_plus_ops against the block index is at least this…
+pub const DRIFT_RHO: f64 = 0.3;
+/// …and its p-value is below this.
+pub const DRIFT_P: f64 = 0.01;
+/// Outliers (beyond the 1.5·IQR fences) are "many" above this share of a cell's samples.
+pub const OUTLIER_SHARE: f64 = 0.10;
+/// At most this many cells are named in one warning.
+const LIST: usize = 8;
+
+fn list(items: &[String]) -> String {
+    let mut s = items
+        .iter()
+        .take(LIST)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > LIST {
+        s.push_str(&format!("; and {} more", items.len() - LIST));
+    }
+    s
+}
+
+/// The warnings, most serious first.
+pub fn warnings(
+    manifest: Option<&Value>,
+    planned: usize,
+    finished_samples: usize,
+    cells: &[CellSummary],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    match manifest {
+        None => out.push("No readable manifest.json: the run's conditions are unknown.".into()),
+        Some(m) => {
+            let failed: Vec<String> = verification(m)
+                .into_iter()
+                .filter(|v| v.status == "fail")
+                .map(|v| {
+                    let detail = if v.detail.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", v.detail)
+                    };
+                    format!("{} on {} {}{detail}", v.codec, v.fixture, v.op)
+                })
+                .collect();
+            if !failed.is_empty() {
+                out.push(format!(
+                    "Failed verification (their output differs from the reference, so their timings are not comparable): {}.",
+                    list(&failed)
+                ));
+            }
+            if finished(m) != Some(true) {
+                out.push(format!(
+                    "The run did not finish (manifest: finished = {}): {finished_samples} of {planned} planned samples are present; `cold run --resume` completes it.",
+                    m.get("finished").map_or("absent".into(), |v| v.to_string())
+                ));
+            }
+        }
+    }
+    if planned > 0 && finished_samples < planned && manifest.and_then(finished) == Some(true) {
+        out.push(format!(
+            "The manifest says the run finished, but only {finished_samples} of {planned} planned samples are in samples.csv."
+        ));
+    }
+
+    let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut failed_cells = Vec::new();
+    for c in cells.iter().filter(|c| c.failed > 0) {
+        for (s, n) in &c.failures {
+            *statuses.entry(s).or_default() += n;
+        }
+        failed_cells.push(format!(
+            "{} ({} of {})",
+            c.key.label(),
+            c.failed,
+            c.ok + c.failed
+        ));
+    }
+    if !failed_cells.is_empty() {
+        let total: usize = statuses.values().sum();
+        let by: Vec<String> = statuses.iter().map(|(s, n)| format!("{s}: {n}")).collect();
+        out.push(format!(
+            "{total} failed samples ({}) in {} cells: {}.",
+            by.join(", "),
+            failed_cells.len(),
+            list(&failed_cells)
+        ));
+    }
+
+    let drift: Vec<String> = cells
+        .iter()
+        .filter_map(|c| {
+            let d = c.drift?;
+            (d.rho.abs() >= DRIFT_RHO && d.p < DRIFT_P)
+                .then(|| format!("{} (ρ = {:+.2}, p = {:.1e})", c.key.label(), d.rho, d.p))
+        })
+        .collect();
+    if !drift.is_empty() {
+        out.push(format!(
+            "Drift (init_plus_ops trends with the block index, |ρ| ≥ {DRIFT_RHO}, p < {DRIFT_P}) in {} cells: {}. Within-block contrasts cancel drift common to a block; single-cell medians do not.",
+            drift.len(),
+            list(&drift)
+        ));
+    }
+
+    let outliers: Vec<String> = cells
+        .iter()
+        .filter_map(|c| {
+            let d = c.init_plus_ops.as_ref()?;
+            let share = d.outliers.total() as f64 / d.n as f64;
+            (share > OUTLIER_SHARE).then(|| format!("{} ({:.0}%)", c.key.label(), share * 100.0))
+        })
+        .collect();
+    if !outliers.is_empty() {
+        out.push(format!(
+            "Many outliers (more than {:.0}% of samples beyond Tukey's 1.5·IQR fences) in {} cells: {}. The machine may have been busy.",
+            OUTLIER_SHARE * 100.0,
+            outliers.len(),
+            list(&outliers)
+        ));
+    }
+
+    let dups: Vec<String> = cells
+        .iter()
+        .filter(|c| c.duplicate_blocks > 0)
+        .map(|c| format!("{} ({})", c.key.label(), c.duplicate_blocks))
+        .collect();
+    if !dups.is_empty() {
+        out.push(format!(
+            "Blocks holding more than one sample of a cell (a resumed run that repeated work?); the first is paired, all are summarised: {}.",
+            list(&dups)
+        ));
+    }
+    out
+}

@@ -1,0 +1,190 @@
+//! Criterion's warm estimates: walks `<warm>/criterion/<variant>/…/new/` for `benchmark.json`
+//! (the id, `<fixture>/<op>/<codec>`) and `estimates.json` (the median time per iteration, ns,
+//! with criterion's own interval). One iteration is one operation in thaw's warm benches.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One warm benchmark's median time per operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WarmEstimate {
+    pub fixture: String,
+    pub op: String,
+    pub codec: String,
+    /// The folder under criterion's root (`portable`, `native`); empty when there is none.
+    pub variant: String,
+    pub median_ns: f64,
+    pub lo_ns: f64,
+    pub hi_ns: f64,
+}
+
+#[derive(Deserialize)]
+struct BenchmarkJson {
+    full_id: String,
+}
+
+#[derive(Deserialize)]
+struct Interval {
+    lower_bound: f64,
+    upper_bound: f64,
+}
+
+#[derive(Deserialize)]
+struct Estimate {
+    point_estimate: f64,
+    confidence_interval: Interval,
+}
+
+#[derive(Deserialize)]
+struct EstimatesJson {
+    median: Estimate,
+}
+
+/// Estimates under `root` (criterion's output folder), sorted, and notes about benches skipped.
+/// `None` when `root` does not exist.
+pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
+    if !root.is_dir() {
+        return Ok(None);
+    }
+    let mut found = Vec::new();
+    find_new_dirs(root, &mut found)?;
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for new_dir in found {
+        let bpath = new_dir.join("benchmark.json");
+        let epath = new_dir.join("estimates.json");
+        if !bpath.is_file() || !epath.is_file() {
+            continue;
+        }
+        let b: BenchmarkJson = read_json(&bpath)?;
+        let e: EstimatesJson = read_json(&epath)?;
+        let parts: Vec<&str> = b.full_id.split('/').collect();
+        let [fixture, op, codec] = parts[..] else {
+            notes.push(format!(
+                "criterion bench `{}` is not <fixture>/<op>/<codec>; skipped",
+                b.full_id
+            ));
+            continue;
+        };
+        let first = new_dir
+            .strip_prefix(root)
+            .ok()
+            .and_then(|rel| rel.components().next())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // Criterion names a bench's folder after its group (the fixture first); anything
+        // else in first place is the variant folder thaw puts above it.
+        let variant = if first.starts_with(fixture) {
+            String::new()
+        } else {
+            first
+        };
+        out.push(WarmEstimate {
+            fixture: fixture.to_string(),
+            op: op.to_string(),
+            codec: codec.to_string(),
+            variant,
+            median_ns: e.median.point_estimate,
+            lo_ns: e.median.confidence_interval.lower_bound,
+            hi_ns: e.median.confidence_interval.upper_bound,
+        });
+    }
+    out.sort_by(|a, b| {
+        (&a.variant, &a.fixture, &a.op, &a.codec).cmp(&(&b.variant, &b.fixture, &b.op, &b.codec))
+    });
+    Ok(Some((out, notes)))
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let text =
+        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{}: not criterion's format", path.display()))
+}
+
+/// Every folder named `new` below `dir` (criterion's `report` folders are skipped).
+fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    let mut subdirs = Vec::new();
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+            subdirs.push(entry.path());
+        }
+    }
+    subdirs.sort();
+    for sub in subdirs {
+        match sub.file_name().and_then(|n| n.to_str()) {
+            Some("new") => out.push(sub),
+            Some("report") | Some("base") | Some("change") => {}
+            _ => find_new_dirs(&sub, out)?,
+        }
+    }
+    Ok(())
+}
+
+/// Write one fake criterion bench (used by `synth` and tests): the two files this module reads.
+pub fn write_fake_bench(root: &Path, variant: &str, est: &WarmEstimate) -> Result<()> {
+    let dir = root
+        .join(variant)
+        .join(format!("{}_{}", est.fixture, est.op))
+        .join(&est.codec)
+        .join("new");
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let id = format!("{}/{}/{}", est.fixture, est.op, est.codec);
+    let bench = serde_json::json!({
+        "group_id": format!("{}/{}", est.fixture, est.op),
+        "function_id": est.codec,
+        "value_str": null,
+        "throughput": null,
+        "full_id": id,
+        "directory_name": format!("{}_{}/{}", est.fixture, est.op, est.codec),
+        "title": id,
+    });
+    let interval = serde_json::json!({
+        "confidence_level": 0.95, "lower_bound": est.lo_ns, "upper_bound": est.hi_ns
+    });
+    let estimate = serde_json::json!({
+        "confidence_interval": interval, "point_estimate": est.median_ns, "standard_error": 0.0
+    });
+    let estimates = serde_json::json!({
+        "mean": estimate, "median": estimate, "median_abs_dev": estimate, "slope": null,
+        "std_dev": estimate,
+    });
+    fs::write(dir.join("benchmark.json"), bench.to_string())?;
+    fs::write(dir.join("estimates.json"), estimates.to_string())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fake_criterion_tree() {
+        let root = std::env::temp_dir().join(format!("thaw-criterion-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let est = WarmEstimate {
+            fixture: "users-2kb".into(),
+            op: "de".into(),
+            codec: "serde_json".into(),
+            variant: "portable".into(),
+            median_ns: 1234.5,
+            lo_ns: 1200.0,
+            hi_ns: 1300.0,
+        };
+        write_fake_bench(&root, "portable", &est).unwrap();
+        // a bench with a foreign id is skipped with a note
+        let other = WarmEstimate {
+            codec: "x/y".into(),
+            ..est.clone()
+        };
+        write_fake_bench(&root, "native", &other).unwrap();
+        let (got, notes) = load_criterion(&root).unwrap().unwrap();
+        assert_eq!(got, vec![est]);
+        assert_eq!(notes.len(), 1);
+        assert!(load_criterion(&root.join("absent")).unwrap().is_none());
+    }
+}

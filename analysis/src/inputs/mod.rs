@@ -1,0 +1,9 @@
+//! Reading what the other crates wrote: a cold run folder, criterion's warm estimates, the
+//! allocation table and the conformance table. Only I/O and parsing live here; every error names
+//! the file (and the CSV line) it came from. Optional inputs that are absent read as `None`.
+
+pub mod alloc;
+pub mod conformance;
+pub mod criterion;
+pub mod csv_util;
+pub mod run;
