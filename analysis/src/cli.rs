@@ -1,0 +1,149 @@
+//! The command line, parsed once into plain structs that the rest of `main` reads.
+
+use crate::analyze::cells::Figure;
+use crate::export::Format;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+pub const DEFAULT_RUN: &str = "results/cold/latest";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "analysis",
+    version,
+    about = "thaw's statistics and reports: reads what the cold and warm tracks wrote"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Turn a cold run (and the warm results) into report.md, report.html, summary.csv and
+    /// summary.json, and print the headline table.
+    Report(ReportArgs),
+    /// Compare two cold runs cell by cell (ratio of medians, bootstrap interval, verdict).
+    Compare(CompareArgs),
+    /// Write a cold run in another tool's format.
+    Export(ExportArgs),
+    /// Write a synthetic run folder (and warm results) with a known truth, for tests and demos.
+    Synth(SynthArgs),
+}
+
+fn fraction(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if (0.0..1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is outside [0, 1)"))
+    }
+}
+
+fn resamples(s: &str) -> Result<usize, String> {
+    let v: usize = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    if (100..=1_000_000).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is outside 100..=1000000"))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The cold run folder (or a file naming it, like results/cold/latest).
+    #[arg(default_value = DEFAULT_RUN)]
+    pub run_dir: PathBuf,
+    /// The warm results folder: criterion's output under <DIR>/criterion/<variant>/, and
+    /// <DIR>/alloc.csv.
+    #[arg(long, value_name = "DIR", default_value = "results/warm")]
+    pub warm: PathBuf,
+    /// The conformance table.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "results/conformance/conformance.csv"
+    )]
+    pub conformance: PathBuf,
+    /// The codec every other is compared against [default: serde_json].
+    #[arg(long, value_name = "CODEC")]
+    pub reference: Option<String>,
+    /// Where to write the report [default: RUN_DIR/report].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Bootstrap resamples per interval.
+    #[arg(long, default_value_t = 2000, value_parser = resamples)]
+    pub resamples: usize,
+    /// Bootstrap seed [default: the run's seed].
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The baseline run.
+    pub run_a: PathBuf,
+    /// The run compared with it.
+    pub run_b: PathBuf,
+    /// Changes smaller than this fraction are noise: a cell changed only when the whole
+    /// interval of B/A lies beyond 1 ± threshold.
+    #[arg(long, default_value_t = 0.02, value_parser = fraction)]
+    pub threshold: f64,
+    /// Exit with status 1 when any cell regressed (for CI).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    /// Which timing to compare.
+    #[arg(long, value_enum, default_value_t = Figure::InitPlusOps)]
+    pub figure: Figure,
+    /// Match cells across variants (compare a portable run with a native one).
+    #[arg(long)]
+    pub ignore_variant: bool,
+    /// Bootstrap resamples per interval.
+    #[arg(long, default_value_t = 2000, value_parser = resamples)]
+    pub resamples: usize,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Also write the table as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Format,
+    /// The cold run folder.
+    #[arg(default_value = DEFAULT_RUN)]
+    pub run_dir: PathBuf,
+    /// Write here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Which timing stands for a run's time (hyperfine measures wall-clock time).
+    #[arg(long, value_enum, default_value_t = Figure::Wall)]
+    pub figure: Figure,
+}
+
+#[derive(Debug, Args)]
+pub struct SynthArgs {
+    /// The run folder to create.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// At least this many samples (rounded up to whole blocks of 57 cells).
+    #[arg(long, default_value_t = 2000)]
+    pub samples: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Share of samples that fail (status timeout).
+    #[arg(long, default_value_t = 0.001, value_parser = fraction)]
+    pub fail_rate: f64,
+    /// Also write warm results here (criterion/portable/… and alloc.csv).
+    #[arg(long, value_name = "DIR")]
+    pub warm: Option<PathBuf>,
+    /// Also write a conformance table here.
+    #[arg(long, value_name = "FILE")]
+    pub conformance: Option<PathBuf>,
+}

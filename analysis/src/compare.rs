@@ -1,0 +1,171 @@
+//! `compare RUN_A RUN_B`: every cell present in both runs, the ratio of medians B / A with a
+//! seeded bootstrap interval, and a verdict that calls a change only when the whole interval
+//! lies beyond the noise threshold (±2% by default). Pure: the caller reads the runs.
+
+use crate::analyze::cells::{CellKey, Figure};
+use crate::samples::SampleRow;
+use crate::stats::bootstrap::median_ratio_interval;
+use crate::stats::quantile::{median, sorted};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    Improved,
+    Regressed,
+    Unchanged,
+}
+
+impl Change {
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Improved => "improved",
+            Change::Regressed => "regressed",
+            Change::Unchanged => "unchanged",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellChange {
+    pub key: CellKey,
+    pub n_a: usize,
+    pub n_b: usize,
+    pub median_a: f64,
+    pub median_b: f64,
+    /// median_b / median_a.
+    pub ratio: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub change: Change,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct CompareOptions {
+    pub figure: Figure,
+    pub threshold: f64,
+    pub resamples: usize,
+    pub level: f64,
+    pub seed: u64,
+    /// Match cells whatever their variant (to compare a portable run with a native one).
+    pub ignore_variant: bool,
+}
+
+/// The verdict rule: regressed when the interval's lower end exceeds 1 + threshold, improved
+/// when its upper end is below 1 − threshold, unchanged otherwise.
+pub fn classify(lo: f64, hi: f64, threshold: f64) -> Change {
+    if lo > 1.0 + threshold {
+        Change::Regressed
+    } else if hi < 1.0 - threshold {
+        Change::Improved
+    } else {
+        Change::Unchanged
+    }
+}
+
+fn values(rows: &[SampleRow], opts: &CompareOptions) -> BTreeMap<CellKey, Vec<f64>> {
+    let mut m: BTreeMap<CellKey, Vec<f64>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.is_ok()) {
+        if let Some(v) = opts.figure.of(r) {
+            let mut k = CellKey::of_sample(r);
+            if opts.ignore_variant {
+                k.variant = String::from("*");
+            }
+            m.entry(k).or_default().push(v as f64);
+        }
+    }
+    m
+}
+
+/// Changes of every cell both runs have, plus the cells only one has (A-only, B-only).
+pub fn compare(
+    a: &[SampleRow],
+    b: &[SampleRow],
+    opts: &CompareOptions,
+) -> (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>) {
+    let va = values(a, opts);
+    let vb = values(b, opts);
+    let mut out = Vec::new();
+    for (k, xa) in &va {
+        let Some(xb) = vb.get(k) else { continue };
+        let (sa, sb) = (sorted(xa), sorted(xb));
+        let (Some(ma), Some(mb)) = (median(&sa), median(&sb)) else {
+            continue;
+        };
+        if ma <= 0.0 {
+            continue;
+        }
+        let Some((lo, hi)) =
+            median_ratio_interval(&sa, &sb, opts.resamples, opts.level, k.seed(opts.seed))
+        else {
+            continue;
+        };
+        out.push(CellChange {
+            key: k.clone(),
+            n_a: sa.len(),
+            n_b: sb.len(),
+            median_a: ma,
+            median_b: mb,
+            ratio: mb / ma,
+            lo,
+            hi,
+            change: classify(lo, hi, opts.threshold),
+        });
+    }
+    let only_a = va
+        .keys()
+        .filter(|k| !vb.contains_key(*k))
+        .cloned()
+        .collect();
+    let only_b = vb
+        .keys()
+        .filter(|k| !va.contains_key(*k))
+        .cloned()
+        .collect();
+    (out, only_a, only_b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::cells::tests::row;
+
+    fn opts() -> CompareOptions {
+        CompareOptions {
+            figure: Figure::InitPlusOps,
+            threshold: 0.02,
+            resamples: 500,
+            level: 0.95,
+            seed: 1,
+            ignore_variant: false,
+        }
+    }
+
+    #[test]
+    fn classify_rule() {
+        assert_eq!(classify(1.03, 1.10, 0.02), Change::Regressed);
+        assert_eq!(classify(1.01, 1.10, 0.02), Change::Unchanged);
+        assert_eq!(classify(0.90, 0.97, 0.02), Change::Improved);
+        assert_eq!(classify(0.90, 0.99, 0.02), Change::Unchanged);
+    }
+
+    #[test]
+    fn detects_a_regression() {
+        let a: Vec<SampleRow> = (0..40)
+            .map(|b| row(b, "x", 1, Some(10_000 + u64::from(b % 7) * 10)))
+            .collect();
+        let mut b: Vec<SampleRow> = (0..40)
+            .map(|b| row(b, "x", 1, Some(11_000 + u64::from(b % 7) * 10)))
+            .collect();
+        b.push(row(0, "y", 1, Some(5)));
+        let (c, only_a, only_b) = compare(&a, &b, &opts());
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].change, Change::Regressed);
+        assert!((c[0].ratio - 1.1).abs() < 0.01);
+        assert!(only_a.is_empty());
+        assert_eq!(only_b.len(), 1);
+        let (c, _, _) = compare(&a, &a, &opts());
+        assert_eq!(c[0].change, Change::Unchanged);
+    }
+}

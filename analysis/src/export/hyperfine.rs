@@ -1,0 +1,167 @@
+//! hyperfine's JSON export (`hyperfine --export-json`): `{"results": [...]}` with one result per
+//! cell: command, mean, stddev, median, user, system, min, max, times, memory_usage_byte,
+//! exit_codes, parameters; times in seconds. Only samples with status `ok` are included, as
+//! hyperfine keeps only successful runs unless told to ignore failures.
+
+use super::Exporter;
+use crate::analyze::cells::{CellKey, Figure};
+use crate::inputs::run::Run;
+use crate::samples::SampleRow;
+use crate::stats::quantile::{median, sorted};
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub struct Hyperfine;
+
+#[derive(Serialize)]
+struct Export {
+    results: Vec<HyperfineResult>,
+}
+
+#[derive(Serialize)]
+struct HyperfineResult {
+    command: String,
+    mean: f64,
+    stddev: Option<f64>,
+    median: f64,
+    user: f64,
+    system: f64,
+    min: f64,
+    max: f64,
+    times: Vec<f64>,
+    memory_usage_byte: Vec<u64>,
+    exit_codes: Vec<Option<i32>>,
+    parameters: BTreeMap<String, String>,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<HyperfineResult> {
+    let ok: Vec<&SampleRow> = rows
+        .iter()
+        .copied()
+        .filter(|r| r.is_ok() && figure.of(r).is_some())
+        .collect();
+    if ok.is_empty() {
+        return None;
+    }
+    let times: Vec<f64> = ok
+        .iter()
+        .filter_map(|r| figure.of(r))
+        .map(|ns| ns as f64 / 1e9)
+        .collect();
+    let s = sorted(&times);
+    let m = mean(&times);
+    let stddev = (times.len() > 1).then(|| {
+        (times.iter().map(|t| (t - m).powi(2)).sum::<f64>() / (times.len() - 1) as f64).sqrt()
+    });
+    let secs = |f: fn(&SampleRow) -> Option<u64>| {
+        let v: Vec<f64> = ok
+            .iter()
+            .filter_map(|r| f(r))
+            .map(|us| us as f64 / 1e6)
+            .collect();
+        if v.is_empty() {
+            0.0
+        } else {
+            mean(&v)
+        }
+    };
+    let parameters = BTreeMap::from([
+        ("codec".to_string(), key.codec.clone()),
+        ("op".to_string(), key.op.clone()),
+        ("batch".to_string(), key.batch.to_string()),
+        ("fixture".to_string(), key.fixture.clone()),
+        ("variant".to_string(), key.variant.clone()),
+        ("figure".to_string(), figure.name().to_string()),
+    ]);
+    Some(HyperfineResult {
+        command: format!(
+            "thaw cold {} --op {} --batch {} --fixture {} ({})",
+            key.codec, key.op, key.batch, key.fixture, key.variant
+        ),
+        mean: m,
+        stddev,
+        median: median(&s)?,
+        user: secs(|r| r.user_us),
+        system: secs(|r| r.sys_us),
+        min: s[0],
+        max: s[s.len() - 1],
+        times,
+        memory_usage_byte: ok
+            .iter()
+            .map(|r| r.maxrss_kib.unwrap_or(0) * 1024)
+            .collect(),
+        exit_codes: ok.iter().map(|r| r.exit_code).collect(),
+        parameters,
+    })
+}
+
+impl Exporter for Hyperfine {
+    fn export(&self, run: &Run, figure: Figure) -> Result<String> {
+        let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
+        for r in &run.samples {
+            cells.entry(CellKey::of_sample(r)).or_default().push(r);
+        }
+        let results = cells
+            .iter()
+            .filter_map(|(k, rows)| result(k, rows, figure))
+            .collect();
+        Ok(serde_json::to_string_pretty(&Export { results })? + "\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::cells::tests::row;
+
+    #[test]
+    fn hyperfine_shape() {
+        let mut samples: Vec<SampleRow> = (0..3)
+            .map(|b| row(b, "serde_json", 1, Some(1_000_000 * (u64::from(b) + 1))))
+            .collect();
+        samples.push(row(3, "serde_json", 1, None));
+        for s in &mut samples {
+            s.user_us = Some(300);
+            s.maxrss_kib = Some(2);
+            s.exit_code = Some(0);
+        }
+        let run = Run {
+            dir: ".".into(),
+            manifest: None,
+            plan: vec![],
+            samples,
+            notes: vec![],
+        };
+        let v: serde_json::Value =
+            serde_json::from_str(&Hyperfine.export(&run, Figure::InitPlusOps).unwrap()).unwrap();
+        let r = &v["results"][0];
+        for k in [
+            "command",
+            "mean",
+            "stddev",
+            "median",
+            "user",
+            "system",
+            "min",
+            "max",
+            "times",
+            "memory_usage_byte",
+            "exit_codes",
+            "parameters",
+        ] {
+            assert!(r.get(k).is_some(), "missing {k}");
+        }
+        assert_eq!(r["times"].as_array().unwrap().len(), 3);
+        assert!((r["mean"].as_f64().unwrap() - 0.002).abs() < 1e-12);
+        assert!((r["median"].as_f64().unwrap() - 0.002).abs() < 1e-12);
+        assert!((r["stddev"].as_f64().unwrap() - 0.001).abs() < 1e-12);
+        assert!((r["user"].as_f64().unwrap() - 0.0003).abs() < 1e-12);
+        assert_eq!(r["memory_usage_byte"][0], 2048);
+        assert_eq!(r["parameters"]["codec"], "serde_json");
+    }
+}

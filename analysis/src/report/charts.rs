@@ -1,0 +1,665 @@
+//! The report's three charts, drawn as SVG from the report model: the samples of init_plus_ops
+//! per codec and batch (strip plot, log scale), the stacked median phases of each codec's
+//! process life, and the cumulative cost against the number of operations (log-log).
+
+use super::format;
+use super::model::Report;
+use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY, PALETTE};
+use crate::analyze::cells::PHASES;
+use crate::analyze::coldwarm::{CostCurve, Scenario};
+use crate::analyze::contrasts::NOT_COMPARED;
+use std::collections::BTreeMap;
+
+/// A stable colour per codec across every chart of a report (`noop` grey).
+pub fn codec_colors(report: &Report) -> BTreeMap<String, &'static str> {
+    let mut codecs: Vec<&str> = report.cells.iter().map(|c| c.key.codec.as_str()).collect();
+    codecs.sort_unstable();
+    codecs.dedup();
+    let mut i = 0;
+    codecs
+        .into_iter()
+        .map(|c| {
+            let color = if c == "noop" {
+                GREY
+            } else {
+                i += 1;
+                PALETTE[(i - 1) % PALETTE.len()]
+            };
+            (c.to_string(), color)
+        })
+        .collect()
+}
+
+/// Every fixture × op × variant in the report, in order.
+pub fn scenarios(report: &Report) -> Vec<Scenario> {
+    let mut s: Vec<Scenario> = report
+        .cells
+        .iter()
+        .map(|c| Scenario {
+            fixture: c.key.fixture.clone(),
+            op: c.key.op.clone(),
+            variant: c.key.variant.clone(),
+        })
+        .collect();
+    s.dedup();
+    s
+}
+
+fn in_scenario(s: &Scenario, fixture: &str, op: &str, variant: &str) -> bool {
+    s.fixture == fixture && s.op == op && s.variant == variant
+}
+
+/// Codecs of a scenario ordered by their median init_plus_ops at the smallest batch.
+fn codecs_by_cost(report: &Report, s: &Scenario) -> Vec<String> {
+    let mut best: BTreeMap<&str, (u32, f64)> = BTreeMap::new();
+    for c in report
+        .cells
+        .iter()
+        .filter(|c| in_scenario(s, &c.key.fixture, &c.key.op, &c.key.variant))
+    {
+        let m = c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
+        let e = best.entry(&c.key.codec).or_insert((c.key.batch, m));
+        if c.key.batch < e.0 {
+            *e = (c.key.batch, m);
+        }
+    }
+    let mut v: Vec<(&str, f64)> = best.into_iter().map(|(c, (_, m))| (c, m)).collect();
+    v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
+    v.into_iter().map(|(c, _)| c.to_string()).collect()
+}
+
+const BATCH_COLORS: [&str; 6] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759", "#9c755f",
+];
+
+fn jitter(i: usize) -> f64 {
+    ((i as u64).wrapping_mul(2_654_435_761) % 1000) as f64 / 1000.0 - 0.5
+}
+
+/// Strip plot of init_plus_ops: one band per codec, one column per batch, log y.
+pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
+    let codecs = codecs_by_cost(report, s);
+    let mut batches: Vec<u32> = report
+        .strips
+        .keys()
+        .filter(|k| in_scenario(s, &k.fixture, &k.op, &k.variant))
+        .map(|k| k.batch)
+        .collect();
+    batches.sort_unstable();
+    batches.dedup();
+    let values = report
+        .strips
+        .iter()
+        .filter(|(k, _)| in_scenario(s, &k.fixture, &k.op, &k.variant))
+        .flat_map(|(_, v)| v.iter().copied());
+    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
+    if codecs.is_empty() || !lo.is_finite() || hi <= 0.0 {
+        return None;
+    }
+    let (left, right, top, bottom) = (78.0, 16.0, 44.0, 96.0);
+    let width =
+        (left + right + codecs.len() as f64 * 30.0 * batches.len() as f64).clamp(720.0, 1100.0);
+    let height = 440.0;
+    let mut svg = Svg::new(width, height);
+    let y = LogScale::covering(lo.max(1.0), hi, height - bottom, top);
+    let plot_w = width - left - right;
+    for t in y.ticks() {
+        let py = y.map(t);
+        svg.line(
+            (left, py),
+            (width - right, py),
+            Stroke::solid("#e6e6e6", 1.0),
+        );
+        svg.text(
+            (left - 6.0, py + 4.0),
+            &format::tick_ns(t),
+            Font::new("end", 11.0, "#444"),
+        );
+    }
+    svg.text(
+        (16.0, top + (height - top - bottom) / 2.0),
+        "init_plus_ops per process (log scale)",
+        Font::new("middle", 12.0, "#333").rotated(-90.0),
+    );
+    let band = plot_w / codecs.len() as f64;
+    let sub = band / batches.len() as f64;
+    for (ci, codec) in codecs.iter().enumerate() {
+        let x0 = left + ci as f64 * band;
+        if ci > 0 {
+            svg.line(
+                (x0, top),
+                (x0, height - bottom),
+                Stroke::solid("#f0f0f0", 1.0),
+            );
+        }
+        for (bi, &batch) in batches.iter().enumerate() {
+            let key = report.strips.keys().find(|k| {
+                in_scenario(s, &k.fixture, &k.op, &k.variant)
+                    && k.codec == *codec
+                    && k.batch == batch
+            });
+            let Some(key) = key else { continue };
+            let cx = x0 + (bi as f64 + 0.5) * sub;
+            let color = BATCH_COLORS[bi % BATCH_COLORS.len()];
+            for (i, &v) in report.strips[key].iter().enumerate() {
+                svg.circle(cx + jitter(i) * sub * 0.6, y.map(v), 1.7, color, 0.35);
+            }
+            if let Some(d) = report.cell(key).and_then(|c| c.init_plus_ops.as_ref()) {
+                let py = y.map(d.median);
+                svg.line(
+                    (cx - sub * 0.38, py),
+                    (cx + sub * 0.38, py),
+                    Stroke::solid("#111", 2.0),
+                );
+            }
+        }
+        svg.text(
+            (x0 + band / 2.0, height - bottom + 14.0),
+            codec,
+            Font::new("end", 12.0, "#222").rotated(-35.0),
+        );
+    }
+    svg.line(
+        (left, height - bottom),
+        (width - right, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    svg.line(
+        (left, top),
+        (left, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    let mut lx = left;
+    for (bi, b) in batches.iter().enumerate() {
+        svg.circle(
+            lx + 6.0,
+            20.0,
+            5.0,
+            BATCH_COLORS[bi % BATCH_COLORS.len()],
+            0.9,
+        );
+        let label = format!("{b} op{}", if *b == 1 { "" } else { "s" });
+        svg.text((lx + 15.0, 24.0), &label, Font::new("start", 12.0, "#222"));
+        lx += 24.0 + label.len() as f64 * 7.0;
+    }
+    svg.line((lx, 20.0), (lx + 18.0, 20.0), Stroke::solid("#111", 2.0));
+    svg.text(
+        (lx + 24.0, 24.0),
+        "median",
+        Font::new("start", 12.0, "#222"),
+    );
+    let title = format!(
+        "init_plus_ops samples, {} {} ({})",
+        s.fixture, s.op, s.variant
+    );
+    Some(svg.finish(&title))
+}
+
+pub const PHASE_COLORS: [&str; 7] = [
+    "#bab0ac", "#d7b5d8", "#f28e2b", "#e15759", "#4e79a7", "#76b7b2", "#9c755f",
+];
+
+/// Stacked median phases of each codec's process at `batch`, horizontal bars, linear x.
+pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
+    let mut rows: Vec<(&str, Vec<f64>)> = report
+        .cells
+        .iter()
+        .filter(|c| {
+            in_scenario(s, &c.key.fixture, &c.key.op, &c.key.variant) && c.key.batch == batch
+        })
+        .filter(|c| !c.phases.0.is_empty())
+        .map(|c| {
+            let v = PHASES
+                .iter()
+                .map(|(name, _)| c.phases.0.get(*name).copied().unwrap_or(0.0))
+                .collect();
+            (c.key.codec.as_str(), v)
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    rows.sort_by(|a, b| a.1.iter().sum::<f64>().total_cmp(&b.1.iter().sum::<f64>()));
+    let max = rows
+        .iter()
+        .map(|r| r.1.iter().sum::<f64>())
+        .fold(0.0, f64::max);
+    let (left, right, top, row_h) = (150.0, 90.0, 56.0, 26.0);
+    let width = 980.0;
+    let height = top + rows.len() as f64 * row_h + 40.0;
+    let mut svg = Svg::new(width, height);
+    let x = LinScale::zero_to(max, left, width - right);
+    let bottom = top + rows.len() as f64 * row_h;
+    for t in x.ticks() {
+        let px = x.map(t);
+        svg.line((px, top - 4.0), (px, bottom), Stroke::solid("#e6e6e6", 1.0));
+        svg.text(
+            (px, bottom + 16.0),
+            &format::tick_ns(t),
+            Font::new("middle", 11.0, "#444"),
+        );
+    }
+    for (ri, (codec, v)) in rows.iter().enumerate() {
+        let y0 = top + ri as f64 * row_h + 4.0;
+        svg.text(
+            (left - 8.0, y0 + 13.0),
+            codec,
+            Font::new("end", 12.0, "#222"),
+        );
+        let mut acc = 0.0;
+        for (pi, d) in v.iter().enumerate() {
+            let title = format!("{codec}: {} {}", PHASES[pi].0, format::ns(*d));
+            svg.rect(
+                x.map(acc),
+                y0,
+                x.map(acc + d) - x.map(acc),
+                row_h - 8.0,
+                PHASE_COLORS[pi],
+                Some(&title),
+            );
+            acc += d;
+        }
+        svg.text(
+            (x.map(acc) + 5.0, y0 + 13.0),
+            &format::ns(acc),
+            Font::new("start", 11.0, "#333"),
+        );
+    }
+    let mut lx = left;
+    for (pi, (name, _)) in PHASES.iter().enumerate() {
+        svg.rect(lx, 14.0, 12.0, 12.0, PHASE_COLORS[pi], None);
+        svg.text((lx + 16.0, 24.0), name, Font::new("start", 12.0, "#222"));
+        lx += 26.0 + name.len() as f64 * 7.0;
+    }
+    svg.text(
+        (left, 46.0),
+        "medians of each phase, stacked (they need not add up to the median total)",
+        Font::new("start", 11.0, "#666"),
+    );
+    let title = format!(
+        "process life at batch {batch}, {} {} ({})",
+        s.fixture, s.op, s.variant
+    );
+    Some(svg.finish(&title))
+}
+
+/// Operation counts on the cost chart's x axis: 1, 10, 100, 1000, then 10⁴…
+fn ops_label(n: f64) -> String {
+    if n < 1e4 {
+        format!("{n:.0}")
+    } else {
+        let e = n.log10().round() as u32;
+        let sup: String = e
+            .to_string()
+            .chars()
+            .map(|c| {
+                "⁰¹²³⁴⁵⁶⁷⁸⁹"
+                    .chars()
+                    .nth(c.to_digit(10).unwrap_or(0) as usize)
+                    .unwrap_or(c)
+            })
+            .collect();
+        format!("10{sup}")
+    }
+}
+
+/// The x range the cost chart shows: up to ten times the latest crossing, at least 10⁴.
+pub fn cost_x_max(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> f64 {
+    let any_warm = curves.iter().any(|c| c.warm_ns.is_some());
+    let largest_batch = curves
+        .iter()
+        .filter_map(|c| c.points.last())
+        .map(|p| f64::from(p.0))
+        .fold(1.0, f64::max);
+    if !any_warm {
+        return largest_batch;
+    }
+    let latest = report
+        .break_evens
+        .iter()
+        .filter(|b| &b.scenario == s)
+        .flat_map(|b| b.crossings.iter().map(|c| c.n as f64))
+        .fold(0.0, f64::max);
+    let want = (latest * 10.0).clamp(1e4, 1e9);
+    10f64.powf(want.log10().ceil())
+}
+
+/// The curves a cost chart draws: every codec of the scenario but the harness floor.
+fn chart_curves<'a>(report: &'a Report, s: &Scenario) -> Vec<&'a CostCurve> {
+    report
+        .curves
+        .iter()
+        .filter(|c| {
+            &c.scenario == s && !c.points.is_empty() && !NOT_COMPARED.contains(&c.codec.as_str())
+        })
+        .collect()
+}
+
+/// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
+/// where extrapolated with the warm time per operation; rings where a codec crosses the reference.
+pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
+    let curves = chart_curves(report, s);
+    if curves.is_empty() {
+        return None;
+    }
+    let colors = codec_colors(report);
+    let x_lo = curves
+        .iter()
+        .map(|c| f64::from(c.points[0].0))
+        .fold(f64::INFINITY, f64::min);
+    let x_hi = cost_x_max(report, s, &curves).max(x_lo * 10.0);
+    let (left, right, top, bottom) = (78.0, 190.0, 24.0, 48.0);
+    let (width, height) = (980.0, 460.0);
+    let steps = 240;
+    let sample = |c: &CostCurve| -> Vec<(f64, f64)> {
+        (0..=steps)
+            .map(|i| x_lo * (x_hi / x_lo).powf(i as f64 / steps as f64))
+            .chain(c.points.iter().map(|p| f64::from(p.0)))
+            .filter_map(|n| c.cost(n).map(|v| (n, v)))
+            .collect()
+    };
+    let mut series: Vec<(&CostCurve, Vec<(f64, f64)>)> = curves
+        .iter()
+        .map(|c| {
+            let mut pts = sample(c);
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            pts.dedup_by(|a, b| a.0 == b.0);
+            (*c, pts)
+        })
+        .collect();
+    let (y_lo, y_hi) = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(|v| *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
+    if !y_lo.is_finite() {
+        return None;
+    }
+    let mut svg = Svg::new(width, height);
+    let x = LogScale::covering(x_lo, x_hi, left, width - right);
+    let y = LogScale::covering(y_lo, y_hi, height - bottom, top);
+    for t in x.ticks() {
+        let px = x.map(t);
+        svg.line(
+            (px, top),
+            (px, height - bottom),
+            Stroke::solid("#e6e6e6", 1.0),
+        );
+        svg.text(
+            (px, height - bottom + 16.0),
+            &ops_label(t),
+            Font::new("middle", 11.0, "#444"),
+        );
+    }
+    for t in y.ticks() {
+        let py = y.map(t);
+        svg.line(
+            (left, py),
+            (width - right, py),
+            Stroke::solid("#e6e6e6", 1.0),
+        );
+        svg.text(
+            (left - 6.0, py + 4.0),
+            &format::tick_ns(t),
+            Font::new("end", 11.0, "#444"),
+        );
+    }
+    svg.line(
+        (left, height - bottom),
+        (width - right, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    svg.line(
+        (left, top),
+        (left, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    svg.text(
+        (left + (width - left - right) / 2.0, height - 10.0),
+        "operations in one process (log scale)",
+        Font::new("middle", 12.0, "#333"),
+    );
+    svg.text(
+        (16.0, top + (height - top - bottom) / 2.0),
+        "cumulative cost (log scale)",
+        Font::new("middle", 12.0, "#333").rotated(-90.0),
+    );
+    // largest cost at the right edge first, so the legend reads top to bottom like the lines
+    series.sort_by(|a, b| {
+        b.1.last()
+            .map_or(0.0, |p| p.1)
+            .total_cmp(&a.1.last().map_or(0.0, |p| p.1))
+    });
+    for (ci, (c, pts)) in series.iter().enumerate() {
+        let color = colors.get(&c.codec).copied().unwrap_or(GREY);
+        let last_batch = f64::from(c.points.last().map_or(1, |p| p.0));
+        let to_px = |p: &(f64, f64)| (x.map(p.0), y.map(p.1));
+        let measured: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 <= last_batch)
+            .map(to_px)
+            .collect();
+        let extra: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 >= last_batch)
+            .map(to_px)
+            .collect();
+        svg.polyline(&measured, Stroke::solid(color, 2.2));
+        svg.polyline(&extra, Stroke::dashed(color, 2.0, "6 4"));
+        for p in &c.points {
+            svg.circle(x.map(f64::from(p.0)), y.map(p.1), 3.2, color, 1.0);
+        }
+        let ly = top + 10.0 + ci as f64 * 18.0;
+        let lx = width - right + 14.0;
+        svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
+        svg.text(
+            (lx + 28.0, ly + 4.0),
+            &c.codec,
+            Font::new("start", 12.0, "#222"),
+        );
+    }
+    if let Some(r) = &report.reference {
+        for b in report
+            .break_evens
+            .iter()
+            .filter(|b| &b.scenario == s && (&b.a == r || &b.b == r))
+        {
+            let Some(rc) = curves.iter().find(|c| &c.codec == r) else {
+                continue;
+            };
+            for cr in &b.crossings {
+                let n = cr.n as f64;
+                if n > x_hi {
+                    continue;
+                }
+                if let Some(v) = rc.cost(n) {
+                    svg.ring(x.map(n), y.map(v), 6.0, "#111");
+                }
+            }
+        }
+    }
+    let ly = top + 16.0 + series.len() as f64 * 18.0;
+    let lx = width - right + 14.0;
+    svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid("#555", 2.0));
+    svg.text(
+        (lx + 28.0, ly + 4.0),
+        "cold, measured",
+        Font::new("start", 11.0, "#444"),
+    );
+    svg.line(
+        (lx, ly + 16.0),
+        (lx + 22.0, ly + 16.0),
+        Stroke::dashed("#555", 2.0, "6 4"),
+    );
+    svg.text(
+        (lx + 28.0, ly + 20.0),
+        "+ warm per op",
+        Font::new("start", 11.0, "#444"),
+    );
+    if report.reference.is_some() {
+        svg.ring(lx + 11.0, ly + 33.0, 6.0, "#111");
+        let refname = report.reference.as_deref().unwrap_or("");
+        svg.text(
+            (lx + 28.0, ly + 37.0),
+            &format!("crosses {refname}"),
+            Font::new("start", 11.0, "#444"),
+        );
+    }
+    let title = format!("cumulative cost, {} {} ({})", s.fixture, s.op, s.variant);
+    Some(svg.finish(&title))
+}
+
+/// Each codec's cumulative cost relative to the reference's, C(n) / C_ref(n), against n (both
+/// log): a line crosses 1 exactly where that codec breaks even with the reference.
+pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
+    let refname = report.reference.as_deref()?;
+    let curves = chart_curves(report, s);
+    let rc = *curves.iter().find(|c| c.codec == refname)?;
+    let others: Vec<&CostCurve> = curves
+        .iter()
+        .copied()
+        .filter(|c| c.codec != refname)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let colors = codec_colors(report);
+    let x_lo = curves
+        .iter()
+        .map(|c| f64::from(c.points[0].0))
+        .fold(f64::INFINITY, f64::min);
+    let x_hi = cost_x_max(report, s, &curves).max(x_lo * 10.0);
+    let steps = 240;
+    let mut series: Vec<(&CostCurve, Vec<(f64, f64)>)> = others
+        .iter()
+        .map(|c| {
+            let mut pts: Vec<(f64, f64)> = (0..=steps)
+                .map(|i| x_lo * (x_hi / x_lo).powf(i as f64 / steps as f64))
+                .chain(c.points.iter().map(|p| f64::from(p.0)))
+                .filter_map(|n| Some((n, c.cost(n)? / rc.cost(n)?)))
+                .filter(|p| p.1 > 0.0 && p.1.is_finite())
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            pts.dedup_by(|a, b| a.0 == b.0);
+            (*c, pts)
+        })
+        .collect();
+    let (y_lo, y_hi) = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .fold((1.0f64, 1.0f64), |(l, h), v| (l.min(v), h.max(v)));
+    let (left, right, top, bottom) = (78.0, 190.0, 24.0, 48.0);
+    let (width, height) = (980.0, 400.0);
+    let mut svg = Svg::new(width, height);
+    let x = LogScale::covering(x_lo, x_hi, left, width - right);
+    let y = LogScale::covering(y_lo / 1.05, y_hi * 1.05, height - bottom, top);
+    for t in x.ticks() {
+        let px = x.map(t);
+        svg.line(
+            (px, top),
+            (px, height - bottom),
+            Stroke::solid("#e6e6e6", 1.0),
+        );
+        svg.text(
+            (px, height - bottom + 16.0),
+            &ops_label(t),
+            Font::new("middle", 11.0, "#444"),
+        );
+    }
+    for t in y.ticks() {
+        let py = y.map(t);
+        svg.line(
+            (left, py),
+            (width - right, py),
+            Stroke::solid("#e6e6e6", 1.0),
+        );
+        let label = format!(
+            "{}×",
+            format::sig3(t).trim_end_matches('0').trim_end_matches('.')
+        );
+        svg.text(
+            (left - 6.0, py + 4.0),
+            &label,
+            Font::new("end", 11.0, "#444"),
+        );
+    }
+    let one = y.map(1.0);
+    svg.line(
+        (left, one),
+        (width - right, one),
+        Stroke::solid("#111", 1.5),
+    );
+    svg.text(
+        (width - right - 4.0, one - 5.0),
+        &format!("{refname} = 1"),
+        Font::new("end", 11.0, "#111"),
+    );
+    svg.line(
+        (left, height - bottom),
+        (width - right, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    svg.line(
+        (left, top),
+        (left, height - bottom),
+        Stroke::solid("#888", 1.0),
+    );
+    svg.text(
+        (left + (width - left - right) / 2.0, height - 10.0),
+        "operations in one process (log scale)",
+        Font::new("middle", 12.0, "#333"),
+    );
+    svg.text(
+        (16.0, top + (height - top - bottom) / 2.0),
+        &format!("cost / {refname} cost (log scale)"),
+        Font::new("middle", 12.0, "#333").rotated(-90.0),
+    );
+    series.sort_by(|a, b| {
+        b.1.last()
+            .map_or(0.0, |p| p.1)
+            .total_cmp(&a.1.last().map_or(0.0, |p| p.1))
+    });
+    for (ci, (c, pts)) in series.iter().enumerate() {
+        let color = colors.get(&c.codec).copied().unwrap_or(GREY);
+        let last_batch = f64::from(c.points.last().map_or(1, |p| p.0))
+            .min(f64::from(rc.points.last().map_or(1, |p| p.0)));
+        let to_px = |p: &(f64, f64)| (x.map(p.0), y.map(p.1));
+        let measured: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 <= last_batch)
+            .map(to_px)
+            .collect();
+        let extra: Vec<(f64, f64)> = pts
+            .iter()
+            .filter(|p| p.0 >= last_batch)
+            .map(to_px)
+            .collect();
+        svg.polyline(&measured, Stroke::solid(color, 2.2));
+        svg.polyline(&extra, Stroke::dashed(color, 2.0, "6 4"));
+        let ly = top + 10.0 + ci as f64 * 18.0;
+        let lx = width - right + 14.0;
+        svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
+        svg.text(
+            (lx + 28.0, ly + 4.0),
+            &c.codec,
+            Font::new("start", 12.0, "#222"),
+        );
+    }
+    let ly = top + 16.0 + series.len() as f64 * 18.0;
+    let lx = width - right + 14.0;
+    svg.text(
+        (lx, ly + 4.0),
+        "below the line: cheaper",
+        Font::new("start", 11.0, "#444"),
+    );
+    svg.text(
+        (lx, ly + 20.0),
+        "than the reference",
+        Font::new("start", 11.0, "#444"),
+    );
+    let title = format!(
+        "cumulative cost relative to {refname}, {} {} ({})",
+        s.fixture, s.op, s.variant
+    );
+    Some(svg.finish(&title))
+}

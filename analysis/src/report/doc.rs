@@ -1,0 +1,91 @@
+//! A report as a document: headings, paragraphs, lists, tables and charts, independent of the
+//! output format, so Markdown, HTML and the console render one layout.
+
+/// How a table cell should stand out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Plain,
+    /// Better than the reference (faster, improved).
+    Good,
+    /// Worse (slower, regressed, failed).
+    Bad,
+    /// Not much to see (no difference, absent).
+    Muted,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub tone: Tone,
+}
+
+impl Cell {
+    pub fn new(text: impl Into<String>) -> Self {
+        Cell {
+            text: text.into(),
+            tone: Tone::Plain,
+        }
+    }
+
+    pub fn toned(text: impl Into<String>, tone: Tone) -> Self {
+        Cell {
+            text: text.into(),
+            tone,
+        }
+    }
+}
+
+impl From<String> for Cell {
+    fn from(s: String) -> Self {
+        Cell::new(s)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(s: &str) -> Self {
+        Cell::new(s)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    pub header: Vec<String>,
+    /// Right-aligned columns (numbers).
+    pub numeric: Vec<bool>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    /// Columns named in `header`; a name starting with `>` is right-aligned (the `>` dropped).
+    pub fn new(header: &[&str]) -> Self {
+        Table {
+            header: header
+                .iter()
+                .map(|h| h.trim_start_matches('>').to_string())
+                .collect(),
+            numeric: header.iter().map(|h| h.starts_with('>')).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn row(&mut self, cells: Vec<Cell>) {
+        self.rows.push(cells);
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// Level 1–3.
+    Heading(u8, String),
+    Para(String),
+    List(Vec<String>),
+    /// Highlighted list of things to worry about.
+    Warnings(Vec<String>),
+    Table(Table),
+    /// An SVG chart; `file` is its name when written beside the Markdown.
+    Chart {
+        file: String,
+        title: String,
+        svg: String,
+    },
+}

@@ -1,0 +1,267 @@
+//! Everything a report says, computed once from the inputs; the renderers only format it.
+//! Serialised as-is to summary.json.
+
+use crate::analyze::cells::{group, summarize, CellKey, CellSummary, Figure, StatOptions};
+use crate::analyze::coldwarm::{
+    break_evens, cost_curves, penalties, BreakEven, CostCurve, Penalty,
+};
+use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
+use crate::analyze::contrasts::{contrasts, ContrastRow};
+use crate::analyze::manifest::{self, CodecInfo, FixtureInfo, Verification};
+use crate::analyze::warnings::warnings;
+use crate::inputs::alloc::AllocRow;
+use crate::inputs::conformance::ConformanceRow;
+use crate::inputs::criterion::WarmEstimate;
+use crate::inputs::run::Run;
+use crate::stats::quantile::sorted;
+use anyhow::{bail, Result};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// The reference codec when none is asked for.
+pub const DEFAULT_REFERENCE: &str = "serde_json";
+/// At most this many points per cell in the strip chart (evenly spaced order statistics).
+pub const STRIP_POINTS: usize = 300;
+
+/// What the report is built from (already read from disk).
+pub struct ReportInputs {
+    pub run: Run,
+    pub warm_dir: PathBuf,
+    /// Criterion's estimates and notes; `None` when criterion's folder is absent.
+    pub warm: Option<(Vec<WarmEstimate>, Vec<String>)>,
+    pub alloc_path: PathBuf,
+    pub alloc: Option<(Vec<AllocRow>, Option<String>)>,
+    pub conformance_path: PathBuf,
+    pub conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
+}
+
+/// How the statistics are computed.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    pub reference: Option<String>,
+    pub resamples: usize,
+    pub level: f64,
+    pub alpha: f64,
+    /// Bootstrap seed; the run's seed when `None`.
+    pub seed: Option<u64>,
+}
+
+/// Where an optional input came from and whether it was there.
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub path: String,
+    pub present: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub analysis_version: &'static str,
+    pub run_dir: String,
+    pub level: f64,
+    pub alpha: f64,
+    pub resamples: usize,
+    pub seed: u64,
+    pub reference: Option<String>,
+    pub conditions: Vec<(String, String)>,
+    pub codecs: Vec<CodecInfo>,
+    pub fixtures: Vec<FixtureInfo>,
+    pub verification: Vec<Verification>,
+    pub planned: usize,
+    pub samples: usize,
+    pub cells: Vec<CellSummary>,
+    pub contrasts: Vec<ContrastRow>,
+    pub warm_source: Source,
+    pub warm: Vec<WarmEstimate>,
+    pub penalties: Vec<Penalty>,
+    pub curves: Vec<CostCurve>,
+    pub break_evens: Vec<BreakEven>,
+    pub alloc_source: Source,
+    pub alloc: Option<Vec<AllocRow>>,
+    pub conformance_source: Source,
+    pub conformance: Option<Vec<ConformanceSummary>>,
+    /// Conformance rows judged incorrect, for the details list.
+    pub conformance_failures: Vec<ConformanceRow>,
+    pub warnings: Vec<String>,
+    /// Things read or skipped that a careful reader may want to know.
+    pub notes: Vec<String>,
+    pub manifest: Option<Value>,
+    /// init_plus_ops values per cell for the strip chart (thinned to STRIP_POINTS).
+    #[serde(skip)]
+    pub strips: BTreeMap<CellKey, Vec<f64>>,
+}
+
+impl Report {
+    pub fn child_bytes(&self, codec: &str) -> Option<u64> {
+        self.codecs.iter().find(|c| c.id == codec)?.child_bytes
+    }
+
+    pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
+        self.contrasts.iter().find(|c| &c.key == key)
+    }
+
+    pub fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
+        self.cells.iter().find(|c| &c.key == key)
+    }
+}
+
+/// Evenly spaced order statistics of `values`, at most `k` of them (all when fewer).
+fn thin(values: &[f64], k: usize) -> Vec<f64> {
+    let s = sorted(values);
+    if s.len() <= k || k < 2 {
+        return s;
+    }
+    (0..k)
+        .map(|i| s[(i * (s.len() - 1) + (k - 1) / 2) / (k - 1)])
+        .collect()
+}
+
+pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
+    let run = inputs.run;
+    let manifest = run.manifest.clone();
+    let codecs_in_run: BTreeSet<&str> = run.samples.iter().map(|r| r.codec.as_str()).collect();
+    let mut notes = run.notes.clone();
+
+    let reference = match &opts.reference {
+        Some(r) if codecs_in_run.contains(r.as_str()) => Some(r.clone()),
+        Some(r) => bail!(
+            "--reference {r}: no such codec in this run; valid values: {}",
+            codecs_in_run.iter().copied().collect::<Vec<_>>().join(", ")
+        ),
+        None if codecs_in_run.contains(DEFAULT_REFERENCE) => Some(DEFAULT_REFERENCE.to_string()),
+        None => {
+            notes.push(format!(
+                "No {DEFAULT_REFERENCE} samples in this run, so no codec is compared against a reference (pass --reference)."
+            ));
+            None
+        }
+    };
+
+    let seed = opts
+        .seed
+        .or_else(|| manifest.as_ref().and_then(manifest::seed))
+        .unwrap_or(0);
+    let stat = StatOptions {
+        resamples: opts.resamples,
+        level: opts.level,
+        seed,
+    };
+    let grouped = group(&run.samples, &run.plan);
+    let cells = summarize(&grouped, stat);
+    let contrasts = match &reference {
+        Some(r) => contrasts(&grouped, r, Figure::InitPlusOps, opts.level, opts.alpha),
+        None => Vec::new(),
+    };
+    let strips = grouped
+        .cells
+        .iter()
+        .map(|(k, rows)| {
+            let v: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.is_ok())
+                .filter_map(|r| r.init_plus_ops_ns.map(|x| x as f64))
+                .collect();
+            (k.clone(), thin(&v, STRIP_POINTS))
+        })
+        .collect();
+
+    let (warm, warm_present) = match inputs.warm {
+        Some((w, n)) => {
+            notes.extend(n);
+            (w, true)
+        }
+        None => (Vec::new(), false),
+    };
+    let cold_variants: BTreeSet<&str> = cells.iter().map(|c| c.key.variant.as_str()).collect();
+    let warm_variants: BTreeSet<&str> = warm.iter().map(|w| w.variant.as_str()).collect();
+    if warm_present
+        && !warm.is_empty()
+        && cold_variants.is_disjoint(&warm_variants)
+        && !warm_variants.contains("")
+    {
+        notes.push(format!(
+            "The warm results are for variant(s) {} but this run is {}: no cold/warm comparison.",
+            warm_variants.iter().copied().collect::<Vec<_>>().join(", "),
+            cold_variants.iter().copied().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let penalties = penalties(&cells, &warm);
+    let curves = cost_curves(&cells, &warm);
+    let break_evens = break_evens(&curves);
+
+    let alloc = inputs.alloc.map(|(rows, note)| {
+        notes.extend(note);
+        rows
+    });
+    let (conformance, conformance_failures) = match inputs.conformance {
+        Some((rows, note)) => {
+            notes.extend(note);
+            let fails = rows
+                .iter()
+                .filter(|r| !r.correct)
+                .cloned()
+                .collect::<Vec<_>>();
+            (Some(summarize_conformance(&rows)), fails)
+        }
+        None => (None, Vec::new()),
+    };
+
+    let finished_samples = run.samples.len();
+    let warnings = warnings(manifest.as_ref(), run.plan.len(), finished_samples, &cells);
+    let m = manifest.clone().unwrap_or(Value::Null);
+    Ok(Report {
+        analysis_version: env!("CARGO_PKG_VERSION"),
+        run_dir: run.dir.display().to_string(),
+        level: opts.level,
+        alpha: opts.alpha,
+        resamples: opts.resamples,
+        seed,
+        reference,
+        conditions: manifest::conditions(&m),
+        codecs: manifest::codecs(&m),
+        fixtures: manifest::fixtures(&m),
+        verification: manifest::verification(&m),
+        planned: run.plan.len(),
+        samples: finished_samples,
+        cells,
+        contrasts,
+        warm_source: Source {
+            path: inputs.warm_dir.display().to_string(),
+            present: warm_present,
+        },
+        warm,
+        penalties,
+        curves,
+        break_evens,
+        alloc_source: Source {
+            path: inputs.alloc_path.display().to_string(),
+            present: alloc.is_some(),
+        },
+        alloc,
+        conformance_source: Source {
+            path: inputs.conformance_path.display().to_string(),
+            present: conformance.is_some(),
+        },
+        conformance,
+        conformance_failures,
+        warnings,
+        notes,
+        manifest,
+        strips,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thin;
+
+    #[test]
+    fn thin_keeps_extremes() {
+        let v: Vec<f64> = (0..1000).map(f64::from).collect();
+        let t = thin(&v, 11);
+        assert_eq!(t.len(), 11);
+        assert_eq!((t[0], t[10]), (0.0, 999.0));
+        assert_eq!(thin(&[3.0, 1.0], 5), vec![1.0, 3.0]);
+    }
+}

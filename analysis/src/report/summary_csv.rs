@@ -1,0 +1,144 @@
+//! summary.csv: one flat row per cell with its statistics, its contrast against the reference
+//! and its warm figures, in raw units (ns, KiB, counts) for spreadsheets and scripts.
+
+use super::model::Report;
+use crate::analyze::cells::PHASES;
+use crate::analyze::coldwarm::{find_warm, Scenario};
+use anyhow::{Context, Result};
+use std::path::Path;
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+/// The header and rows of summary.csv.
+pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut header: Vec<String> = [
+        "fixture",
+        "op",
+        "variant",
+        "batch",
+        "codec",
+        "planned",
+        "ok",
+        "failed",
+        "init_plus_ops_median_ns",
+        "init_plus_ops_lo_ns",
+        "init_plus_ops_hi_ns",
+        "init_plus_ops_p90_ns",
+        "init_plus_ops_min_ns",
+        "init_plus_ops_max_ns",
+        "init_plus_ops_mad_ns",
+        "outliers",
+        "wall_median_ns",
+        "wall_lo_ns",
+        "wall_hi_ns",
+        "wall_p90_ns",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    header.extend(PHASES.iter().map(|(n, _)| format!("{n}_median_ns")));
+    header.extend(
+        [
+            "user_us",
+            "sys_us",
+            "maxrss_kib",
+            "minflt",
+            "majflt",
+            "child_bytes",
+            "drift_rho",
+            "drift_p",
+            "reference",
+            "pairs",
+            "ratio",
+            "ratio_lo",
+            "ratio_hi",
+            "p",
+            "p_holm",
+            "verdict",
+            "warm_ns_per_op",
+            "cold_penalty",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    let mut out = Vec::new();
+    for c in &r.cells {
+        let k = &c.key;
+        let d = c.init_plus_ops.as_ref();
+        let w = c.wall.as_ref();
+        let mut row = vec![
+            k.fixture.clone(),
+            k.op.clone(),
+            k.variant.clone(),
+            k.batch.to_string(),
+            k.codec.clone(),
+            opt(c.planned),
+            c.ok.to_string(),
+            c.failed.to_string(),
+            opt(d.map(|d| d.median)),
+            opt(d.map(|d| d.median_lo)),
+            opt(d.map(|d| d.median_hi)),
+            opt(d.map(|d| d.p90)),
+            opt(d.map(|d| d.min)),
+            opt(d.map(|d| d.max)),
+            opt(d.map(|d| d.mad)),
+            opt(d.map(|d| d.outliers.total())),
+            opt(w.map(|d| d.median)),
+            opt(w.map(|d| d.median_lo)),
+            opt(w.map(|d| d.median_hi)),
+            opt(w.map(|d| d.p90)),
+        ];
+        row.extend(PHASES.iter().map(|(n, _)| opt(c.phases.0.get(*n))));
+        let con = r.contrast(k);
+        let pc = con.and_then(|x| x.contrast.as_ref());
+        let s = Scenario {
+            fixture: k.fixture.clone(),
+            op: k.op.clone(),
+            variant: k.variant.clone(),
+        };
+        let warm = find_warm(&r.warm, &s, &k.codec).map(|w| w.median_ns);
+        let penalty = r
+            .penalties
+            .iter()
+            .find(|p| p.scenario == s && p.codec == k.codec && p.batch == k.batch)
+            .map(|p| p.penalty);
+        row.extend([
+            opt(c.user_us),
+            opt(c.sys_us),
+            opt(c.maxrss_kib),
+            opt(c.minflt),
+            opt(c.majflt),
+            opt(r.child_bytes(&k.codec)),
+            opt(c.drift.map(|s| s.rho)),
+            opt(c.drift.map(|s| s.p)),
+            opt(con.map(|x| x.reference.clone())),
+            opt(pc.map(|x| x.pairs)),
+            opt(pc.map(|x| x.ratio)),
+            opt(pc.and_then(|x| x.interval).map(|i| i.0)),
+            opt(pc.and_then(|x| x.interval).map(|i| i.1)),
+            opt(pc.map(|x| x.test.p)),
+            opt(con.and_then(|x| x.p_holm)),
+            opt(con.map(|x| x.verdict.label())),
+            opt(warm),
+            opt(penalty),
+        ]);
+        out.push(row);
+    }
+    (header, out)
+}
+
+pub fn write(r: &Report, path: &Path) -> Result<()> {
+    let (header, rows) = rows(r);
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(&header)?;
+    for row in rows {
+        w.write_record(&row)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
