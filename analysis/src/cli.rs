@@ -40,6 +40,20 @@ fn fraction(s: &str) -> Result<f64, String> {
     }
 }
 
+fn codec_factor(s: &str) -> Result<(String, f64), String> {
+    let (codec, factor) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not CODEC=FACTOR"))?;
+    let f: f64 = factor
+        .parse()
+        .map_err(|_| format!("`{factor}` is not a number"))?;
+    if f > 0.0 && f.is_finite() {
+        Ok((codec.to_string(), f))
+    } else {
+        Err(format!("{f} is not a positive factor"))
+    }
+}
+
 fn resamples(s: &str) -> Result<usize, String> {
     let v: usize = s
         .parse()
@@ -140,6 +154,10 @@ pub struct SynthArgs {
     /// Share of samples that fail (status timeout).
     #[arg(long, default_value_t = 0.001, value_parser = fraction)]
     pub fail_rate: f64,
+    /// Make CODEC slower (FACTOR > 1) or faster (< 1) on init and every operation;
+    /// repeatable. Two runs with different scales make a test case for `compare`.
+    #[arg(long, value_name = "CODEC=FACTOR", value_parser = codec_factor)]
+    pub scale: Vec<(String, f64)>,
     /// Also write warm results here (criterion/portable/… and alloc.csv).
     #[arg(long, value_name = "DIR")]
     pub warm: Option<PathBuf>,

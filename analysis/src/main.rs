@@ -192,6 +192,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         samples: a.samples,
         seed: a.seed,
         fail_rate: a.fail_rate,
+        scale: a.scale,
     });
     run::write_run(&a.out, &s.manifest, &s.plan, &s.samples)?;
     println!("wrote {} samples to {}", s.samples.len(), a.out.display());

@@ -76,13 +76,16 @@ pub const FIXTURE: &str = "users-2kb";
 pub const BATCHES: [u32; 3] = [1, 10, 100];
 pub const VARIANT: &str = "portable";
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct SynthOptions {
     /// At least this many samples (rounded up to whole blocks).
     pub samples: usize,
     pub seed: u64,
     /// Share of samples that fail (status `timeout`).
     pub fail_rate: f64,
+    /// Codecs made slower (> 1) or faster (< 1) by a factor on init and every operation, for
+    /// comparing two synthetic runs.
+    pub scale: Vec<(String, f64)>,
 }
 
 pub struct SynthRun {
@@ -144,6 +147,8 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
             } else {
                 (ser_first, ser_per)
             };
+            let k = scale(&opts, id);
+            let (init, first, per) = (init * k, first * k, per * k);
             let p = PlanRow {
                 plan_index: plan.len() as u64,
                 block,
@@ -210,7 +215,8 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
     let mut alloc = Vec::new();
     let mut conformance = Vec::new();
     for &(id, _, _, de_per, _, ser_per, _) in MODELS {
-        for (op, per) in [("de", de_per), ("ser", ser_per)] {
+        let k = scale(&opts, id);
+        for (op, per) in [("de", de_per * k), ("ser", ser_per * k)] {
             if per == 0.0 {
                 continue;
             }
@@ -306,6 +312,14 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
     }
 }
 
+fn scale(opts: &SynthOptions, codec: &str) -> f64 {
+    opts.scale
+        .iter()
+        .filter(|(c, _)| c == codec)
+        .map(|(_, k)| k)
+        .product()
+}
+
 fn sample_ids(p: &PlanRow) -> SampleRow {
     SampleRow {
         plan_index: p.plan_index,
@@ -328,7 +342,7 @@ mod tests {
         let s = synth(SynthOptions {
             samples: 100,
             seed: 1,
-            fail_rate: 0.0,
+            ..Default::default()
         });
         let n_cells = cells().len();
         assert_eq!(n_cells, 57);

@@ -131,6 +131,17 @@ pub fn count(n: f64) -> String {
     out
 }
 
+/// A per-operation amount that may be fractional: `12`, `0.25`, `37.5`, `1,234`.
+pub fn amount(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 || x.abs() >= 1000.0 {
+        count(x)
+    } else if x.abs() < 10.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 /// Numbers of operations in a break-even: `192`, `12,345`, `1.2 million`.
 pub fn ops(n: u64) -> String {
     if n >= 1_000_000 {
@@ -163,5 +174,9 @@ mod tests {
         assert_eq!(tick_ns(2_500.0), "2.5 µs");
         assert_eq!(tick_ns(0.0), "0 ns");
         assert_eq!(factor(7.878), "7.88×");
+        assert_eq!(
+            (amount(12.0), amount(0.25), amount(37.5)),
+            ("12".into(), "0.25".into(), "37.5".into())
+        );
     }
 }

@@ -409,10 +409,8 @@ fn cold_warm(r: &Report) -> Vec<Block> {
     out
 }
 
-fn per_cell(r: &Report) -> Vec<Block> {
-    let mut timing = Table::new(&[
-        "fixture",
-        "op",
+fn timing_table<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Table {
+    let mut t = Table::new(&[
         ">batch",
         "codec",
         ">ok",
@@ -426,19 +424,7 @@ fn per_cell(r: &Report) -> Vec<Block> {
         ">drift ρ",
         ">wall median [95% CI]",
     ]);
-    let mut life_header = vec!["fixture", "op", ">batch", "codec"];
-    let phase_cols: Vec<String> = PHASES.iter().map(|(n, _)| format!(">{n}")).collect();
-    life_header.extend(phase_cols.iter().map(String::as_str));
-    life_header.extend([
-        ">user",
-        ">sys",
-        ">max RSS",
-        ">minor faults",
-        ">major faults",
-        ">child size",
-    ]);
-    let mut life = Table::new(&life_header);
-    for c in &r.cells {
+    for c in cells {
         let d = c.init_plus_ops.as_ref();
         let opt = |f: &dyn Fn(&crate::stats::describe::Describe) -> f64| {
             d.map_or("—".into(), |d| format::ns(f(d)))
@@ -449,15 +435,15 @@ fn per_cell(r: &Report) -> Vec<Block> {
         });
         let drift = c.drift.map_or(Cell::toned("—", Tone::Muted), |s| {
             let flagged = s.rho.abs() >= DRIFT_RHO && s.p < DRIFT_P;
-            Cell::toned(
-                format!("{:+.2}", s.rho),
-                if flagged { Tone::Bad } else { Tone::Plain },
-            )
+            let rho = if s.rho.abs() < 0.005 {
+                "0.00".to_string()
+            } else {
+                format!("{:+.2}", s.rho)
+            };
+            Cell::toned(rho, if flagged { Tone::Bad } else { Tone::Plain })
         });
         let planned = c.planned.map_or(String::new(), |p| format!(" / {p}"));
-        timing.row(vec![
-            c.key.fixture.clone().into(),
-            c.key.op.clone().into(),
+        t.row(vec![
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
             format!("{}{planned}", c.ok).into(),
@@ -479,12 +465,25 @@ fn per_cell(r: &Report) -> Vec<Block> {
                 })
                 .into(),
         ]);
-        let mut row: Vec<Cell> = vec![
-            c.key.fixture.clone().into(),
-            c.key.op.clone().into(),
-            c.key.batch.to_string().into(),
-            c.key.codec.clone().into(),
-        ];
+    }
+    t
+}
+
+fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {
+    let mut header = vec![">batch", "codec"];
+    let phase_cols: Vec<String> = PHASES.iter().map(|(n, _)| format!(">{n}")).collect();
+    header.extend(phase_cols.iter().map(String::as_str));
+    header.extend([
+        ">user",
+        ">sys",
+        ">max RSS",
+        ">minor faults",
+        ">major faults",
+        ">child size",
+    ]);
+    let mut t = Table::new(&header);
+    for c in cells {
+        let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), c.key.codec.clone().into()];
         for (name, _) in PHASES {
             row.push(
                 c.phases
@@ -509,16 +508,26 @@ fn per_cell(r: &Report) -> Vec<Block> {
                 .map_or("—".into(), |b| format::bytes(b as f64))
                 .into(),
         );
-        life.row(row);
+        t.row(row);
     }
-    vec![
+    t
+}
+
+fn per_cell(r: &Report) -> Vec<Block> {
+    let mut out = vec![
         h(2, "Per cell"),
-        p("Timing of init_plus_ops per cell (ok shows finished / planned samples), and the median of each phase and resource of the child process (user and system CPU time, max RSS and page faults from wait4; child size is the binary's size from the manifest)."),
-        h(3, "Timing"),
-        Block::Table(timing),
-        h(3, "Process life (medians)"),
-        Block::Table(life),
-    ]
+        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process (user and system CPU time, max RSS and page faults from wait4; child size is the binary's size from the manifest)."),
+    ];
+    for s in charts::scenarios(r) {
+        out.push(h(3, format!("Timing, {}", scenario_title(&s))));
+        out.push(Block::Table(timing_table(cells_of(r, &s))));
+        out.push(h(
+            3,
+            format!("Process life (medians), {}", scenario_title(&s)),
+        ));
+        out.push(Block::Table(life_table(r, cells_of(r, &s))));
+    }
+    out
 }
 
 fn allocations(r: &Report) -> Vec<Block> {

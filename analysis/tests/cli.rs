@@ -1,0 +1,240 @@
+//! End-to-end checks of the `analysis` binary on synthetic runs: report, compare, export, bad
+//! input; and (ignored by default, run in release) the 100,000-sample timing check.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_analysis"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("thaw-analysis-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("the analysis binary runs");
+    if !out.status.success() {
+        eprintln!("stdout:\n{}", String::from_utf8_lossy(&out.stdout));
+        eprintln!("stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    out
+}
+
+fn synth(dir: &Path, samples: usize, seed: u64, extra: &[&str]) {
+    let out = run(bin()
+        .args(["synth", "--out"])
+        .arg(dir)
+        .args([
+            "--samples",
+            &samples.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .args(extra));
+    assert!(out.status.success());
+}
+
+#[test]
+fn report_end_to_end() {
+    let d = tmp("report");
+    let (runs, warm, conf) = (d.join("cold"), d.join("warm"), d.join("conformance.csv"));
+    let run_dir = runs.join("2026-01-01T00-00-00Z");
+    synth(
+        &run_dir,
+        600,
+        3,
+        &[
+            "--warm",
+            warm.to_str().unwrap(),
+            "--conformance",
+            conf.to_str().unwrap(),
+        ],
+    );
+    // `latest` as a file naming the folder, as the cold runner may write it
+    std::fs::write(runs.join("latest"), "2026-01-01T00-00-00Z\n").unwrap();
+    let out = run(bin()
+        .arg("report")
+        .arg(runs.join("latest"))
+        .arg("--warm")
+        .arg(&warm)
+        .arg("--conformance")
+        .arg(&conf));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("users-2kb · de · portable"), "{stdout}");
+    assert!(stdout.contains("vs serde_json"));
+    let report = run_dir.join("report");
+    for f in [
+        "report.md",
+        "report.html",
+        "summary.csv",
+        "summary.json",
+        "charts/cost-0.svg",
+    ] {
+        assert!(report.join(f).is_file(), "missing {f}");
+    }
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(
+        !html.contains("<script") && !html.contains("src=\"http") && !html.contains("href=\"http")
+    );
+    assert!(html.matches("<svg").count() >= 8, "charts inline");
+    for section in [
+        "Cold penalty",
+        "Break-even",
+        "Allocations (warm)",
+        "Conformance",
+        "Run conditions",
+        "with that library&#39;s parser",
+    ] {
+        let s = section.replace("&#39;", "'");
+        assert!(html.contains(&s), "missing {s}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["cells"].as_array().unwrap().len(), 57);
+    assert!(!json["break_evens"].as_array().unwrap().is_empty());
+    let csv = std::fs::read_to_string(report.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 58);
+
+    // without warm data or conformance table: the sections say so, nothing fails
+    let out = run(bin()
+        .arg("report")
+        .arg(&run_dir)
+        .args([
+            "--warm",
+            "/nonexistent",
+            "--conformance",
+            "/nonexistent.csv",
+            "--out",
+        ])
+        .arg(d.join("bare")));
+    assert!(out.status.success());
+    let md = std::fs::read_to_string(d.join("bare/report.md")).unwrap();
+    assert!(md.contains("No warm results"));
+    assert!(md.contains("Absent: no allocation table"));
+    assert!(md.contains("Absent: no conformance table"));
+}
+
+#[test]
+fn compare_flags_a_known_regression() {
+    let d = tmp("compare");
+    synth(&d.join("a"), 1200, 5, &[]);
+    synth(&d.join("b"), 1200, 5, &["--scale", "serde_json=1.25"]);
+    let out = run(bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(d.join("a"))
+        .arg(d.join("a")));
+    assert!(
+        out.status.success(),
+        "a run against itself: nothing regressed"
+    );
+    let out = bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(d.join("a"))
+        .arg(d.join("b"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let regressed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.ends_with("regressed"))
+        .collect();
+    // every serde_json cell (2 ops × 3 batches) regressed, nothing else did
+    assert_eq!(regressed.len(), 6, "{stdout}");
+    assert!(regressed.iter().all(|l| l.contains("serde_json ")));
+}
+
+#[test]
+fn export_hyperfine() {
+    let d = tmp("export");
+    synth(&d.join("run"), 200, 1, &["--fail-rate", "0"]);
+    let out = run(bin()
+        .args(["export", "--format", "hyperfine"])
+        .arg(d.join("run")));
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 57);
+    let r = &results[0];
+    assert!(
+        r["mean"].as_f64().unwrap() > 1e-4 && r["mean"].as_f64().unwrap() < 1e-2,
+        "seconds"
+    );
+    assert_eq!(r["times"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let out = bin()
+        .args(["export", "--format", "csv", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("possible values: hyperfine"), "{err}");
+
+    let out = bin().args(["report", "/nonexistent/run"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: no run folder at /nonexistent/run"),
+        "{err}"
+    );
+
+    let d = tmp("bad");
+    synth(&d.join("run"), 60, 1, &[]);
+    let out = bin()
+        .arg("report")
+        .arg(d.join("run"))
+        .args(["--reference", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("valid values:") && err.contains("serde_json"),
+        "{err}"
+    );
+
+    let samples = d.join("run/samples.csv");
+    let text = std::fs::read_to_string(&samples)
+        .unwrap()
+        .replacen(",ok,", ",ok,notanumber,", 1);
+    std::fs::write(&samples, text).unwrap();
+    let out = bin().arg("report").arg(d.join("run")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("samples.csv: line 2"), "{err}");
+    assert!(!err.contains("panicked"));
+}
+
+/// The report must take under 5 s for a run of 100,000 samples. Meaningful in release:
+/// `cargo test --release -p analysis --test cli -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn report_of_100k_samples_under_5s() {
+    let d = tmp("100k");
+    synth(
+        &d.join("run"),
+        100_000,
+        7,
+        &["--warm", d.join("warm").to_str().unwrap()],
+    );
+    let start = Instant::now();
+    let out = run(bin()
+        .arg("report")
+        .arg(d.join("run"))
+        .arg("--warm")
+        .arg(d.join("warm")));
+    let secs = start.elapsed().as_secs_f64();
+    assert!(out.status.success());
+    println!("report of 100,000 samples: {secs:.2} s");
+    assert!(secs < 5.0, "took {secs:.2} s");
+}
