@@ -1,0 +1,276 @@
+//! Allocation per operation, the warm track's counterpart of JMH's gc profiler: for every
+//! supported cell, after a warm-up, the allocations, bytes allocated and peak live bytes of one
+//! operation, averaged over several operations (peak: the largest). Writes
+//! `results/warm/alloc.csv` and prints the table.
+//!
+//! `cargo run --release -p warm --bin alloc [-- --fixtures users-1kb --codecs serde_json,simd-json]`.
+//! The operation is `warm::run::Runner`, the very code the criterion benches time; inputs for
+//! in-place codecs are copied, and values dropped, outside the counted region. A separate
+//! binary, so the counting allocator never slows the timed benches.
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use fixtures::catalog::Fixture;
+use fixtures::codecs::{Codec, CodecError, Op};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use warm::count::{measure, CountingAlloc, Usage};
+use warm::gate::{checkers, gate, load_documents, select};
+use warm::run::Workload;
+use warm::settings;
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+#[derive(Parser, Debug)]
+#[command(about = "Allocations per operation for every supported fixture × op × codec")]
+struct Options {
+    /// Fixtures to count (comma-separated; default: all, corpora only with THAW_CORPORA).
+    #[arg(long, value_delimiter = ',')]
+    fixtures: Vec<String>,
+    /// Codecs to count (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',')]
+    codecs: Vec<String>,
+    /// Ops to count (comma-separated: de, ser; default: both).
+    #[arg(long, value_delimiter = ',', value_parser = parse_op)]
+    ops: Vec<Op>,
+    /// Operations run before counting (lazy statics, buffers growing to size).
+    #[arg(long, default_value_t = 5)]
+    warmup: u32,
+    /// Operations counted per cell.
+    #[arg(long, default_value_t = 20)]
+    iterations: u32,
+    /// The CSV to write (default: results/warm/alloc.csv at the workspace root).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The classic corpora folder (default: THAW_CORPORA).
+    #[arg(long)]
+    corpora: Option<PathBuf>,
+}
+
+fn parse_op(text: &str) -> Result<Op, String> {
+    Op::parse(text)
+}
+
+/// One cell's figures.
+struct Row {
+    fixture: &'static str,
+    op: Op,
+    codec: &'static str,
+    allocs_per_op: f64,
+    bytes_per_op: f64,
+    peak_live_bytes: u64,
+}
+
+/// What `iterations` operations of codec `C` allocated, after `warmup` uncounted ones.
+fn count_cell<C: Codec>(
+    fixture: &Fixture,
+    op: Op,
+    seed: u64,
+    document: &[u8],
+    warmup: u32,
+    iterations: u32,
+) -> Result<Vec<Usage>, CodecError> {
+    let mut workload = Workload::<C>::new(fixture, op, seed, document)?;
+    for _ in 0..warmup {
+        workload.step(op);
+    }
+    let (inputs, runner) = workload.parts();
+    let mut usages = Vec::with_capacity(iterations as usize);
+    for _ in 0..iterations {
+        let usage = match op {
+            Op::De => {
+                let mut fresh = inputs.fresh();
+                let (value, usage) = measure(|| runner.de(&mut fresh));
+                drop(black_box(value));
+                usage
+            }
+            Op::Ser => black_box(measure(|| runner.ser())).1,
+        };
+        usages.push(usage);
+    }
+    Ok(usages)
+}
+
+type CountFn = fn(&Fixture, Op, u64, &[u8], u32, u32) -> Result<Vec<Usage>, CodecError>;
+
+fn count_fns() -> Vec<(&'static str, CountFn)> {
+    let mut all: Vec<(&'static str, CountFn)> = Vec::new();
+    macro_rules! count_fn {
+        ($codec:ty) => {
+            all.push((<$codec as Codec>::ID, count_cell::<$codec>));
+        };
+    }
+    fixtures::for_each_codec!(count_fn);
+    all
+}
+
+fn main() -> ExitCode {
+    match run(Options::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("alloc: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(options: Options) -> Result<ExitCode> {
+    if options.iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let variant = settings::variant()?;
+    let seed = fixtures::DEFAULT_SEED;
+    let all_fixtures: Vec<&'static Fixture> = fixtures::FIXTURES.iter().collect();
+    let fixtures = select("fixture", &all_fixtures, |f| f.name, &options.fixtures)?;
+    let codecs = select("codec", &checkers(), |c| c.id, &options.codecs)?;
+    let ops = if options.ops.is_empty() {
+        vec![Op::De, Op::Ser]
+    } else {
+        options.ops.clone()
+    };
+    let corpora = options.corpora.clone().or_else(settings::corpora);
+    let (documents, notes) = load_documents(&fixtures, seed, corpora.as_deref());
+    for note in notes {
+        eprintln!("{note}");
+    }
+    let plan = gate(&documents, &codecs, &ops, seed);
+    for line in plan.report_lines() {
+        eprintln!("{line}");
+    }
+
+    let fns = count_fns();
+    let mut rows = Vec::new();
+    for cell in plan.runnable() {
+        let document = documents
+            .iter()
+            .find(|d| d.fixture.name == cell.fixture.name)
+            .expect("the plan holds only loaded documents");
+        let (_, count) = fns
+            .iter()
+            .find(|(id, _)| *id == cell.codec)
+            .expect("every checker has a count function");
+        let usages = count(
+            cell.fixture,
+            cell.op,
+            seed,
+            &document.bytes,
+            options.warmup,
+            options.iterations,
+        )
+        .with_context(|| format!("{}: cannot make the input", cell.id()))?;
+        let n = usages.len() as f64;
+        rows.push(Row {
+            fixture: cell.fixture.name,
+            op: cell.op,
+            codec: cell.codec,
+            allocs_per_op: usages.iter().map(|u| u.allocs as f64).sum::<f64>() / n,
+            bytes_per_op: usages.iter().map(|u| u.bytes as f64).sum::<f64>() / n,
+            peak_live_bytes: usages.iter().map(|u| u.peak_live).max().unwrap_or(0),
+        });
+    }
+
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| settings::warm_results().join("alloc.csv"));
+    write_csv(&out, &rows, &variant)?;
+    print_table(&rows);
+    eprintln!(
+        "alloc: {} cells, {} operations each after {} warm-up, variant {variant}; wrote {}",
+        rows.len(),
+        options.iterations,
+        options.warmup,
+        out.display()
+    );
+    Ok(if plan.refused().next().is_some() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A per-operation mean: whole numbers without a fraction, others to two places.
+fn figure(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+fn write_csv(path: &std::path::Path, rows: &[Row], variant: &str) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record([
+        "fixture",
+        "op",
+        "codec",
+        "allocs_per_op",
+        "bytes_per_op",
+        "peak_live_bytes",
+        "variant",
+    ])?;
+    for r in rows {
+        w.write_record([
+            r.fixture.to_string(),
+            r.op.to_string(),
+            r.codec.to_string(),
+            figure(r.allocs_per_op),
+            figure(r.bytes_per_op),
+            r.peak_live_bytes.to_string(),
+            variant.to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn print_table(rows: &[Row]) {
+    let header = [
+        "fixture",
+        "op",
+        "codec",
+        "allocs/op",
+        "bytes/op",
+        "peak live bytes",
+    ];
+    let cells: Vec<[String; 6]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.fixture.to_string(),
+                r.op.to_string(),
+                r.codec.to_string(),
+                figure(r.allocs_per_op),
+                figure(r.bytes_per_op),
+                r.peak_live_bytes.to_string(),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |row: &[String]| {
+        let mut text = String::new();
+        for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+            if i < 3 {
+                text.push_str(&format!("{cell:<w$}  "));
+            } else {
+                text.push_str(&format!("{cell:>w$}  "));
+            }
+        }
+        println!("{}", text.trim_end());
+    };
+    line(&header.map(String::from));
+    for row in &cells {
+        line(row);
+    }
+}

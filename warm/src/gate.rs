@@ -1,0 +1,345 @@
+//! The cells of a warm run and the correctness gate in front of them: every codec × fixture ×
+//! op is checked with `fixtures::verify` before the first measurement, and each gets a
+//! [`Decision`]: run it, skip it as unsupported (with the library's reason), or refuse it
+//! because the codec misread the fixture. A refused cell is never timed.
+//!
+//! Not for timing or counting: see `run`, `bench` and the `alloc` binary.
+
+use fixtures::catalog::Fixture;
+use fixtures::codecs::{Codec, Op};
+use fixtures::verify::{verify_cell, Verdict};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A fixture's canonical document, made once per run.
+pub struct Document {
+    pub fixture: &'static Fixture,
+    pub bytes: Vec<u8>,
+}
+
+/// The documents of `fixtures`, and a line for each one left out (a corpus without its folder
+/// is left out with a single line for all three).
+pub fn load_documents(
+    fixtures: &[&'static Fixture],
+    seed: u64,
+    corpora: Option<&Path>,
+) -> (Vec<Document>, Vec<String>) {
+    let mut documents = Vec::new();
+    let mut notes = Vec::new();
+    let mut corpora_missing = false;
+    for &fixture in fixtures {
+        if fixture.is_corpus() && corpora.is_none() {
+            corpora_missing = true;
+            continue;
+        }
+        match fixture.document(seed, corpora) {
+            Ok(bytes) => documents.push(Document { fixture, bytes }),
+            Err(e) => notes.push(format!("{e}; skipped")),
+        }
+    }
+    if corpora_missing {
+        notes.push(crate::settings::corpora_skipped_line());
+    }
+    (documents, notes)
+}
+
+/// What the gate decided for one cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Verified (or the `noop` baseline, which has no value to check): measure it.
+    Run,
+    /// The library cannot express this cell; the reason is the library's.
+    Unsupported(&'static str),
+    /// The codec failed the correctness gate; never measured. Holds what went wrong.
+    Refused(String),
+}
+
+impl Decision {
+    pub fn from_verdict(verdict: Verdict) -> Decision {
+        match verdict {
+            Verdict::Pass | Verdict::Baseline => Decision::Run,
+            Verdict::Unsupported(why) => Decision::Unsupported(why),
+            Verdict::Fail(why) => Decision::Refused(why),
+        }
+    }
+}
+
+/// The gate for one cell of codec `C`.
+pub fn check<C: Codec>(fixture: &Fixture, op: Op, seed: u64, document: &[u8]) -> Decision {
+    Decision::from_verdict(verify_cell::<C>(fixture, op, seed, document))
+}
+
+/// One codec as the gate sees it.
+#[derive(Clone, Copy)]
+pub struct Checker {
+    pub id: &'static str,
+    pub check: fn(&Fixture, Op, u64, &[u8]) -> Decision,
+}
+
+impl Checker {
+    pub fn of<C: Codec>() -> Checker {
+        Checker {
+            id: C::ID,
+            check: check::<C>,
+        }
+    }
+}
+
+/// Every registered codec, in the registry's order.
+pub fn checkers() -> Vec<Checker> {
+    let mut all = Vec::new();
+    macro_rules! checker {
+        ($codec:ty) => {
+            all.push(Checker::of::<$codec>());
+        };
+    }
+    fixtures::for_each_codec!(checker);
+    all
+}
+
+/// One cell and its decision.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub fixture: &'static Fixture,
+    pub op: Op,
+    pub codec: &'static str,
+    pub decision: Decision,
+}
+
+impl Cell {
+    pub fn id(&self) -> String {
+        crate::bench_id(self.fixture.name, self.op, self.codec)
+    }
+}
+
+/// Every cell of a run, gated, in document × op × codec order.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub cells: Vec<Cell>,
+}
+
+/// Runs the gate over every document × op × codec given.
+pub fn gate(documents: &[Document], codecs: &[Checker], ops: &[Op], seed: u64) -> Plan {
+    let mut cells = Vec::new();
+    for document in documents {
+        for &op in ops {
+            for codec in codecs {
+                let decision = (codec.check)(document.fixture, op, seed, &document.bytes);
+                cells.push(Cell {
+                    fixture: document.fixture,
+                    op,
+                    codec: codec.id,
+                    decision,
+                });
+            }
+        }
+    }
+    Plan { cells }
+}
+
+impl Plan {
+    /// The decision for one cell, `None` when it is not in the plan.
+    pub fn decision(&self, fixture: &str, op: Op, codec: &str) -> Option<&Decision> {
+        self.cells
+            .iter()
+            .find(|c| c.fixture.name == fixture && c.op == op && c.codec == codec)
+            .map(|c| &c.decision)
+    }
+
+    pub fn runnable(&self) -> impl Iterator<Item = &Cell> {
+        self.cells.iter().filter(|c| c.decision == Decision::Run)
+    }
+
+    pub fn refused(&self) -> impl Iterator<Item = &Cell> {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c.decision, Decision::Refused(_)))
+    }
+
+    /// What a reader is told before the first measurement: one line per refused cell, and the
+    /// unsupported cells one line per codec and reason.
+    pub fn report_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for cell in self.refused() {
+            if let Decision::Refused(why) = &cell.decision {
+                lines.push(format!(
+                    "REFUSED {}: failed the correctness gate, not measured: {why}",
+                    cell.id()
+                ));
+            }
+        }
+        let mut unsupported: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+        for cell in &self.cells {
+            if let Decision::Unsupported(why) = cell.decision {
+                unsupported
+                    .entry((cell.codec, why))
+                    .or_default()
+                    .push(crate::group_name(cell.fixture.name, cell.op));
+            }
+        }
+        for ((codec, why), where_) in unsupported {
+            lines.push(format!(
+                "unsupported, skipped: {codec} on {}: {why}",
+                where_.join(", ")
+            ));
+        }
+        let refused = self.refused().count();
+        lines.push(format!(
+            "correctness gate: {} cells to measure, {} unsupported, {refused} refused",
+            self.runnable().count(),
+            self.cells.len() - self.runnable().count() - refused,
+        ));
+        lines
+    }
+}
+
+/// Keeps the items whose name is in `wanted` (all of them when `wanted` is empty); an unknown
+/// name is an error that lists the known ones.
+pub fn select<T: Copy>(
+    what: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+    wanted: &[String],
+) -> anyhow::Result<Vec<T>> {
+    if wanted.is_empty() {
+        return Ok(all.to_vec());
+    }
+    for w in wanted {
+        if !all.iter().any(|&item| name(item) == w) {
+            let known: Vec<&str> = all.iter().map(|&item| name(item)).collect();
+            anyhow::bail!("unknown {what} `{w}`; known: {}", known.join(", "));
+        }
+    }
+    Ok(all
+        .iter()
+        .copied()
+        .filter(|&item| wanted.iter().any(|w| w == name(item)))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::catalog::{find, Fixture};
+    use fixtures::codecs::{CodecError, Style, Support};
+    use fixtures::models::ModelKind;
+
+    /// A codec that reads every document as `null` and writes `null`: wrong on every cell.
+    struct Broken;
+
+    impl Codec for Broken {
+        const ID: &'static str = "broken";
+        const LIBRARY: &'static str = "serde_json";
+        const STYLE: Style = Style::Dom;
+        type Value = serde_json::Value;
+
+        fn supports(_model: Option<ModelKind>, _op: Op) -> Support {
+            Ok(())
+        }
+        fn new() -> Self {
+            Broken
+        }
+        fn de(
+            &mut self,
+            _model: Option<ModelKind>,
+            input: &mut [u8],
+        ) -> Result<serde_json::Value, CodecError> {
+            let _: serde_json::Value =
+                serde_json::from_slice(input).map_err(CodecError::from_library)?;
+            Ok(serde_json::Value::Null)
+        }
+        fn ser(&mut self, _value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), CodecError> {
+            out.extend_from_slice(b"null");
+            Ok(())
+        }
+        fn ser_input(
+            _fixture: &Fixture,
+            _seed: u64,
+            document: &[u8],
+        ) -> Result<serde_json::Value, CodecError> {
+            serde_json::from_slice(document).map_err(CodecError::from_library)
+        }
+        fn to_json(value: &serde_json::Value) -> Result<serde_json::Value, CodecError> {
+            Ok(value.clone())
+        }
+    }
+
+    fn small() -> Vec<Document> {
+        let (documents, notes) =
+            load_documents(&[find("small").unwrap()], fixtures::DEFAULT_SEED, None);
+        assert!(notes.is_empty(), "{notes:?}");
+        documents
+    }
+
+    #[test]
+    fn the_gate_refuses_a_codec_that_misreads() {
+        let documents = small();
+        let doc = &documents[0];
+        for op in Op::ALL {
+            let decision = check::<Broken>(doc.fixture, op, fixtures::DEFAULT_SEED, &doc.bytes);
+            assert!(
+                matches!(decision, Decision::Refused(_)),
+                "{op}: {decision:?}"
+            );
+        }
+        let plan = gate(
+            &documents,
+            &[Checker::of::<Broken>()],
+            &Op::ALL,
+            fixtures::DEFAULT_SEED,
+        );
+        assert_eq!(plan.runnable().count(), 0);
+        assert_eq!(plan.refused().count(), 2);
+        let lines = plan.report_lines();
+        assert!(lines[0].starts_with("REFUSED small/ser/broken: failed the correctness gate"));
+        assert!(lines[1].starts_with("REFUSED small/de/broken"));
+    }
+
+    #[test]
+    fn the_gate_passes_real_codecs_and_skips_what_they_cannot_express() {
+        let documents = small();
+        let plan = gate(&documents, &checkers(), &Op::ALL, fixtures::DEFAULT_SEED);
+        assert_eq!(
+            plan.decision("small", Op::De, "serde_json"),
+            Some(&Decision::Run)
+        );
+        assert_eq!(
+            plan.decision("small", Op::Ser, "noop"),
+            Some(&Decision::Run)
+        );
+        assert!(matches!(
+            plan.decision("small", Op::Ser, "jiter"),
+            Some(Decision::Unsupported(_))
+        ));
+        assert_eq!(plan.refused().count(), 0, "{:?}", plan.report_lines());
+        assert!(plan
+            .report_lines()
+            .iter()
+            .any(|l| l.starts_with("unsupported, skipped: jiter on small/ser")));
+    }
+
+    #[test]
+    fn corpora_without_a_folder_are_skipped_with_one_line() {
+        let corpora: Vec<&'static Fixture> = fixtures::FIXTURES
+            .iter()
+            .filter(|f| f.is_corpus())
+            .collect();
+        let (documents, notes) = load_documents(&corpora, fixtures::DEFAULT_SEED, None);
+        assert!(documents.is_empty());
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("THAW_CORPORA"));
+    }
+
+    #[test]
+    fn selection_by_name() {
+        let all = ["a", "b", "c"];
+        let pick = |w: &[&str]| {
+            let wanted: Vec<String> = w.iter().map(|s| s.to_string()).collect();
+            select("thing", &all, |s| s, &wanted)
+        };
+        assert_eq!(pick(&[]).unwrap(), all);
+        assert_eq!(pick(&["c", "a"]).unwrap(), ["a", "c"]);
+        let err = pick(&["d"]).unwrap_err().to_string();
+        assert!(err.contains("unknown thing `d`; known: a, b, c"), "{err}");
+    }
+}

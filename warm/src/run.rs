@@ -1,0 +1,218 @@
+//! How one operation of codec `C` is run, warm: the one piece of code both the criterion
+//! benches and the `alloc` binary call, so that what is timed is exactly what is counted.
+//!
+//! A [`Workload`] is made once per cell, outside anything measured: the codec's own state
+//! (`C::new()`), the value a `ser` starts from (`C::ser_input`: the seeded generator for typed
+//! codecs, the library's own parser for DOM codecs), the document for `de`, and one output
+//! buffer that every `ser` clears and reuses, as a tuned application would. [`Workload::parts`]
+//! splits it into the [`Inputs`] that set-up code copies from and the [`Runner`] whose two
+//! methods are the measured operation:
+//!
+//! - `de`: codecs that parse in place (`C::MUTATES_INPUT`, simd-json) get a fresh copy of the
+//!   document per call, made by [`Inputs::fresh`] outside the measured region; the others all
+//!   read one shared copy, which they never change. The value is returned, so that the caller
+//!   drops it outside the measured region.
+//! - `ser`: clears the output buffer, writes the value into it, returns the length written.
+
+use fixtures::catalog::Fixture;
+use fixtures::codecs::{Codec, CodecError, Op};
+use fixtures::models::ModelKind;
+
+/// Everything one cell needs, made before measuring.
+pub struct Workload<C: Codec> {
+    /// The document that `Inputs::fresh` copies, for codecs that parse in place.
+    source: Vec<u8>,
+    runner: Runner<C>,
+}
+
+/// The measured operation of one cell.
+pub struct Runner<C: Codec> {
+    codec: C,
+    model: Option<ModelKind>,
+    /// The document, for `de` by codecs that only read their input.
+    shared: Vec<u8>,
+    /// The value every `ser` writes.
+    value: Option<C::Value>,
+    /// The output buffer every `ser` clears and reuses.
+    out: Vec<u8>,
+}
+
+/// Where fresh inputs come from.
+#[derive(Clone, Copy)]
+pub struct Inputs<'a> {
+    /// `Some` only for `de` by a codec that parses in place.
+    source: Option<&'a [u8]>,
+}
+
+impl<C: Codec> Workload<C> {
+    /// The workload of `fixture` × `op` for codec `C`; an error when the codec cannot even make
+    /// its input (which the correctness gate has already reported).
+    pub fn new(
+        fixture: &Fixture,
+        op: Op,
+        seed: u64,
+        document: &[u8],
+    ) -> Result<Workload<C>, CodecError> {
+        let in_place = op == Op::De && C::MUTATES_INPUT;
+        let value = match op {
+            Op::Ser => Some(C::ser_input(fixture, seed, document)?),
+            Op::De => None,
+        };
+        Ok(Workload {
+            source: if in_place {
+                document.to_vec()
+            } else {
+                Vec::new()
+            },
+            runner: Runner {
+                codec: C::new(),
+                model: fixture.model_kind(),
+                shared: if op == Op::De && !in_place {
+                    document.to_vec()
+                } else {
+                    Vec::new()
+                },
+                value,
+                out: Vec::new(),
+            },
+        })
+    }
+
+    /// The set-up side (fresh inputs) and the measured side (the runner), borrowed apart.
+    pub fn parts(&mut self) -> (Inputs<'_>, &mut Runner<C>) {
+        let source = C::MUTATES_INPUT && self.runner.value.is_none();
+        (
+            Inputs {
+                source: source.then_some(self.source.as_slice()),
+            },
+            &mut self.runner,
+        )
+    }
+
+    /// One operation with its input made first: for warm-ups and checks, never for timing.
+    pub fn step(&mut self, op: Op) {
+        let (inputs, runner) = self.parts();
+        match op {
+            Op::De => {
+                let mut fresh = inputs.fresh();
+                std::hint::black_box(runner.de(&mut fresh));
+            }
+            Op::Ser => {
+                std::hint::black_box(runner.ser());
+            }
+        }
+    }
+}
+
+impl Inputs<'_> {
+    /// The input of one `de` call: a fresh copy of the document for codecs that parse in place,
+    /// `None` (no copy, no allocation) for the others. Call it outside the measured region.
+    #[inline]
+    pub fn fresh(&self) -> Option<Vec<u8>> {
+        self.source.map(<[u8]>::to_vec)
+    }
+}
+
+impl<C: Codec> Runner<C> {
+    /// One `de`: the fresh copy when there is one, else the shared document.
+    #[inline]
+    pub fn de(&mut self, fresh: &mut Option<Vec<u8>>) -> C::Value {
+        let input: &mut [u8] = match fresh {
+            Some(copy) => copy,
+            None => &mut self.shared,
+        };
+        match self.codec.de(self.model, input) {
+            Ok(value) => value,
+            Err(e) => failed(C::ID, Op::De, &e),
+        }
+    }
+
+    /// One `ser` into the reused buffer; returns the length written.
+    #[inline]
+    pub fn ser(&mut self) -> usize {
+        self.out.clear();
+        let Some(value) = &self.value else {
+            failed(C::ID, Op::Ser, &CodecError("no value to write".into()))
+        };
+        if let Err(e) = self.codec.ser(value, &mut self.out) {
+            failed(C::ID, Op::Ser, &e);
+        }
+        self.out.len()
+    }
+
+    /// What the last `ser` wrote.
+    pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+}
+
+/// A codec that passed the gate failed while being measured: stop loudly.
+#[cold]
+#[inline(never)]
+fn failed(codec: &str, op: Op, error: &CodecError) -> ! {
+    panic!("{codec} {op} failed after passing the correctness gate: {error}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::catalog::find;
+    use fixtures::codecs::{SerdeJsonTyped, SimdJsonTyped, SonicRsDom};
+
+    fn document(name: &str) -> (&'static Fixture, Vec<u8>) {
+        let fixture = find(name).unwrap();
+        let doc = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
+        (fixture, doc)
+    }
+
+    #[test]
+    fn ser_reuses_its_buffer_and_writes_the_document() {
+        let (fixture, doc) = document("users-1kb");
+        let mut w = Workload::<SerdeJsonTyped>::new(fixture, Op::Ser, fixtures::DEFAULT_SEED, &doc)
+            .unwrap();
+        let (_, runner) = w.parts();
+        assert_eq!(runner.ser(), doc.len());
+        assert_eq!(runner.ser(), doc.len(), "cleared, not appended");
+        assert_eq!(runner.output(), &doc[..]);
+    }
+
+    #[test]
+    fn only_in_place_codecs_get_fresh_copies() {
+        let (fixture, doc) = document("users-1kb");
+        let seed = fixtures::DEFAULT_SEED;
+        let mut simd = Workload::<SimdJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
+        let (inputs, runner) = simd.parts();
+        let mut fresh = inputs.fresh();
+        assert_eq!(fresh.as_deref(), Some(&doc[..]));
+        let value = runner.de(&mut fresh);
+        assert_eq!(Some(value), fixture.model(seed));
+
+        let mut serde = Workload::<SerdeJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
+        let (inputs, runner) = serde.parts();
+        let mut none = inputs.fresh();
+        assert!(none.is_none());
+        let first = runner.de(&mut none);
+        assert_eq!(
+            first,
+            runner.de(&mut none),
+            "the shared copy is read, not changed"
+        );
+
+        // simd-json's ser has no input to copy.
+        let mut ser = Workload::<SimdJsonTyped>::new(fixture, Op::Ser, seed, &doc).unwrap();
+        assert!(ser.parts().0.fresh().is_none());
+        ser.step(Op::Ser);
+    }
+
+    #[test]
+    fn dom_ser_starts_from_the_library_parse() {
+        let (fixture, doc) = document("list-korean");
+        let mut w =
+            Workload::<SonicRsDom>::new(fixture, Op::Ser, fixtures::DEFAULT_SEED, &doc).unwrap();
+        w.step(Op::Ser);
+        let (_, runner) = w.parts();
+        let written: serde_json::Value = serde_json::from_slice(runner.output()).unwrap();
+        let expected: serde_json::Value = serde_json::from_slice(&doc).unwrap();
+        assert_eq!(written, expected);
+    }
+}

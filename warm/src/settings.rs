@@ -1,0 +1,159 @@
+//! Settings read from the environment, once: the build variant, quick or full mode, the classic
+//! corpora folder, and where results go. Not for command-line options (criterion owns the
+//! bench's arguments; the alloc binary parses its own).
+
+use anyhow::{bail, Result};
+use fixtures::catalog::{corpora_from_env, CORPORA_VAR};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Names the build variant the results are filed under (default `portable`).
+pub const VARIANT_VAR: &str = "THAW_VARIANT";
+/// `quick` for short warm-up and measurement over every cell; `full` (or unset) for criterion's
+/// own defaults.
+pub const MODE_VAR: &str = "THAW_WARM";
+/// The variant when `THAW_VARIANT` is not set.
+pub const DEFAULT_VARIANT: &str = "portable";
+
+/// How long criterion measures each cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// criterion's defaults (3 s warm-up, 5 s measurement, 100 samples, 100,000 resamples).
+    Full,
+    /// A first look and CI: every cell briefly.
+    Quick,
+}
+
+/// The measurement settings of a mode, before criterion's own flags override them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Timing {
+    pub warm_up: Duration,
+    pub measurement: Duration,
+    pub sample_size: usize,
+    pub resamples: usize,
+}
+
+impl Mode {
+    pub fn parse(text: &str) -> Result<Mode> {
+        match text {
+            "" | "full" => Ok(Mode::Full),
+            "quick" => Ok(Mode::Quick),
+            other => bail!("{MODE_VAR}=`{other}`: expected `quick` or `full`"),
+        }
+    }
+
+    /// The mode named by `THAW_WARM` (unset: full).
+    pub fn from_env() -> Result<Mode> {
+        match std::env::var(MODE_VAR) {
+            Ok(text) => Mode::parse(&text),
+            Err(std::env::VarError::NotPresent) => Ok(Mode::Full),
+            Err(e) => bail!("{MODE_VAR}: {e}"),
+        }
+    }
+
+    pub fn timing(self) -> Timing {
+        match self {
+            Mode::Full => Timing {
+                warm_up: Duration::from_secs(3),
+                measurement: Duration::from_secs(5),
+                sample_size: 100,
+                resamples: 100_000,
+            },
+            Mode::Quick => Timing {
+                warm_up: Duration::from_millis(200),
+                measurement: Duration::from_millis(500),
+                sample_size: 10,
+                resamples: 10_000,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            Mode::Full => "full",
+            Mode::Quick => "quick",
+        })
+    }
+}
+
+/// The build variant named by `THAW_VARIANT`, or `portable`. It becomes a folder name, so it
+/// is limited to letters, digits, `-` and `_`.
+pub fn variant() -> Result<String> {
+    let name = std::env::var(VARIANT_VAR).unwrap_or_default();
+    if name.is_empty() {
+        return Ok(DEFAULT_VARIANT.to_string());
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        bail!("{VARIANT_VAR}=`{name}`: use letters, digits, `-` and `_` only");
+    }
+    Ok(name)
+}
+
+/// The workspace root (cargo runs benches from the package folder, `warm/`).
+pub fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+/// `results/warm/` at the workspace root.
+pub fn warm_results() -> PathBuf {
+    workspace_root().join("results").join("warm")
+}
+
+/// Where criterion writes a variant's benches: `results/warm/criterion/<variant>/`, in
+/// criterion's own layout (`<group>/<codec>/new/{benchmark,estimates}.json`).
+pub fn criterion_dir(variant: &str) -> PathBuf {
+    warm_results().join("criterion").join(variant)
+}
+
+/// The classic corpora folder named by `THAW_CORPORA`, if set. A relative path is taken from
+/// the current folder when it exists there, else from the workspace root (so
+/// `THAW_CORPORA=../shared/corpora cargo bench -p warm` means the same thing as for the other
+/// crates, although cargo runs benches from `warm/`).
+pub fn corpora() -> Option<PathBuf> {
+    let given = corpora_from_env()?;
+    if given.is_absolute() || given.is_dir() {
+        return Some(given);
+    }
+    let from_root = workspace_root().join(&given);
+    Some(if from_root.is_dir() { from_root } else { given })
+}
+
+/// The line printed when the corpora are left out.
+pub fn corpora_skipped_line() -> String {
+    format!(
+        "classic corpora (twitter, citm_catalog, canada) skipped: {CORPORA_VAR} is not set \
+         (for development: {CORPORA_VAR}=../shared/corpora)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse() {
+        assert_eq!(Mode::parse("quick").unwrap(), Mode::Quick);
+        assert_eq!(Mode::parse("full").unwrap(), Mode::Full);
+        assert_eq!(Mode::parse("").unwrap(), Mode::Full);
+        assert!(Mode::parse("fast").is_err());
+        assert!(Mode::Quick.timing().measurement < Mode::Full.timing().measurement);
+        assert!(
+            Mode::Quick.timing().sample_size >= 10,
+            "criterion's minimum"
+        );
+    }
+
+    #[test]
+    fn criterion_dir_is_under_results_warm() {
+        let dir = criterion_dir("native");
+        assert!(dir.ends_with("results/warm/criterion/native"));
+        assert!(dir.starts_with(workspace_root()));
+    }
+}
