@@ -271,6 +271,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 expected: expected.into(),
                 outcome: outcome.into(),
                 correct: !lax,
+                detail: lax.then(|| "accepted a trailing comma".to_string()),
             });
         }
     }

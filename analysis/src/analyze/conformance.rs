@@ -56,6 +56,7 @@ mod tests {
             expected: expected.into(),
             outcome: outcome.into(),
             correct,
+            detail: None,
         }
     }
 

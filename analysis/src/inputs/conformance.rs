@@ -15,6 +15,9 @@ pub struct ConformanceRow {
     /// `accepted`, `rejected`, `crashed` or `timeout`.
     pub outcome: String,
     pub correct: bool,
+    /// Why, when the conformance runner says (optional column).
+    #[serde(default)]
+    pub detail: Option<String>,
 }
 
 /// The rows, plus a note if the last line was cut; `None` when the file does not exist.

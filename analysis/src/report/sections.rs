@@ -611,8 +611,10 @@ fn conformance(r: &Report) -> Vec<Block> {
             .iter()
             .take(SHOW)
             .map(|f| {
+                let detail = f.detail.as_deref().filter(|d| !d.is_empty());
+                let detail = detail.map_or(String::new(), |d| format!(": {d}"));
                 format!(
-                    "{}: {} (expected {}, {})",
+                    "{}: {} (expected {}, {}){detail}",
                     f.codec, f.file, f.expected, f.outcome
                 )
             })
