@@ -40,6 +40,12 @@ pub fn warnings(
     match manifest {
         None => out.push("No readable manifest.json: the run's conditions are unknown.".into()),
         Some(m) => {
+            if m.get("synthetic").and_then(Value::as_bool) == Some(true) {
+                out.push(
+                    "This run is synthetic (made by `analysis synth`): its numbers are invented to test the analysis. Never publish them."
+                        .into(),
+                );
+            }
             let failed: Vec<String> = verification(m)
                 .into_iter()
                 .filter(|v| v.status == "fail")
@@ -141,4 +147,73 @@ pub fn warnings(
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::cells::tests::row;
+    use crate::analyze::cells::{group, summarize, StatOptions};
+    use serde_json::json;
+
+    fn cells(rows: &[crate::samples::SampleRow]) -> Vec<CellSummary> {
+        summarize(
+            &group(rows, &[]),
+            StatOptions {
+                resamples: 100,
+                level: 0.95,
+                seed: 0,
+            },
+        )
+    }
+
+    #[test]
+    fn a_clean_run_has_none() {
+        let rows: Vec<_> = (0..30)
+            .map(|b| row(b, "a", 1, Some(1000 + u64::from(b % 3))))
+            .collect();
+        let m = json!({"finished": true});
+        assert!(warnings(Some(&m), 30, 30, &cells(&rows)).is_empty());
+    }
+
+    #[test]
+    fn each_problem_is_named() {
+        // drift: the figure climbs with the block; one failure; 20% outliers in cell b
+        let mut rows: Vec<_> = (0..40)
+            .map(|b| row(b, "a", 1, Some(1000 + 10 * u64::from(b))))
+            .collect();
+        rows.push(row(40, "a", 1, None));
+        rows.extend((0..40).map(|b| {
+            row(
+                b,
+                "b",
+                1,
+                Some(if b % 5 == 0 {
+                    9000
+                } else {
+                    1000 + u64::from(b % 4)
+                }),
+            )
+        }));
+        let m = json!({
+            "finished": false, "synthetic": true,
+            "verification": [{"codec": "x", "fixture": "f", "op": "de", "status": "fail", "detail": "wrong value"},
+                             {"codec": "y", "fixture": "f", "op": "ser", "status": "unsupported"}],
+        });
+        let w = warnings(Some(&m), 100, 81, &cells(&rows)).join("\n");
+        for needle in [
+            "synthetic",
+            "Failed verification",
+            "x on f de: wrong value",
+            "did not finish",
+            "81 of 100",
+            "1 failed samples (timeout: 1)",
+            "Drift",
+            "Many outliers",
+        ] {
+            assert!(w.contains(needle), "missing {needle:?} in\n{w}");
+        }
+        assert!(!w.contains("y on f"), "unsupported is not a warning");
+        assert!(warnings(None, 0, 0, &[])[0].contains("No readable manifest"));
+    }
 }
