@@ -1,0 +1,13 @@
+//! The spawner helper of `cold run` (see cold::spawner): it spawns and reaps every child for the
+//! runner, so that a child's max RSS is not inflated by the runner's.
+fn main() {
+    match cold::spawner::serve(std::io::stdin().lock(), std::io::stdout().lock()) {
+        Ok(()) => {}
+        // The runner went away (killed or interrupted): nothing is waiting for a reply.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("cold-spawner: {e}");
+            std::process::exit(1);
+        }
+    }
+}

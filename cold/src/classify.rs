@@ -1,0 +1,234 @@
+//! A sample's row: what one reaped child (or a failed spawn) means. Pure: it decides the status
+//! (`ok`, `timeout`, `signal:N`, `crash`, `bad-output`, `wrong-checksum`, `spawn-failed`), and
+//! fills the phases only for an `ok` sample, rusage for every child that ran.
+
+use crate::phases::{phases, Stamps};
+use crate::process::{Exit, Reaped};
+use crate::protocol::{clip, parse_stdout};
+use analysis::samples::{PlanRow, SampleRow};
+
+pub const OK: &str = "ok";
+pub const TIMEOUT: &str = "timeout";
+pub const CRASH: &str = "crash";
+pub const BAD_OUTPUT: &str = "bad-output";
+pub const WRONG_CHECKSUM: &str = "wrong-checksum";
+pub const SPAWN_FAILED: &str = "spawn-failed";
+
+/// The row of a child that could not be spawned.
+pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
+    SampleRow {
+        status: SPAWN_FAILED.to_string(),
+        error: Some(error.to_string()),
+        ..base(plan)
+    }
+}
+
+/// The row of a reaped child. `expected` is the checksum it must print; `timeout_secs` is only
+/// quoted in the error of a timed-out child.
+pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> SampleRow {
+    let u = &r.usage;
+    let mut row = SampleRow {
+        user_us: Some(u.user_us),
+        sys_us: Some(u.sys_us),
+        maxrss_kib: Some(u.maxrss_kib),
+        minflt: Some(u.minflt),
+        majflt: Some(u.majflt),
+        inblock: Some(u.inblock),
+        nvcsw: Some(u.nvcsw),
+        nivcsw: Some(u.nivcsw),
+        ..base(plan)
+    };
+    match r.exit {
+        Exit::Code(c) => row.exit_code = Some(c),
+        Exit::Signal(s) => row.signal = Some(s),
+    }
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    let stderr = clip(&first_lines(stderr.trim(), 3));
+
+    if r.timed_out {
+        return failed(row, TIMEOUT, format!("killed after {timeout_secs} s"));
+    }
+    match r.exit {
+        Exit::Signal(s) => return failed(row, &format!("signal:{s}"), stderr),
+        Exit::Code(0) => {}
+        Exit::Code(c) => return failed(row, CRASH, format!("exit code {c}: {stderr}")),
+    }
+    let line = match parse_stdout(&r.stdout) {
+        Ok(line) => line,
+        Err(e) => return failed(row, BAD_OUTPUT, e),
+    };
+    row.checksum = Some(line.checksum_text.clone());
+    let stamps = Stamps {
+        spawn: r.spawn_ns,
+        main: line.main,
+        fixture: line.fixture,
+        init: line.init,
+        first: line.first,
+        done: line.done,
+        checked: line.checked,
+        reaped: r.reaped_ns,
+    };
+    let p = match phases(&stamps) {
+        Ok(p) => p,
+        Err(e) => return failed(row, BAD_OUTPUT, e),
+    };
+    if line.checksum != expected {
+        return failed(
+            row,
+            WRONG_CHECKSUM,
+            format!(
+                "expected {expected:016x}, the child printed {}",
+                line.checksum_text
+            ),
+        );
+    }
+    SampleRow {
+        status: OK.to_string(),
+        spawn_to_main_ns: Some(p.spawn_to_main),
+        fixture_ns: Some(p.fixture),
+        init_ns: Some(p.init),
+        first_op_ns: Some(p.first_op),
+        remaining_ops_ns: Some(p.remaining_ops),
+        check_ns: Some(p.check),
+        exit_ns: Some(p.exit),
+        init_plus_ops_ns: Some(p.init_plus_ops),
+        wall_ns: Some(p.wall),
+        ..row
+    }
+}
+
+fn base(plan: &PlanRow) -> SampleRow {
+    SampleRow {
+        plan_index: plan.plan_index,
+        block: plan.block,
+        codec: plan.codec.clone(),
+        op: plan.op.clone(),
+        batch: plan.batch,
+        fixture: plan.fixture.clone(),
+        variant: plan.variant.clone(),
+        ..SampleRow::default()
+    }
+}
+
+fn failed(row: SampleRow, status: &str, error: String) -> SampleRow {
+    SampleRow {
+        status: status.to_string(),
+        error: (!error.is_empty()).then_some(error),
+        ..row
+    }
+}
+
+/// The first `n` non-empty lines, joined with ` / ` (a panic's location and message come first;
+/// a backtrace, when RUST_BACKTRACE is set, comes after).
+fn first_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(n)
+        .collect();
+    lines.join(" / ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process::Usage;
+
+    fn plan() -> PlanRow {
+        PlanRow {
+            plan_index: 7,
+            block: 1,
+            codec: "noop".into(),
+            op: "de".into(),
+            batch: 10,
+            fixture: "users-2kb".into(),
+            variant: "portable".into(),
+        }
+    }
+
+    fn reaped_with(exit: Exit, stdout: &str) -> Reaped {
+        Reaped {
+            spawn_ns: 100,
+            reaped_ns: 1_000,
+            exit,
+            timed_out: false,
+            usage: Usage {
+                maxrss_kib: 1234,
+                ..Usage::default()
+            },
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: b"thread 'main' panicked at boom:\nthe message\nstack backtrace:\n  0: frame\n"
+                .to_vec(),
+        }
+    }
+
+    const GOOD: &str = r#"{"main":200,"fixture":300,"init":310,"first":400,"done":600,"checked":650,"checksum":"000000000000002a","bytes":5}"#;
+
+    #[test]
+    fn ok_row_has_every_phase() {
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), 42, 60.0);
+        assert_eq!(row.status, "ok");
+        assert_eq!(row.plan_index, 7);
+        assert_eq!(row.spawn_to_main_ns, Some(100));
+        assert_eq!(row.init_ns, Some(10));
+        assert_eq!(row.first_op_ns, Some(90));
+        assert_eq!(row.remaining_ops_ns, Some(200));
+        assert_eq!(row.check_ns, Some(50));
+        assert_eq!(row.exit_ns, Some(350));
+        assert_eq!(row.init_plus_ops_ns, Some(300));
+        assert_eq!(row.wall_ns, Some(900));
+        assert_eq!(row.maxrss_kib, Some(1234));
+        assert_eq!(row.exit_code, Some(0));
+        assert_eq!(row.checksum.as_deref(), Some("000000000000002a"));
+        assert_eq!(row.error, None);
+    }
+
+    #[test]
+    fn failures_are_named_and_keep_no_timing() {
+        let cases = [
+            (reaped_with(Exit::Code(0), GOOD), 41, "wrong-checksum"),
+            (reaped_with(Exit::Code(0), "garbage"), 42, "bad-output"),
+            (reaped_with(Exit::Code(101), ""), 42, "crash"),
+            (reaped_with(Exit::Signal(6), ""), 42, "signal:6"),
+            (
+                Reaped {
+                    timed_out: true,
+                    ..reaped_with(Exit::Signal(9), "")
+                },
+                42,
+                "timeout",
+            ),
+        ];
+        for (r, expected, status) in cases {
+            let row = reaped(&plan(), &r, expected, 60.0);
+            assert_eq!(row.status, status);
+            assert_eq!(row.wall_ns, None, "{status}");
+            assert_eq!(row.init_plus_ops_ns, None, "{status}");
+            assert_eq!(row.maxrss_kib, Some(1234), "{status}");
+            assert!(row.error.is_some(), "{status}");
+        }
+        let crash = reaped(&plan(), &reaped_with(Exit::Code(101), ""), 42, 60.0);
+        let error = crash.error.unwrap();
+        assert!(
+            error.contains("panicked at boom") && !error.contains("line 1"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn stamps_out_of_order_are_bad_output() {
+        let backwards = GOOD.replace("\"first\":400", "\"first\":305");
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), &backwards), 42, 60.0);
+        assert_eq!(row.status, "bad-output");
+        assert!(row.error.unwrap().contains("first"));
+    }
+
+    #[test]
+    fn spawn_failure_row() {
+        let row = spawn_failed(&plan(), "No such file");
+        assert_eq!(row.status, "spawn-failed");
+        assert_eq!(row.codec, "noop");
+        assert_eq!(row.maxrss_kib, None);
+    }
+}

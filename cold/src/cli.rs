@@ -1,0 +1,288 @@
+//! The command line of `cold`, parsed once by clap and then checked into plain option structs
+//! that the rest of the crate reads. Every bad input is an error that names it and lists the
+//! valid values.
+
+use crate::children::Variant;
+use crate::pin;
+use anyhow::{bail, Result};
+use clap::{Args, Parser, Subcommand};
+use fixtures::codecs::{find_codec, registry, AnyCodec, Op};
+use fixtures::Fixture;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "cold",
+    version,
+    about = "thaw's cold track: a fresh process per sample, timed phase by phase"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the cold benchmark (the default job: 10 codecs × 2 ops × 3 batches × 30 samples).
+    Run(Box<RunArgs>),
+    /// List the codecs (id, library, version, style) and the fixtures.
+    List(ListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The seed the fixtures' sizes are given for.
+    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
+    pub seed: u64,
+    /// The classic corpora folder (twitter, citm_catalog, canada); default: $THAW_CORPORA.
+    #[arg(long)]
+    pub corpora: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Comma-separated codec ids (default: every codec; see `cold list`).
+    #[arg(long, value_delimiter = ',')]
+    pub codecs: Vec<String>,
+    /// Comma-separated ops: ser, de.
+    #[arg(long, value_delimiter = ',', default_value = "ser,de")]
+    pub ops: Vec<String>,
+    /// Comma-separated batch sizes: operations per child.
+    #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
+    pub batches: Vec<u32>,
+    /// Samples (children) per cell: the number of blocks.
+    #[arg(long, default_value_t = 30)]
+    pub samples: u32,
+    /// Fixture names, comma-separated or repeated.
+    #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
+    pub fixture: Vec<String>,
+    /// The seed of the fixtures' generator and of the plan's shuffle.
+    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
+    pub seed: u64,
+    /// The run folder (default: results/cold/<UTC time>); `latest` beside it names it.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Pin the runner and its children to these CPUs (a list like 0,2-3).
+    #[arg(long, value_name = "CPUS")]
+    pub pin: Option<String>,
+    /// Before each sample, evict the child binary and its input from the page cache.
+    #[arg(long)]
+    pub cold_cache: bool,
+    /// Seconds a child may run before it is killed and recorded as `timeout`.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// How the children were built: portable (target/release) or native (target/native/release).
+    #[arg(long, value_enum, default_value_t = Variant::Portable)]
+    pub variant: Variant,
+    /// Where the child-<codec> binaries are (default: from --variant).
+    #[arg(long, value_name = "DIR")]
+    pub children_dir: Option<PathBuf>,
+    /// The classic corpora folder, for the corpus fixtures; default: $THAW_CORPORA.
+    #[arg(long, value_name = "DIR")]
+    pub corpora: Option<PathBuf>,
+    /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
+    /// run's own settings.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "codecs", "ops", "batches", "samples", "fixture", "seed", "out", "pin", "cold_cache",
+        "timeout", "variant", "children_dir", "corpora",
+    ])]
+    pub resume: Option<PathBuf>,
+    /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// A fresh run, checked.
+#[derive(Clone)]
+pub struct RunOptions {
+    pub codecs: Vec<&'static dyn AnyCodec>,
+    pub ops: Vec<Op>,
+    pub batches: Vec<u32>,
+    pub samples: u32,
+    pub fixtures: Vec<&'static Fixture>,
+    pub seed: u64,
+    pub out: Option<PathBuf>,
+    pub pin: Option<Vec<usize>>,
+    pub cold_cache: bool,
+    pub timeout: Duration,
+    pub variant: Variant,
+    pub children_dir: Option<PathBuf>,
+    pub corpora: Option<PathBuf>,
+    pub dry_run: bool,
+}
+
+/// What `cold run` was asked to do.
+pub enum RunRequest {
+    Fresh(RunOptions),
+    Resume { dir: PathBuf, dry_run: bool },
+}
+
+fn dedup<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for item in items {
+        if !out.contains(item) {
+            out.push(item.clone());
+        }
+    }
+    out
+}
+
+impl RunArgs {
+    /// Checks every input; the error names the bad one and the valid values.
+    pub fn resolve(self) -> Result<RunRequest> {
+        if let Some(dir) = self.resume {
+            return Ok(RunRequest::Resume {
+                dir,
+                dry_run: self.dry_run,
+            });
+        }
+        let codecs = if self.codecs.is_empty() {
+            registry()
+        } else {
+            dedup(&self.codecs)
+                .iter()
+                .map(|id| find_codec(id.trim()).map_err(anyhow::Error::msg))
+                .collect::<Result<_>>()?
+        };
+        let ops = dedup(&self.ops)
+            .iter()
+            .map(|op| Op::parse(op.trim()).map_err(anyhow::Error::msg))
+            .collect::<Result<Vec<_>>>()?;
+        if ops.is_empty() {
+            bail!("--ops is empty; valid ops: ser, de");
+        }
+        let batches = dedup(&self.batches);
+        if batches.is_empty() || batches.contains(&0) {
+            bail!(
+                "--batches {:?}: every batch is at least 1 operation",
+                self.batches
+            );
+        }
+        if self.samples == 0 {
+            bail!("--samples 0: a cell needs at least 1 sample");
+        }
+        let fixtures = dedup(&self.fixture)
+            .iter()
+            .map(|name| fixtures::find(name.trim()).map_err(anyhow::Error::from))
+            .collect::<Result<Vec<_>>>()?;
+        if fixtures.is_empty() {
+            bail!("--fixture is empty; see `cold list` for the fixtures");
+        }
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            bail!(
+                "--timeout {}: give a positive number of seconds",
+                self.timeout
+            );
+        }
+        let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
+        let corpora = self.corpora.or_else(fixtures::catalog::corpora_from_env);
+        Ok(RunRequest::Fresh(RunOptions {
+            codecs,
+            ops,
+            batches,
+            samples: self.samples,
+            fixtures,
+            seed: self.seed,
+            out: self.out,
+            pin,
+            cold_cache: self.cold_cache,
+            timeout: Duration::from_secs_f64(self.timeout),
+            variant: self.variant,
+            children_dir: self.children_dir,
+            corpora,
+            dry_run: self.dry_run,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(args: &[&str]) -> Result<RunRequest> {
+        let mut argv = vec!["cold", "run"];
+        argv.extend_from_slice(args);
+        let Command::Run(run) = Cli::try_parse_from(argv)?.command else {
+            panic!("not run")
+        };
+        run.resolve()
+    }
+
+    fn fresh(args: &[&str]) -> RunOptions {
+        match resolve(args).unwrap() {
+            RunRequest::Fresh(o) => o,
+            RunRequest::Resume { .. } => panic!("resume"),
+        }
+    }
+
+    fn error(args: &[&str]) -> String {
+        match resolve(args) {
+            Err(e) => format!("{e:#}"),
+            Ok(_) => panic!("{args:?} was accepted"),
+        }
+    }
+
+    #[test]
+    fn defaults_are_the_default_run() {
+        let o = fresh(&[]);
+        assert_eq!(o.codecs.len(), 10);
+        assert_eq!(o.ops, vec![Op::Ser, Op::De]);
+        assert_eq!(o.batches, vec![1, 10, 100]);
+        assert_eq!(o.samples, 30);
+        assert_eq!(o.fixtures.len(), 1);
+        assert_eq!(o.fixtures[0].name, "users-2kb");
+        assert_eq!(o.variant, Variant::Portable);
+        assert!(!o.dry_run && !o.cold_cache && o.pin.is_none());
+    }
+
+    #[test]
+    fn lists_and_repeats() {
+        let o = fresh(&[
+            "--codecs",
+            "noop,serde_json,noop",
+            "--fixture",
+            "small",
+            "--fixture",
+            "users-1kb,small",
+            "--batches",
+            "1",
+            "--ops",
+            "de",
+            "--pin",
+            "0",
+        ]);
+        let ids: Vec<_> = o.codecs.iter().map(|c| c.id()).collect();
+        assert_eq!(ids, ["noop", "serde_json"]);
+        let names: Vec<_> = o.fixtures.iter().map(|f| f.name).collect();
+        assert_eq!(names, ["small", "users-1kb"]);
+        assert_eq!(o.pin, Some(vec![0]));
+    }
+
+    #[test]
+    fn bad_inputs_name_themselves_and_the_valid_values() {
+        let e = error(&["--codecs", "yaml"]);
+        assert!(e.contains("yaml") && e.contains("serde_json"), "{e}");
+        let e = error(&["--fixture", "nope"]);
+        assert!(e.contains("nope") && e.contains("users-2kb"), "{e}");
+        let e = error(&["--ops", "zip"]);
+        assert!(e.contains("zip") && e.contains("ser, de"), "{e}");
+        assert!(error(&["--batches", "1,0"]).contains("at least 1"));
+        assert!(error(&["--samples", "0"]).contains("--samples"));
+        assert!(error(&["--timeout", "0"]).contains("--timeout"));
+        assert!(error(&["--pin", "x"]).contains("--pin"));
+        assert!(error(&["--variant", "fast"]).contains("portable"));
+        assert!(error(&["--resume", "d", "--seed", "3"]).contains("--seed"));
+    }
+
+    #[test]
+    fn resume_takes_only_the_folder() {
+        match resolve(&["--resume", "results/cold/x", "--dry-run"]).unwrap() {
+            RunRequest::Resume { dir, dry_run } => {
+                assert_eq!(dir, PathBuf::from("results/cold/x"));
+                assert!(dry_run);
+            }
+            RunRequest::Fresh(_) => panic!("fresh"),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `cold`: the runner of thaw's cold track (`cold run`, `cold list`). It parses the command
+//! line, hands the checked options to the library, and prints any error with its context.
+
+use clap::Parser;
+use cold::cli::{Cli, Command, RunRequest};
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(error) = dispatch(cli) {
+        // A reader that went away (`cold run --dry-run | head`) is not an error.
+        let broken_pipe = error.chain().any(|cause| {
+            cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe {
+            return;
+        }
+        eprintln!("cold: error: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::List(args) => {
+            let corpora = args.corpora.or_else(fixtures::catalog::corpora_from_env);
+            cold::list::list(args.seed, corpora.as_deref(), &mut std::io::stdout().lock())
+        }
+        Command::Run(args) => match args.resolve()? {
+            RunRequest::Fresh(options) => cold::runner::run(&options).map(drop),
+            RunRequest::Resume { dir, dry_run } => cold::runner::resume(&dir, dry_run).map(drop),
+        },
+    }
+}

@@ -1,0 +1,167 @@
+//! The plan: which cells a run has, and in what order their samples run. A pure function of the
+//! codecs, ops, batches, fixtures, samples per cell and seed: each block holds every supported
+//! cell once, in an order shuffled by ChaCha8 seeded from the seed, so `plan.csv` can be derived
+//! again from the manifest, and machine drift falls on every cell alike.
+
+use analysis::samples::PlanRow;
+use fixtures::codecs::{AnyCodec, Op};
+use fixtures::Fixture;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// codec × op × batch × fixture.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub codec: &'static str,
+    pub op: Op,
+    pub batch: u32,
+    pub fixture: &'static str,
+}
+
+/// A cell a library cannot express: listed in the manifest and the summary, never planned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub codec: &'static str,
+    pub fixture: &'static str,
+    pub op: Op,
+    pub reason: &'static str,
+}
+
+/// The cells of a run, in table order (fixture, codec, op, batch), and the codec × fixture × op
+/// combinations left out as unsupported.
+pub fn cells(
+    codecs: &[&'static dyn AnyCodec],
+    ops: &[Op],
+    batches: &[u32],
+    fixtures: &[&'static Fixture],
+) -> (Vec<Cell>, Vec<Unsupported>) {
+    let mut cells = Vec::new();
+    let mut unsupported = Vec::new();
+    for fixture in fixtures {
+        for codec in codecs {
+            for &op in ops {
+                match codec.supports(fixture, op) {
+                    Ok(()) => cells.extend(batches.iter().map(|&batch| Cell {
+                        codec: codec.id(),
+                        op,
+                        batch,
+                        fixture: fixture.name,
+                    })),
+                    Err(reason) => unsupported.push(Unsupported {
+                        codec: codec.id(),
+                        fixture: fixture.name,
+                        op,
+                        reason,
+                    }),
+                }
+            }
+        }
+    }
+    (cells, unsupported)
+}
+
+/// `samples` blocks of every cell once, each block shuffled; plan indices count from 0.
+pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: &str) -> Vec<PlanRow> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rows = Vec::with_capacity(cells.len() * samples as usize);
+    for block in 0..samples {
+        let mut order: Vec<&Cell> = cells.iter().collect();
+        order.shuffle(&mut rng);
+        for cell in order {
+            rows.push(PlanRow {
+                plan_index: rows.len() as u64,
+                block,
+                codec: cell.codec.to_string(),
+                op: cell.op.name().to_string(),
+                batch: cell.batch,
+                fixture: cell.fixture.to_string(),
+                variant: variant.to_string(),
+            });
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixtures::codecs::registry;
+    use std::collections::HashSet;
+
+    fn default_cells() -> (Vec<Cell>, Vec<Unsupported>) {
+        let fixture = fixtures::find("users-2kb").unwrap();
+        cells(&registry(), &Op::ALL, &[1, 10, 100], &[fixture])
+    }
+
+    #[test]
+    fn default_run_has_57_cells_and_jiter_ser_is_unsupported() {
+        let (cells, unsupported) = default_cells();
+        assert_eq!(cells.len(), 57);
+        assert_eq!(unsupported.len(), 1);
+        assert_eq!(
+            (unsupported[0].codec, unsupported[0].op),
+            ("jiter", Op::Ser)
+        );
+        // 57 cells × 30 samples.
+        assert_eq!(build(&cells, 30, 1, "portable").len(), 1710);
+    }
+
+    #[test]
+    fn every_cell_once_per_block() {
+        let (cells, _) = default_cells();
+        let plan = build(&cells, 5, 42, "portable");
+        let want: HashSet<_> = cells
+            .iter()
+            .map(|c| {
+                (
+                    c.codec.to_string(),
+                    c.op.name().to_string(),
+                    c.batch,
+                    c.fixture.to_string(),
+                )
+            })
+            .collect();
+        for block in 0..5 {
+            let rows: Vec<_> = plan.iter().filter(|r| r.block == block).collect();
+            assert_eq!(rows.len(), cells.len());
+            let got: HashSet<_> = rows
+                .iter()
+                .map(|r| (r.codec.clone(), r.op.clone(), r.batch, r.fixture.clone()))
+                .collect();
+            assert_eq!(got, want, "block {block}");
+        }
+        // Indices are 0.. in run order, blocks never interleave.
+        for (i, row) in plan.iter().enumerate() {
+            assert_eq!(row.plan_index, i as u64);
+            assert_eq!(row.block as usize, i / cells.len());
+        }
+    }
+
+    #[test]
+    fn deterministic_for_a_seed_and_different_for_another() {
+        let (cells, _) = default_cells();
+        let a = build(&cells, 3, 42, "portable");
+        assert_eq!(a, build(&cells, 3, 42, "portable"));
+        let b = build(&cells, 3, 43, "portable");
+        assert_ne!(a, b);
+        // Blocks are shuffled independently: block 0 and block 1 differ in order.
+        let order = |blk: u32| -> Vec<_> {
+            a.iter()
+                .filter(|r| r.block == blk)
+                .map(|r| (r.codec.clone(), r.op.clone(), r.batch))
+                .collect()
+        };
+        assert_ne!(order(0), order(1));
+    }
+
+    #[test]
+    fn unsupported_cells_are_listed_with_their_reason() {
+        let clients = fixtures::find("clients-1kb").unwrap();
+        let (cells, unsupported) = cells(&registry(), &Op::ALL, &[1], &[clients]);
+        let ids: HashSet<_> = unsupported.iter().map(|u| u.codec).collect();
+        assert!(ids.contains("miniserde") && ids.contains("nanoserde") && ids.contains("jiter"));
+        assert!(unsupported.iter().all(|u| !u.reason.is_empty()));
+        assert!(!cells.iter().any(|c| c.codec == "miniserde"));
+    }
+}

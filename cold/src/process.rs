@@ -1,0 +1,394 @@
+//! Running one child process: spawn it without a shell, stamp `spawn` just before the spawn and
+//! `reaped` just after `wait4` returns, take its rusage from `wait4`, and kill it if it runs past
+//! the timeout.
+//!
+//! The child's stdout and stderr go to two anonymous in-memory files (memfd) that are reused
+//! from sample to sample: no pipe to drain while the child runs (so the runner sleeps in the
+//! kernel until the child exits, as `time` would) and no deadlock on a child that prints a lot.
+//! The timeout waits on a pidfd with `poll`, which cannot kill a recycled pid; where pidfds are
+//! unavailable (old kernels, strict seccomp), a watchdog thread does it instead.
+
+use crate::clock::monotonic_ns;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// How much of a child's stdout or stderr is kept.
+pub const CAPTURE_LIMIT: u64 = 64 * 1024;
+
+/// How a child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+/// The child's resource use, from `wait4`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub user_us: u64,
+    pub sys_us: u64,
+    pub maxrss_kib: u64,
+    pub minflt: u64,
+    pub majflt: u64,
+    pub inblock: u64,
+    pub nvcsw: u64,
+    pub nivcsw: u64,
+}
+
+/// One reaped child.
+#[derive(Debug, Clone)]
+pub struct Reaped {
+    pub spawn_ns: u64,
+    pub reaped_ns: u64,
+    pub exit: Exit,
+    /// The runner killed it at the timeout.
+    pub timed_out: bool,
+    pub usage: Usage,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// How the runner waits for a child with a timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// `poll` on a pidfd, falling back to the watchdog where pidfds are unavailable.
+    Auto,
+    /// Always a watchdog thread (tests of the fallback).
+    Watchdog,
+}
+
+/// The reusable stdout and stderr of children.
+pub struct Capture {
+    stdout: File,
+    stderr: File,
+}
+
+impl Capture {
+    pub fn new() -> io::Result<Capture> {
+        Ok(Capture {
+            stdout: anonymous_file("thaw-child-stdout")?,
+            stderr: anonymous_file("thaw-child-stderr")?,
+        })
+    }
+
+    /// Reads what the last child wrote (up to `CAPTURE_LIMIT`) and empties the file.
+    fn take(file: &mut File) -> io::Result<Vec<u8>> {
+        file.seek(SeekFrom::Start(0))?;
+        let mut bytes = Vec::new();
+        file.by_ref().take(CAPTURE_LIMIT).read_to_end(&mut bytes)?;
+        file.set_len(0)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(bytes)
+    }
+}
+
+fn anonymous_file(name: &str) -> io::Result<File> {
+    let cname = std::ffi::CString::new(name).expect("no NUL in the name");
+    // SAFETY: a valid C string; memfd_create returns a new fd or -1.
+    let fd = unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC) };
+    if fd >= 0 {
+        // SAFETY: `fd` was just created and is owned by nobody else.
+        return Ok(unsafe { File::from_raw_fd(fd) });
+    }
+    // No memfd: an unlinked file in the temporary folder does the same.
+    let path = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let file = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)?;
+    std::fs::remove_file(&path)?;
+    Ok(file)
+}
+
+/// Runs `program args…` to its end (or its timeout). `Err` only when it could not be spawned
+/// or waited for.
+pub fn run(
+    program: &Path,
+    args: &[OsString],
+    timeout: Duration,
+    capture: &mut Capture,
+    watch: Watch,
+) -> io::Result<Reaped> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(capture.stdout.try_clone()?))
+        .stderr(Stdio::from(capture.stderr.try_clone()?));
+
+    let spawn_ns = monotonic_ns();
+    let child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    // The Command holds our copies of the capture files; the child has its own.
+    drop(command);
+
+    let pidfd = match watch {
+        Watch::Auto => pidfd_open(pid),
+        Watch::Watchdog => None,
+    };
+    let (status, usage, timed_out, reaped_ns) = match pidfd {
+        Some(pidfd) => wait_with_pidfd(pid, &pidfd, timeout)?,
+        None => wait_with_watchdog(pid, timeout)?,
+    };
+    // `child` is reaped already; dropping it neither waits nor kills.
+    drop(child);
+
+    Ok(Reaped {
+        spawn_ns,
+        reaped_ns,
+        exit: decode_status(status),
+        timed_out,
+        usage: decode_usage(&usage),
+        stdout: Capture::take(&mut capture.stdout)?,
+        stderr: Capture::take(&mut capture.stderr)?,
+    })
+}
+
+type Waited = (libc::c_int, libc::rusage, bool, u64);
+
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a non-negative result is a new fd that we own.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// Blocks in `wait4` until `pid` ends; returns its status, rusage and the `reaped` stamp.
+fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage, u64)> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data; zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: valid pointers to a status and a rusage; `pid` is our unreaped child.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let reaped_ns = monotonic_ns();
+        if r == pid {
+            return Ok((status, usage, reaped_ns));
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+fn wait_with_pidfd(pid: libc::pid_t, pidfd: &OwnedFd, timeout: Duration) -> io::Result<Waited> {
+    let deadline = Instant::now() + timeout;
+    let mut timed_out = false;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let ms = left.as_millis().min(i32::MAX as u128) as libc::c_int;
+        let mut fds = [libc::pollfd {
+            fd: pidfd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        }];
+        // SAFETY: one valid pollfd.
+        let r = unsafe { libc::poll(fds.as_mut_ptr(), 1, ms) };
+        if r > 0 {
+            break;
+        }
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if Instant::now() >= deadline {
+            // SAFETY: the pidfd names our unreaped child; a signal to it cannot reach another
+            // process even if the child has just exited.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    pidfd.as_raw_fd(),
+                    libc::SIGKILL,
+                    std::ptr::null::<libc::siginfo_t>(),
+                    0,
+                )
+            };
+            timed_out = true;
+            break;
+        }
+    }
+    let (status, usage, reaped_ns) = wait4(pid)?;
+    Ok((status, usage, timed_out, reaped_ns))
+}
+
+/// The fallback: a thread that kills `pid` at the deadline unless told it has ended. The main
+/// thread learns of the end with `waitid(WNOWAIT)` (which leaves the child unreaped, so its pid
+/// cannot be recycled), disarms the watchdog, and only then reaps with `wait4`.
+fn wait_with_watchdog(pid: libc::pid_t, timeout: Duration) -> io::Result<Waited> {
+    let state = Arc::new((Mutex::new((false, false)), Condvar::new())); // (ended, killed)
+    let watchdog = {
+        let state = Arc::clone(&state);
+        std::thread::spawn(move || {
+            let (lock, cvar) = &*state;
+            let guard = lock.lock().unwrap_or_else(|p| p.into_inner());
+            let (mut guard, _) = cvar
+                .wait_timeout_while(guard, timeout, |(ended, _)| !*ended)
+                .unwrap_or_else(|p| p.into_inner());
+            if !guard.0 {
+                // SAFETY: the child is not reaped while `ended` is false (see above).
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                guard.1 = true;
+            }
+        })
+    };
+    loop {
+        // SAFETY: siginfo_t is plain old data; zero is valid.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is our child; WNOWAIT leaves it unreaped.
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if r == 0 {
+            break;
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    let killed = {
+        let (lock, cvar) = &*state;
+        let mut guard = lock.lock().unwrap_or_else(|p| p.into_inner());
+        guard.0 = true;
+        cvar.notify_one();
+        guard.1
+    };
+    let (status, usage, reaped_ns) = wait4(pid)?;
+    let _ = watchdog.join();
+    Ok((status, usage, killed, reaped_ns))
+}
+
+fn decode_status(status: libc::c_int) -> Exit {
+    if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(libc::WEXITSTATUS(status))
+    }
+}
+
+fn micros(t: libc::timeval) -> u64 {
+    t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64
+}
+
+fn decode_usage(u: &libc::rusage) -> Usage {
+    Usage {
+        user_us: micros(u.ru_utime),
+        sys_us: micros(u.ru_stime),
+        maxrss_kib: u.ru_maxrss as u64,
+        minflt: u.ru_minflt as u64,
+        majflt: u.ru_majflt as u64,
+        inblock: u.ru_inblock as u64,
+        nvcsw: u.ru_nvcsw as u64,
+        nivcsw: u.ru_nivcsw as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<OsString> {
+        vec!["-c".into(), script.into()]
+    }
+
+    fn run_sh(script: &str, timeout: Duration, watch: Watch) -> Reaped {
+        let mut capture = Capture::new().unwrap();
+        run(
+            Path::new("/bin/sh"),
+            &sh(script),
+            timeout,
+            &mut capture,
+            watch,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn captures_output_status_and_usage() {
+        for watch in [Watch::Auto, Watch::Watchdog] {
+            let r = run_sh(
+                "echo out; echo err >&2; exit 4",
+                Duration::from_secs(10),
+                watch,
+            );
+            assert_eq!(r.exit, Exit::Code(4));
+            assert!(!r.timed_out);
+            assert_eq!(r.stdout, b"out\n");
+            assert_eq!(r.stderr, b"err\n");
+            assert!(r.reaped_ns > r.spawn_ns);
+            assert!(r.usage.maxrss_kib > 0);
+        }
+    }
+
+    #[test]
+    fn capture_files_are_emptied_between_children() {
+        let mut capture = Capture::new().unwrap();
+        let long = Duration::from_secs(10);
+        let a = run(
+            Path::new("/bin/sh"),
+            &sh("echo first-long-line"),
+            long,
+            &mut capture,
+            Watch::Auto,
+        )
+        .unwrap();
+        let b = run(
+            Path::new("/bin/sh"),
+            &sh("echo b"),
+            long,
+            &mut capture,
+            Watch::Auto,
+        )
+        .unwrap();
+        assert_eq!(a.stdout, b"first-long-line\n");
+        assert_eq!(b.stdout, b"b\n");
+    }
+
+    #[test]
+    fn kills_at_the_timeout() {
+        for watch in [Watch::Auto, Watch::Watchdog] {
+            let started = Instant::now();
+            let r = run_sh("exec sleep 30", Duration::from_millis(200), watch);
+            assert!(r.timed_out, "{watch:?}");
+            assert_eq!(r.exit, Exit::Signal(libc::SIGKILL));
+            assert!(started.elapsed() < Duration::from_secs(10));
+        }
+    }
+
+    #[test]
+    fn reports_a_signal() {
+        let r = run_sh("kill -SEGV $$", Duration::from_secs(10), Watch::Auto);
+        assert_eq!(r.exit, Exit::Signal(libc::SIGSEGV));
+        assert!(!r.timed_out);
+    }
+
+    #[test]
+    fn spawn_failure_is_an_error() {
+        let mut capture = Capture::new().unwrap();
+        let e = run(
+            Path::new("/nonexistent/child"),
+            &[],
+            Duration::from_secs(1),
+            &mut capture,
+            Watch::Auto,
+        );
+        assert!(e.is_err());
+    }
+}

@@ -1,0 +1,244 @@
+//! `cold run` end to end, as a user runs it: a small run writes its folder; bad inputs are
+//! clear errors; a runner killed with SIGKILL mid-run loses no finished sample, and `--resume`
+//! takes exactly the plan indices that have no row.
+
+use analysis::samples::{PlanRow, SampleRow};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn cold() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cold"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("thaw-cold-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn a_small_run_writes_its_folder() {
+    let root = tmp("small");
+    let dir = root.join("run");
+    let out = cold()
+        .args([
+            "run",
+            "--codecs",
+            "noop,serde_json,jiter",
+            "--batches",
+            "1",
+            "--samples",
+            "2",
+        ])
+        .args(["--fixture", "small", "--timeout", "20", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.contains("floor") && said.contains("unsupported: jiter ser"),
+        "{said}"
+    );
+
+    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
+    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    assert_eq!(
+        plan.len(),
+        2 * 5,
+        "noop ×2 ops, serde_json ×2 ops, jiter de; 2 blocks"
+    );
+    assert_eq!(samples.len(), plan.len());
+    assert!(samples.iter().all(|s| s.status == "ok"), "{samples:?}");
+    assert!(samples
+        .iter()
+        .all(|s| s.init_plus_ops_ns.is_some() && s.wall_ns.is_some()));
+
+    let m = manifest(&dir);
+    assert_eq!(m["finished"], true);
+    assert_eq!(m["samples_per_cell"], 2);
+    assert_eq!(m["variant"], "portable");
+    assert_eq!(m["codecs"].as_array().unwrap().len(), 3);
+    assert!(m["codecs"][0]["child_sha256"].as_str().unwrap().len() == 64);
+    assert_eq!(m["fixtures"][0]["name"], "small");
+    assert_eq!(m["fixtures"][0]["bytes"], 27);
+    assert_eq!(m["unsupported"][0]["codec"], "jiter");
+    assert_eq!(m["preflight"].as_array().unwrap().len(), 5);
+    assert!(m["verification"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|v| v["status"] != "fail"));
+    assert_eq!(
+        std::fs::read_link(root.join("latest")).unwrap(),
+        Path::new("run")
+    );
+    assert!(dir.join("fixtures/small.json").is_file());
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn dry_run_prints_the_plan_and_writes_nothing() {
+    let root = tmp("dry");
+    let out = cold()
+        .args([
+            "run",
+            "--dry-run",
+            "--codecs",
+            "noop",
+            "--samples",
+            "3",
+            "--out",
+        ])
+        .arg(root.join("run"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("plan_index,block,codec,op,batch,fixture,variant\n"));
+    assert_eq!(stdout.lines().count(), 1 + 3 * 6);
+    assert!(!root.join("run").exists());
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["--codecs", "yaml"], &["yaml", "serde_json"]),
+        (&["--fixture", "huge"], &["huge", "users-2kb"]),
+        (&["--ops", "both"], &["both", "ser, de"]),
+        (&["--batches", "0"], &["at least 1"]),
+        (
+            &["--resume", "/nonexistent/run"],
+            &["/nonexistent/run", "no run folder"],
+        ),
+        (&["--pin", "x"], &["--pin"]),
+    ];
+    for (args, needles) in cases {
+        let out = cold().arg("run").args(*args).output().unwrap();
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        for n in *needles {
+            assert!(said.contains(n), "{args:?}: {said}");
+        }
+        assert!(!said.contains("panicked"), "{said}");
+    }
+}
+
+#[test]
+fn list_names_codecs_and_fixtures() {
+    let out = cold().arg("list").output().unwrap();
+    assert!(out.status.success());
+    let said = text(&out);
+    assert!(said.contains("sonic-rs-value") && said.contains("users-2kb"));
+}
+
+fn line_count(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
+#[test]
+fn sigkill_then_resume_takes_exactly_the_rest() {
+    let root = tmp("resume");
+    let dir = root.join("run");
+    // Enough children (noop, ~1 ms each) that the kill lands mid-run.
+    let mut runner = cold()
+        .args([
+            "run",
+            "--codecs",
+            "noop",
+            "--batches",
+            "1,2",
+            "--samples",
+            "150",
+        ])
+        .args(["--fixture", "small", "--out"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let samples = dir.join("samples.csv");
+    let started = Instant::now();
+    while line_count(&samples) < 20 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no samples appeared"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    runner.kill().unwrap(); // SIGKILL
+    runner.wait().unwrap();
+
+    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
+    assert_eq!(plan.len(), 600);
+    let before = line_count(&samples) - 1;
+    assert!(
+        before < plan.len(),
+        "the runner finished before the kill; raise --samples"
+    );
+    assert_eq!(manifest(&dir)["finished"], false);
+
+    let dry = cold()
+        .args(["run", "--dry-run", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(dry.status.success(), "{}", text(&dry));
+    let left_planned = String::from_utf8(dry.stdout).unwrap().lines().count() - 1;
+
+    let out = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+
+    let samples: Vec<SampleRow> = rows(&samples);
+    let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
+    for s in &samples {
+        *seen.entry(s.plan_index).or_default() += 1;
+    }
+    assert_eq!(seen.len(), plan.len(), "every plan index has a row");
+    assert!(seen.values().all(|&n| n == 1), "no plan index twice");
+    // The killed sample (if any) was never written, so resume took exactly the rest.
+    assert_eq!(samples.len() - before, left_planned);
+    for s in &samples {
+        let p = &plan[s.plan_index as usize];
+        assert_eq!(
+            (&s.codec, &s.op, s.batch, s.block),
+            (&p.codec, &p.op, p.batch, p.block)
+        );
+    }
+    let m = manifest(&dir);
+    assert_eq!(m["finished"], true);
+    assert_eq!(m["resumed_utc"].as_array().unwrap().len(), 1);
+
+    // A finished run resumes to nothing.
+    let again = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(
+        rows::<SampleRow>(&dir.join("samples.csv")).len(),
+        plan.len()
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
