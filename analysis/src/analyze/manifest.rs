@@ -26,6 +26,7 @@ const KNOWN: &[(&str, &str)] = &[
 pub fn display(v: &Value) -> String {
     match v {
         Value::Null => "—".into(),
+        Value::Array(a) if a.is_empty() => "none".into(),
         Value::String(s) => s.clone(),
         Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => {
             a.iter().map(display).collect::<Vec<_>>().join(" ")

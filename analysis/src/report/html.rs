@@ -24,6 +24,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid #ececec; text-align: left; 
 th { background: #f3f4f6; font-weight: 600; position: sticky; top: 0; }
 tr:nth-child(even) td { background: #fbfbfc; }
 td.num, th.num { text-align: right; }
+td:last-child { white-space: normal; }
 .good { color: #1a7f37; font-weight: 600; }
 .bad { color: #c62828; font-weight: 600; }
 .muted { color: #8a8a8a; }
@@ -107,6 +108,7 @@ pub fn render(title: &str, blocks: &[Block]) -> String {
         })
         .collect();
     let mut toc_done = false;
+    let mut used = std::collections::BTreeMap::<String, usize>::new();
     for b in blocks {
         match b {
             Block::Heading(level, text) => {
@@ -114,11 +116,12 @@ pub fn render(title: &str, blocks: &[Block]) -> String {
                     body.push_str(&format!("<nav>{}</nav>\n", toc.join("")));
                     toc_done = true;
                 }
-                body.push_str(&format!(
-                    "<h{level} id=\"{}\">{}</h{level}>\n",
-                    anchor(text),
-                    esc(text)
-                ));
+                // repeated headings (one per scenario in several sections) get -2, -3…
+                let a = anchor(text);
+                let n = used.entry(a.clone()).or_insert(0);
+                *n += 1;
+                let id = if *n == 1 { a } else { format!("{a}-{n}") };
+                body.push_str(&format!("<h{level} id=\"{id}\">{}</h{level}>\n", esc(text)));
             }
             Block::Para(text) => body.push_str(&format!("<p>{}</p>\n", inline(text))),
             Block::List(items) => {

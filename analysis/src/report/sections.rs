@@ -41,6 +41,23 @@ fn verdict_cell(v: Verdict) -> Cell {
     Cell::toned(v.label(), tone)
 }
 
+/// The verdict of a contrast; "no difference" says why when the interval alone excludes 1
+/// (the Holm-adjusted p is what held it back).
+fn contrast_verdict(row: &ContrastRow) -> Cell {
+    let excludes_one = row
+        .contrast
+        .as_ref()
+        .and_then(|c| c.interval)
+        .is_some_and(|(lo, hi)| hi < 1.0 || lo > 1.0);
+    match (row.verdict, row.p_holm) {
+        (Verdict::NoDifference, Some(p)) if excludes_one => Cell::toned(
+            format!("no difference (Holm p = {})", format::p(p)),
+            Tone::Muted,
+        ),
+        (v, _) => verdict_cell(v),
+    }
+}
+
 fn median_ci(c: &CellSummary) -> String {
     c.init_plus_ops.as_ref().map_or("—".into(), |d| {
         format::ns_ci(d.median, d.median_lo, d.median_hi)
@@ -51,7 +68,7 @@ fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
     match row.and_then(|r| r.contrast.as_ref().map(|c| (r, c))) {
         Some((r, c)) => (
             Cell::new(format::ratio_ci(c.ratio, c.interval)),
-            verdict_cell(r.verdict),
+            contrast_verdict(r),
         ),
         None => (Cell::toned("—", Tone::Muted), Cell::toned("", Tone::Muted)),
     }
@@ -255,7 +272,7 @@ fn against_reference(r: &Report) -> Vec<Block> {
             ratio.into(),
             pv.into(),
             ph.into(),
-            verdict_cell(c.verdict),
+            contrast_verdict(c),
         ]);
     }
     out.push(Block::Table(t));
@@ -390,19 +407,36 @@ fn cold_warm(r: &Report) -> Vec<Block> {
     }
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion)"));
-        let mut t = Table::new(&["fixture", "op", "codec", "variant", ">median [95% CI]"]);
-        for w in &r.warm {
-            t.row(vec![
-                w.fixture.clone().into(),
-                w.op.clone().into(),
-                w.codec.clone().into(),
-                if w.variant.is_empty() {
-                    "—".into()
-                } else {
-                    w.variant.clone().into()
-                },
-                format::ns_ci(w.median_ns, w.lo_ns, w.hi_ns).into(),
-            ]);
+        out.push(p("criterion's median time per operation in a warm loop, for every fixture the warm benches ran (its 95% intervals are in summary.json). Empty: no bench of that codec on that cell."));
+        let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
+        codecs.sort_unstable();
+        codecs.dedup();
+        let mut rows: Vec<(&str, &str, &str)> = r
+            .warm
+            .iter()
+            .map(|w| (w.fixture.as_str(), w.op.as_str(), w.variant.as_str()))
+            .collect();
+        rows.dedup();
+        let variants = rows.iter().any(|x| x.2 != rows[0].2);
+        let mut header = vec!["fixture", "op"];
+        if variants {
+            header.push("variant");
+        }
+        let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
+        header.extend(codec_cols.iter().map(String::as_str));
+        let mut t = Table::new(&header);
+        for (fixture, op, variant) in rows {
+            let mut row: Vec<Cell> = vec![fixture.into(), op.into()];
+            if variants {
+                row.push(variant.into());
+            }
+            for c in &codecs {
+                let w = r.warm.iter().find(|w| {
+                    w.fixture == fixture && w.op == op && w.variant == variant && w.codec == *c
+                });
+                row.push(w.map_or(Cell::new(""), |w| Cell::new(format::ns(w.median_ns))));
+            }
+            t.row(row);
         }
         out.push(Block::Table(t));
     }
