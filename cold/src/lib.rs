@@ -6,8 +6,8 @@
 //! else. Everything else here is the runner: pure pieces ([`plan`], [`phases`], [`protocol`],
 //! [`classify`], [`summary`]) kept apart from the ones that touch the system ([`process`],
 //! [`spawner`], [`cache`], [`pin`], [`folder`], [`manifest`]) and from the orchestration
-//! ([`runner`]). `src/bin/cold-spawner.rs` is the small helper process that spawns children.
-//! It does not compute statistics beyond the closing table's medians: `analysis` does that.
+//! ([`runner`], [`resume`], [`session`]). `src/bin/cold-spawner.rs` is the small helper
+//! process that spawns the children. It does not compute statistics beyond the closing table's medians: `analysis` does that.
 
 pub mod cache;
 pub mod child;
@@ -24,7 +24,9 @@ pub mod plan;
 pub mod process;
 pub mod progress;
 pub mod protocol;
+pub mod resume;
 pub mod runner;
 pub mod sampler;
+pub mod session;
 pub mod spawner;
 pub mod summary;

@@ -29,7 +29,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Run(args) => match args.resolve()? {
             RunRequest::Fresh(options) => cold::runner::run(&options).map(drop),
-            RunRequest::Resume { dir, dry_run } => cold::runner::resume(&dir, dry_run).map(drop),
+            RunRequest::Resume { dir, dry_run } => cold::resume::resume(&dir, dry_run).map(drop),
         },
     }
 }

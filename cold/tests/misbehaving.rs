@@ -56,7 +56,8 @@ fn run_all(name: &str, watch: Watch) {
     jobs.push(job(9, "ok", &child));
 
     let spawner = Path::new(env!("CARGO_BIN_EXE_cold-spawner"));
-    let mut sampler = Sampler::new(spawner, Duration::from_millis(500), false)
+    // Long enough for a debug build to print a panic with its backtrace on a busy machine.
+    let mut sampler = Sampler::new(spawner, Duration::from_secs(3), false)
         .unwrap()
         .with_watch(watch);
     let mut writer = SamplesWriter::open(&dir).unwrap();
