@@ -71,6 +71,8 @@ pub struct CodecInfo {
     pub id: String,
     pub library: String,
     pub version: String,
+    /// `typed`, `dom`, `baseline`, when the manifest says.
+    pub style: String,
     pub child_bytes: Option<u64>,
     pub child_sha256: String,
 }
@@ -81,6 +83,7 @@ pub fn codecs(m: &Value) -> Vec<CodecInfo> {
             id: text(o, "id"),
             library: text(o, "library"),
             version: text(o, "version"),
+            style: text(o, "style"),
             child_bytes: o.get("child_bytes").and_then(Value::as_u64),
             child_sha256: text(o, "child_sha256"),
         })

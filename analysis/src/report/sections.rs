@@ -682,6 +682,7 @@ fn conditions(r: &Report) -> Vec<Block> {
             "codec",
             "library",
             "version",
+            "style",
             ">child size",
             "child SHA-256",
         ]);
@@ -690,6 +691,7 @@ fn conditions(r: &Report) -> Vec<Block> {
                 c.id.clone().into(),
                 c.library.clone().into(),
                 c.version.clone().into(),
+                c.style.clone().into(),
                 c.child_bytes
                     .map_or("—".into(), |b| format::bytes(b as f64))
                     .into(),
