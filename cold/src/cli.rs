@@ -60,7 +60,7 @@ pub struct RunArgs {
     /// The seed of the fixtures' generator and of the plan's shuffle.
     #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
     pub seed: u64,
-    /// The run folder (default: results/cold/<UTC time>); `latest` beside it names it.
+    /// The run folder (default: results/cold/<UTC time>, and results/cold/latest names it).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Pin the runner and its children to these CPUs (a list like 0,2-3).

@@ -59,6 +59,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         None => children::default_dir(o.variant)?,
     };
     let (codec_entries, child_paths) = fingerprint_children(&codecs, &children_dir, o)?;
+    let documents = make_documents(o)?;
 
     let pinning = match &o.pin {
         Some(cpus) => {
@@ -75,9 +76,13 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .clone()
         .unwrap_or_else(|| folder::default_dir(started));
     folder::create(&dir)?;
-    folder::point_latest(&dir)?;
+    if o.out.is_none() {
+        // results/cold/latest names the newest default run; a folder given with --out is left
+        // alone, and so are its neighbours.
+        folder::point_latest(&dir)?;
+    }
     say!("run folder: {}", dir.display());
-    let (documents, fixture_entries) = write_documents(&dir, o)?;
+    let fixture_entries = write_documents(&dir, o, &documents)?;
 
     let (verification, mut excluded) = gate(&codecs, o);
     let (expected, preflight) =
@@ -182,16 +187,27 @@ fn fingerprint_children(
 /// Each fixture's canonical document, by fixture name.
 type Documents = HashMap<&'static str, Vec<u8>>;
 
-/// Writes each fixture's one canonical document where the children read it.
-fn write_documents(dir: &Path, o: &RunOptions) -> Result<(Documents, Vec<FixtureEntry>)> {
-    let mut documents = HashMap::new();
+/// Makes each fixture's one canonical document (before anything is written, so a fixture that
+/// cannot be had leaves no folder behind).
+fn make_documents(o: &RunOptions) -> Result<Documents> {
+    o.fixtures
+        .iter()
+        .map(|fixture| {
+            let document = fixture
+                .document(o.seed, o.corpora.as_deref())
+                .with_context(|| format!("fixture {}", fixture.name))?;
+            Ok((fixture.name, document))
+        })
+        .collect()
+}
+
+/// Writes the documents where the children read them, and lists them for the manifest.
+fn write_documents(dir: &Path, o: &RunOptions, documents: &Documents) -> Result<Vec<FixtureEntry>> {
     let mut entries = Vec::new();
     for fixture in &o.fixtures {
-        let document = fixture
-            .document(o.seed, o.corpora.as_deref())
-            .with_context(|| format!("fixture {}", fixture.name))?;
+        let document = &documents[fixture.name];
         let path = folder::fixture_file(dir, fixture.name);
-        std::fs::write(&path, &document).with_context(|| {
+        std::fs::write(&path, document).with_context(|| {
             format!(
                 "cannot write fixture {} to {}",
                 fixture.name,
@@ -201,12 +217,11 @@ fn write_documents(dir: &Path, o: &RunOptions) -> Result<(Documents, Vec<Fixture
         entries.push(FixtureEntry {
             name: fixture.name.to_string(),
             bytes: document.len() as u64,
-            sha256: sha256_hex(&document),
+            sha256: sha256_hex(document),
             file: format!("{}/{}.json", folder::FIXTURES, fixture.name),
         });
-        documents.insert(fixture.name, document);
     }
-    Ok((documents, entries))
+    Ok(entries)
 }
 
 fn entry(codec: &str, fixture: &str, op: &str, status: &str, detail: &str) -> CheckEntry {

@@ -92,9 +92,9 @@ fn a_small_run_writes_its_folder() {
         .unwrap()
         .iter()
         .all(|v| v["status"] != "fail"));
-    assert_eq!(
-        std::fs::read_link(root.join("latest")).unwrap(),
-        Path::new("run")
+    assert!(
+        !root.join("latest").exists(),
+        "latest is only for default runs"
     );
     assert!(dir.join("fixtures/small.json").is_file());
     std::fs::remove_dir_all(&root).unwrap();
