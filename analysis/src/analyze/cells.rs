@@ -2,7 +2,7 @@
 
 use crate::parallel::par_map;
 use crate::samples::{PlanRow, SampleRow};
-use crate::stats::describe::{describe, Describe};
+use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use serde::Serialize;
@@ -156,6 +156,9 @@ pub struct CellSummary {
     pub drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
     pub duplicate_blocks: usize,
+    /// The bootstrap medians of init_plus_ops behind its interval (for the break-even's).
+    #[serde(skip)]
+    pub boot_medians: Vec<f64>,
 }
 
 /// Options that shape the statistics (never the data).
@@ -192,14 +195,27 @@ fn summarize_cell(
         *failures.entry(r.status.clone()).or_insert(0) += 1;
     }
     let seed = key.seed(opts.seed);
-    let figure = |f: Figure, salt: u64| {
-        let v: Vec<f64> = ok
-            .iter()
+    let values_of = |f: Figure| -> Vec<f64> {
+        ok.iter()
             .filter_map(|r| f.of(r))
             .map(|x| x as f64)
-            .collect();
-        describe(&v, opts.resamples, opts.level, seed ^ salt)
+            .collect()
     };
+    let (init_plus_ops, boot_medians) = match describe_keeping_resamples(
+        &values_of(Figure::InitPlusOps),
+        opts.resamples,
+        opts.level,
+        seed ^ 1,
+    ) {
+        Some((d, boot)) => (Some(d), boot),
+        None => (None, Vec::new()),
+    };
+    let wall = describe(
+        &values_of(Figure::Wall),
+        opts.resamples,
+        opts.level,
+        seed ^ 2,
+    );
     let mut phases = BTreeMap::new();
     for (name, get) in PHASES {
         if let Some(m) = median_of(&ok, get) {
@@ -218,8 +234,8 @@ fn summarize_cell(
         ok: ok.len(),
         failed: rows.len() - ok.len(),
         failures,
-        init_plus_ops: figure(Figure::InitPlusOps, 1),
-        wall: figure(Figure::Wall, 2),
+        init_plus_ops,
+        wall,
         phases: PhaseMedians(phases),
         user_us: median_of(&ok, |r| r.user_us),
         sys_us: median_of(&ok, |r| r.sys_us),
@@ -228,6 +244,7 @@ fn summarize_cell(
         majflt: median_of(&ok, |r| r.majflt),
         drift: spearman(&blocks, &values),
         duplicate_blocks,
+        boot_medians,
     }
 }
 

@@ -96,6 +96,9 @@ pub struct CostCurve {
     pub points: Vec<(u32, f64)>,
     /// Warm ns per operation, for n beyond the largest batch; `None` without warm data.
     pub warm_ns: Option<f64>,
+    /// For each point, the bootstrap medians of its cell (same draws as its interval).
+    #[serde(skip)]
+    pub boot: Vec<Vec<f64>>,
 }
 
 impl CostCurve {
@@ -133,12 +136,14 @@ impl CostCurve {
 }
 
 pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurve> {
-    let mut by: BTreeMap<(Scenario, String), Vec<(u32, f64)>> = BTreeMap::new();
+    // (scenario, codec) → (batch, median, bootstrap medians) per cell
+    type Points<'a> = Vec<(u32, f64, &'a Vec<f64>)>;
+    let mut by: BTreeMap<(Scenario, String), Points> = BTreeMap::new();
     for c in cells {
         if let Some(d) = &c.init_plus_ops {
             by.entry((Scenario::of(&c.key), c.key.codec.clone()))
                 .or_default()
-                .push((c.key.batch, d.median));
+                .push((c.key.batch, d.median, &c.boot_medians));
         }
     }
     by.into_iter()
@@ -148,7 +153,8 @@ pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurv
             CostCurve {
                 scenario: s,
                 codec,
-                points,
+                boot: points.iter().map(|p| p.2.clone()).collect(),
+                points: points.iter().map(|p| (p.0, p.1)).collect(),
                 warm_ns,
             }
         })
@@ -177,10 +183,27 @@ pub struct BreakEven {
     pub crossings: Vec<Crossing>,
     /// The largest n the comparison covers (the horizon, or the largest batch without warm data).
     pub searched_to: f64,
+    /// When the curves cross: from which n on the codec cheaper at the far end stays cheaper,
+    /// with a bootstrap interval.
+    pub settles: Option<Settles>,
 }
 
-/// Break-evens of every pair of codecs (except those not compared) in each scenario.
-pub fn break_evens(curves: &[CostCurve]) -> Vec<BreakEven> {
+/// "From n on, `codec` stays cheaper", with a percentile bootstrap interval: each cell's
+/// samples resampled (the draws behind its median's interval), the curves rebuilt, the n found
+/// again. A bound of `None` means no such n within the search range (the other codec stays
+/// cheaper at the far end in that share of resamples).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settles {
+    pub codec: String,
+    pub n: u64,
+    pub lo: Option<u64>,
+    pub hi: Option<u64>,
+    pub level: f64,
+}
+
+/// Break-evens of every pair of codecs (except those not compared) in each scenario, with
+/// intervals at `level`.
+pub fn break_evens(curves: &[CostCurve], level: f64) -> Vec<BreakEven> {
     let mut by: BTreeMap<&Scenario, Vec<&CostCurve>> = BTreeMap::new();
     for c in curves {
         if !NOT_COMPARED.contains(&c.codec.as_str()) {
@@ -191,7 +214,8 @@ pub fn break_evens(curves: &[CostCurve]) -> Vec<BreakEven> {
     for (s, cs) in by {
         for i in 0..cs.len() {
             for j in i + 1..cs.len() {
-                if let Some(be) = break_even(s, cs[i], cs[j]) {
+                if let Some(mut be) = break_even(s, cs[i], cs[j]) {
+                    be.settles = settles(&be, cs[i], cs[j], level);
                     out.push(be);
                 }
             }
@@ -263,6 +287,63 @@ fn break_even(s: &Scenario, a: &CostCurve, b: &CostCurve) -> Option<BreakEven> {
         cheaper_first,
         crossings,
         searched_to: hi,
+        settles: None,
+    })
+}
+
+/// The codec cheaper at the far end of a break-even and the n from which it stays so (the
+/// smallest n compared when it is cheaper throughout).
+fn far_end(be: &BreakEven, lo: u64) -> Option<(&str, u64)> {
+    match be.crossings.last() {
+        Some(c) => Some((c.cheaper_after.as_str(), c.n)),
+        None => be.cheaper_first.as_deref().map(|c| (c, lo)),
+    }
+}
+
+fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<Settles> {
+    let lo_n = a.points.first()?.0.max(b.points.first()?.0) as u64;
+    let (codec, n) = far_end(be, lo_n)?;
+    if be.crossings.is_empty() {
+        return None;
+    }
+    let resamples = a.boot.iter().chain(&b.boot).map(Vec::len).min()?;
+    if resamples == 0 {
+        return None;
+    }
+    let rebuilt = |c: &CostCurve, r: usize| CostCurve {
+        scenario: c.scenario.clone(),
+        codec: c.codec.clone(),
+        points: c
+            .points
+            .iter()
+            .zip(&c.boot)
+            .map(|(p, bm)| (p.0, bm[r]))
+            .collect(),
+        warm_ns: c.warm_ns,
+        boot: Vec::new(),
+    };
+    let mut ns: Vec<u64> = (0..resamples)
+        .map(|r| {
+            let (ar, br) = (rebuilt(a, r), rebuilt(b, r));
+            match break_even(&be.scenario, &ar, &br)
+                .as_ref()
+                .and_then(|x| far_end(x, lo_n))
+            {
+                Some((c, n)) if c == codec => n,
+                _ => u64::MAX,
+            }
+        })
+        .collect();
+    ns.sort_unstable();
+    let alpha = (1.0 - level) / 2.0;
+    let last = (ns.len() - 1) as f64;
+    let pick = |q: f64| Some(ns[q as usize]).filter(|&v| v != u64::MAX);
+    Some(Settles {
+        codec: codec.to_string(),
+        n,
+        lo: pick((alpha * last).floor()),
+        hi: pick(((1.0 - alpha) * last).ceil()),
+        level,
     })
 }
 
@@ -280,6 +361,7 @@ mod tests {
             codec: codec.into(),
             points: pts.to_vec(),
             warm_ns: warm,
+            boot: Vec::new(),
         }
     }
 
@@ -301,7 +383,7 @@ mod tests {
         // a(n) = 20 + 3(n − 1) to n = 100 (317), then 3/op; b(n) = 400 + (n − 1) (499), then 1/op.
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 400.0), (10, 409.0), (100, 499.0)], Some(1.0));
-        let be = &break_evens(&[a, b])[0];
+        let be = &break_evens(&[a, b], 0.95)[0];
         assert_eq!(be.cheaper_first.as_deref(), Some("a"));
         // 317 + 3(n − 100) = 499 + (n − 100) → n − 100 = 91 → n = 191, a tie; b cheaper from 192.
         assert_eq!(be.crossings.len(), 1);
@@ -318,7 +400,7 @@ mod tests {
         // a: 20 + 3(n − 1); b: 37 + 1.5(n − 1), measured at 1, 10, 100: cross at n − 1 = 11.33.
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 37.0), (10, 50.5), (100, 185.5)], Some(1.5));
-        let be = &break_evens(&[a, b])[0];
+        let be = &break_evens(&[a, b], 0.95)[0];
         assert_eq!(be.crossings.len(), 1);
         let c = &be.crossings[0];
         assert_eq!(c.n, 13);
@@ -326,11 +408,31 @@ mod tests {
     }
 
     #[test]
+    fn crossing_interval_from_resamples() {
+        // Resampled medians spread ±10% around the points: the n from which b stays cheaper
+        // moves around 192 (a tie at 191 in the estimate), and stays finite.
+        let mut a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
+        let mut b = curve("b", &[(1, 400.0), (10, 409.0), (100, 499.0)], Some(1.0));
+        let spread = |y: f64| {
+            (0..200)
+                .map(|r| y * (0.9 + 0.2 * f64::from(r) / 199.0))
+                .collect()
+        };
+        a.boot = a.points.iter().map(|p| spread(p.1)).collect();
+        b.boot = b.points.iter().map(|p| spread(p.1)).collect();
+        let be = &break_evens(&[a, b], 0.95)[0];
+        let s = be.settles.as_ref().unwrap();
+        assert_eq!((s.codec.as_str(), s.n), ("b", 192));
+        let (lo, hi) = (s.lo.unwrap(), s.hi.unwrap());
+        assert!(lo < 192 && hi > 192, "{lo}..{hi}");
+    }
+
+    #[test]
     fn no_crossing() {
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 40.0), (10, 94.0), (100, 634.0)], Some(6.0));
         let noop = curve("noop", &[(1, 1.0)], Some(0.1));
-        let be = break_evens(&[a, b, noop]);
+        let be = break_evens(&[a, b, noop], 0.95);
         assert_eq!(be.len(), 1);
         assert!(be[0].crossings.is_empty());
         assert_eq!(be[0].searched_to, HORIZON);

@@ -188,7 +188,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     }
     let penalties = penalties(&cells, &warm);
     let curves = cost_curves(&cells, &warm);
-    let break_evens = break_evens(&curves);
+    let break_evens = break_evens(&curves, opts.level);
 
     let alloc = inputs.alloc.map(|(rows, note)| {
         notes.extend(note);

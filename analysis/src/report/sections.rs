@@ -309,6 +309,22 @@ fn break_even_text(b: &BreakEven) -> (String, String) {
     (first, text)
 }
 
+/// "sonic-rs: 109 [62, 480]": from which n the codec cheaper at the far end stays cheaper, with
+/// its bootstrap interval ("never" for a bound beyond the search range).
+fn settles_text(b: &BreakEven) -> String {
+    let Some(s) = &b.settles else {
+        return String::new();
+    };
+    let bound = |v: Option<u64>| v.map_or("never".to_string(), format::ops);
+    format!(
+        "{}: {} [{}, {}]",
+        s.codec,
+        format::ops(s.n),
+        bound(s.lo),
+        bound(s.hi)
+    )
+}
+
 fn cold_warm(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Cold against warm"),
@@ -354,13 +370,14 @@ fn cold_warm(r: &Report) -> Vec<Block> {
     }
     if !r.break_evens.is_empty() {
         out.push(h(3, "Break-even"));
-        out.push(p("For each pair of codecs: which is cheaper for a one-operation process, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured range rest on cold medians only; those beyond it on the warm figure too. Pairs with the reference come first."));
+        out.push(p("For each pair of codecs: which is cheaper for a one-operation process, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured range rest on cold medians only; those beyond it on the warm figure too. The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means it does not happen within 10⁹ operations in that share of resamples. Pairs with the reference come first."));
         let mut t = Table::new(&[
             "fixture",
             "op",
             "codecs",
             "cheaper at the smallest batch",
             "crossing",
+            "stays cheaper from n = [95% interval]",
         ]);
         let mut rows: Vec<&BreakEven> = r.break_evens.iter().collect();
         let has_ref = |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
@@ -384,6 +401,7 @@ fn cold_warm(r: &Report) -> Vec<Block> {
                 pair.into(),
                 first.into(),
                 Cell::toned(crossing, tone),
+                settles_text(b).into(),
             ]);
         }
         out.push(Block::Table(t));
