@@ -303,7 +303,8 @@ fn ops_label(n: f64) -> String {
     }
 }
 
-/// The x range the cost chart shows: up to ten times the latest crossing, at least 10⁴.
+/// The x range the cost charts show: up to ten times the last crossing with the reference (or
+/// any crossing without one), at least 10⁴.
 pub fn cost_x_max(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> f64 {
     let any_warm = curves.iter().any(|c| c.warm_ns.is_some());
     let largest_batch = curves
@@ -314,10 +315,12 @@ pub fn cost_x_max(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> f64 {
     if !any_warm {
         return largest_batch;
     }
+    let with_reference =
+        |a: &str, b: &str| report.reference.as_deref().is_none_or(|r| a == r || b == r);
     let latest = report
         .break_evens
         .iter()
-        .filter(|b| &b.scenario == s)
+        .filter(|b| &b.scenario == s && with_reference(&b.a, &b.b))
         .flat_map(|b| b.crossings.iter().map(|c| c.n as f64))
         .fold(0.0, f64::max);
     let want = (latest * 10.0).clamp(1e4, 1e9);

@@ -52,18 +52,22 @@ pub struct Table {
     pub header: Vec<String>,
     /// Right-aligned columns (numbers).
     pub numeric: Vec<bool>,
+    /// Columns of running text, which may wrap in HTML (others stay on one line).
+    pub wrap: Vec<bool>,
     pub rows: Vec<Vec<Cell>>,
 }
 
 impl Table {
-    /// Columns named in `header`; a name starting with `>` is right-aligned (the `>` dropped).
+    /// Columns named in `header`; a name starting with `>` is right-aligned, one starting with
+    /// `~` may wrap (the mark dropped).
     pub fn new(header: &[&str]) -> Self {
         Table {
             header: header
                 .iter()
-                .map(|h| h.trim_start_matches('>').to_string())
+                .map(|h| h.trim_start_matches(['>', '~']).to_string())
                 .collect(),
             numeric: header.iter().map(|h| h.starts_with('>')).collect(),
+            wrap: header.iter().map(|h| h.starts_with('~')).collect(),
             rows: Vec::new(),
         }
     }
@@ -75,7 +79,7 @@ impl Table {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
-    /// Level 1–3.
+    /// Level 1–4.
     Heading(u8, String),
     Para(String),
     List(Vec<String>),

@@ -10,7 +10,8 @@ body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sa
 main { max-width: 1240px; margin: 0 auto; padding: 24px 32px 64px; background: #fff; }
 h1 { font-size: 28px; margin: 8px 0 4px; }
 h2 { font-size: 21px; margin: 36px 0 8px; padding-top: 12px; border-top: 1px solid #e3e3e3; }
-h3 { font-size: 16px; margin: 22px 0 6px; }
+h3 { font-size: 17px; margin: 24px 0 6px; }
+h4 { font-size: 15px; margin: 18px 0 6px; }
 p { margin: 6px 0 10px; max-width: 980px; }
 nav { font-size: 13px; margin: 10px 0 0; }
 nav a { margin-right: 14px; color: #2f5f8f; text-decoration: none; white-space: nowrap; }
@@ -24,7 +25,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid #ececec; text-align: left; 
 th { background: #f3f4f6; font-weight: 600; position: sticky; top: 0; }
 tr:nth-child(even) td { background: #fbfbfc; }
 td.num, th.num { text-align: right; }
-td:last-child { white-space: normal; }
+td.wrap { white-space: normal; min-width: 22em; }
 .good { color: #1a7f37; font-weight: 600; }
 .bad { color: #c62828; font-weight: 600; }
 .muted { color: #8a8a8a; }
@@ -60,6 +61,9 @@ fn table(t: &Table, out: &mut String) {
             let mut classes = Vec::new();
             if t.numeric.get(i).copied().unwrap_or(false) {
                 classes.push("num");
+            }
+            if t.wrap.get(i).copied().unwrap_or(false) {
+                classes.push("wrap");
             }
             match c.tone {
                 Tone::Good => classes.push("good"),

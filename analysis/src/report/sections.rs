@@ -298,9 +298,9 @@ fn break_even_text(b: &BreakEven) -> (String, String) {
                 c.cheaper_after,
                 format::ops(c.n),
                 if c.extrapolated {
-                    " (warm extrapolation)"
+                    " (extrapolated)"
                 } else {
-                    " (measured range)"
+                    " (measured)"
                 }
             )
         })
@@ -368,47 +368,46 @@ fn cold_warm(r: &Report) -> Vec<Block> {
         }
         out.push(Block::Table(t));
     }
-    if !r.break_evens.is_empty() {
+    if !r.break_evens.is_empty() || !r.curves.is_empty() {
         out.push(h(3, "Break-even"));
-        out.push(p("For each pair of codecs: which is cheaper for a one-operation process, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured range rest on cold medians only; those beyond it on the warm figure too. The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means it does not happen within 10⁹ operations in that share of resamples. Pairs with the reference come first."));
-        let mut t = Table::new(&[
-            "fixture",
-            "op",
-            "codecs",
-            "cheaper at the smallest batch",
-            "crossing",
-            "stays cheaper from n = [95% interval]",
-        ]);
-        let mut rows: Vec<&BreakEven> = r.break_evens.iter().collect();
-        let has_ref = |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
-        rows.sort_by_key(|b| (b.scenario.clone(), !has_ref(b)));
-        for b in rows {
-            let (first, crossing) = break_even_text(b);
-            // the reference first, so its pairs read alike
-            let pair = if r.reference.as_deref() == Some(b.b.as_str()) {
-                format!("{} / {}", b.b, b.a)
-            } else {
-                format!("{} / {}", b.a, b.b)
-            };
-            let tone = if b.crossings.is_empty() {
-                Tone::Muted
-            } else {
-                Tone::Plain
-            };
-            t.row(vec![
-                b.scenario.fixture.clone().into(),
-                b.scenario.op.clone().into(),
-                pair.into(),
-                first.into(),
-                Cell::toned(crossing, tone),
-                settles_text(b).into(),
-            ]);
-        }
-        out.push(Block::Table(t));
+        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. Pairs with the reference come first; the charts follow each table."));
     }
     for (i, s) in charts::scenarios(r).iter().enumerate() {
+        let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
+        if !rows.is_empty() {
+            out.push(h(4, format!("Break-even, {}", scenario_title(s))));
+            let mut t = Table::new(&[
+                "codecs",
+                "cheaper at 1 op",
+                "~crossing",
+                "stays cheaper from n = [95% CI]",
+            ]);
+            let has_ref =
+                |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
+            rows.sort_by_key(|b| !has_ref(b));
+            for b in rows {
+                let (first, crossing) = break_even_text(b);
+                // the reference first, so its pairs read alike
+                let pair = if r.reference.as_deref() == Some(b.b.as_str()) {
+                    format!("{} / {}", b.b, b.a)
+                } else {
+                    format!("{} / {}", b.a, b.b)
+                };
+                let tone = if b.crossings.is_empty() {
+                    Tone::Muted
+                } else {
+                    Tone::Plain
+                };
+                t.row(vec![
+                    pair.into(),
+                    first.into(),
+                    Cell::toned(crossing, tone),
+                    settles_text(b).into(),
+                ]);
+            }
+            out.push(Block::Table(t));
+        }
         if let Some(svg) = charts::cost(r, s) {
-            out.push(h(3, format!("Cumulative cost, {}", scenario_title(s))));
             out.push(Block::Chart {
                 file: format!("cost-{i}.svg"),
                 title: format!("cumulative cost, {}: solid where measured cold, dashed where the warm time per operation extends it", scenario_title(s)),
@@ -739,7 +738,7 @@ fn conditions(r: &Report) -> Vec<Block> {
             "Every codec's output on every fixture was checked against the reference before timing: {passed} of {} checks passed; the others are listed.",
             r.verification.len()
         )));
-        let mut t = Table::new(&["codec", "fixture", "op", "status", "detail"]);
+        let mut t = Table::new(&["codec", "fixture", "op", "status", "~detail"]);
         for v in r.verification.iter().filter(|v| v.status != "pass") {
             let tone = if v.status == "fail" {
                 Tone::Bad
