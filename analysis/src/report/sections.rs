@@ -583,38 +583,84 @@ fn per_cell(r: &Report) -> Vec<Block> {
 
 fn allocations(r: &Report) -> Vec<Block> {
     let mut out = vec![h(2, "Allocations (warm)")];
-    match &r.alloc {
-        None => out.push(p(format!(
+    let Some(rows) = &r.alloc else {
+        out.push(p(format!(
             "Absent: no allocation table at {} (run `cargo run --release -p warm --bin alloc`).",
             r.alloc_source.path
-        ))),
-        Some(rows) => {
-            out.push(p(format!(
-                "From {}: per operation in a warm loop, counted by a global allocator wrapper.",
-                r.alloc_source.path
-            )));
-            let mut t = Table::new(&[
-                "fixture",
-                "op",
-                "codec",
-                "variant",
-                ">allocations / op",
-                ">bytes / op",
-                ">peak live",
+        )));
+        return out;
+    };
+    out.push(p(format!(
+        "From {}: heap allocations and bytes allocated per operation in a warm loop, and the peak of live heap bytes during one operation.",
+        r.alloc_source.path
+    )));
+    let variant = |a: &crate::inputs::alloc::AllocRow| a.variant.clone().unwrap_or_default();
+    let scenarios = charts::scenarios(r);
+    let in_run: Vec<_> = rows
+        .iter()
+        .filter(|a| {
+            scenarios.iter().any(|s| {
+                s.fixture == a.fixture
+                    && s.op == a.op
+                    && a.variant.as_deref().is_none_or(|v| v == s.variant)
+            })
+        })
+        .collect();
+    let beyond_run = in_run.len() < rows.len();
+    if !in_run.is_empty() {
+        out.push(h(3, "On the run's fixtures"));
+        let mut t = Table::new(&[
+            "fixture",
+            "op",
+            "codec",
+            ">allocations / op",
+            ">bytes / op",
+            ">peak live",
+        ]);
+        for a in in_run {
+            t.row(vec![
+                a.fixture.clone().into(),
+                a.op.clone().into(),
+                a.codec.clone().into(),
+                format::amount(a.allocs_per_op).into(),
+                format::bytes(a.bytes_per_op).into(),
+                format::bytes(a.peak_live_bytes).into(),
             ]);
-            for a in rows {
-                t.row(vec![
-                    a.fixture.clone().into(),
-                    a.op.clone().into(),
-                    a.codec.clone().into(),
-                    a.variant.clone().unwrap_or_else(|| "—".into()).into(),
-                    format::count(a.allocs_per_op).into(),
-                    format::bytes(a.bytes_per_op).into(),
-                    format::bytes(a.peak_live_bytes).into(),
-                ]);
-            }
-            out.push(Block::Table(t));
         }
+        out.push(Block::Table(t));
+    }
+    let mut keys: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|a| (a.fixture.clone(), a.op.clone(), variant(a)))
+        .collect();
+    keys.dedup();
+    if beyond_run {
+        out.push(h(3, "Every fixture: allocations per operation"));
+        let mut codecs: Vec<&str> = rows.iter().map(|a| a.codec.as_str()).collect();
+        codecs.sort_unstable();
+        codecs.dedup();
+        let variants = keys.iter().any(|k| k.2 != keys[0].2);
+        let mut header = vec!["fixture", "op"];
+        if variants {
+            header.push("variant");
+        }
+        let cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
+        header.extend(cols.iter().map(String::as_str));
+        let mut t = Table::new(&header);
+        for (fixture, op, v) in &keys {
+            let mut row: Vec<Cell> = vec![fixture.clone().into(), op.clone().into()];
+            if variants {
+                row.push(v.clone().into());
+            }
+            for c in &codecs {
+                let a = rows.iter().find(|a| {
+                    &a.fixture == fixture && &a.op == op && &variant(a) == v && a.codec == *c
+                });
+                row.push(a.map_or(Cell::new(""), |a| format::amount(a.allocs_per_op).into()));
+            }
+            t.row(row);
+        }
+        out.push(Block::Table(t));
     }
     out
 }
