@@ -2,6 +2,18 @@
 //!
 //! It reads files (a cold run folder, the warm results) and writes reports; it never runs a
 //! benchmark. `samples` is also linked by `cold` so that both sides share one row format.
+//!
+//! The map, in the order data flows:
+//! - [`samples`]: the samples.csv and plan.csv row formats (shared with `cold`);
+//! - [`inputs`]: reading a run folder, criterion's estimates, alloc.csv, conformance.csv;
+//! - [`stats`]: pure numerics (quantiles, bootstrap, rank tests, Hodges-Lehmann, Holm);
+//! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
+//! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
+//! - [`compare`], [`export`]: the other two commands' logic;
+//! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line;
+//!   [`parallel`]: the one scoped-thread map.
+//!
+//! It is not a benchmark harness and never times anything itself.
 
 pub mod analyze;
 pub mod cli;
