@@ -70,8 +70,8 @@ pub struct ReportArgs {
     /// The cold run folder (or a file naming it, like results/cold/latest).
     #[arg(default_value = DEFAULT_RUN)]
     pub run_dir: PathBuf,
-    /// The warm results folder: criterion's output under <DIR>/criterion/<variant>/, and
-    /// <DIR>/alloc.csv.
+    /// The warm results folder: criterion's output under DIR/criterion/VARIANT/, and
+    /// DIR/alloc.csv.
     #[arg(long, value_name = "DIR", default_value = "results/warm")]
     pub warm: PathBuf,
     /// The conformance table.

@@ -80,7 +80,8 @@ fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a Cell
     })
 }
 
-/// The headline table of one scenario: batch, codec, n, median [CI], wall, vs reference, verdict.
+/// The headline table of one scenario: batch, codec, n, median and interval, wall, vs reference,
+/// verdict.
 pub fn headline_table(r: &Report, s: &Scenario) -> Table {
     let refname = r.reference.as_deref().unwrap_or("reference");
     let vs = format!(">vs {refname} [95% CI]");
