@@ -1,10 +1,15 @@
 //! Where the child binaries are: `child-<codec>` next to the runner's own executable for the
 //! `portable` variant (`cargo build --release -p cold` builds them all into target/release), and
-//! in target/native/release for `native` (`scripts/build-children.sh native`).
+//! in target/native/release for `native` (`scripts/build-children.sh native`). And, when the
+//! runner was started by `cargo run`, building them first: `cargo run` builds only the runner's
+//! own binary, so without this a fresh checkout would have no children and an edited one would
+//! time stale children.
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// How the children were built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -48,6 +53,72 @@ pub fn default_dir(variant: Variant) -> Result<PathBuf> {
             .map(|target| target.join("native").join("release"))
             .unwrap_or(here),
     })
+}
+
+/// The `cargo build` that makes the children of `variant` for a runner started by `cargo run`
+/// of this package (`CARGO`, `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME=cold` in its environment),
+/// or `None` for a runner started any other way.
+pub fn cargo_build_command(variant: Variant) -> Result<Option<Command>> {
+    let var = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
+    let (Some(cargo), Some(manifest_dir)) = (var("CARGO"), var("CARGO_MANIFEST_DIR")) else {
+        return Ok(None);
+    };
+    if var("CARGO_PKG_NAME").as_deref() != Some(std::ffi::OsStr::new("cold")) {
+        return Ok(None);
+    }
+    let mut command = Command::new(cargo);
+    command
+        .args(["build", "-p", "cold", "--bins", "--manifest-path"])
+        .arg(Path::new(&manifest_dir).join("Cargo.toml"));
+    match variant {
+        Variant::Portable => {
+            // The runner's own profile: target/<profile>/cold.
+            let dir = default_dir(Variant::Portable)?;
+            match dir.file_name().and_then(|n| n.to_str()) {
+                Some("debug") | None => {}
+                Some(profile) => {
+                    command.args(["--profile", profile]);
+                }
+            }
+        }
+        Variant::Native => {
+            // As scripts/build-children.sh native: its own target folder, target-cpu=native.
+            let dir = default_dir(Variant::Native)?;
+            let target = dir
+                .parent()
+                .context("the native children's folder has no parent")?;
+            let mut flags = var("RUSTFLAGS").unwrap_or_default();
+            if !flags.is_empty() {
+                flags.push(" ");
+            }
+            flags.push("-C target-cpu=native");
+            command
+                .arg("--release")
+                .env("CARGO_TARGET_DIR", target)
+                .env("RUSTFLAGS", flags);
+        }
+    }
+    Ok(Some(command))
+}
+
+/// Runs `command` (a `cargo build`), its progress on stderr; an error if it fails.
+pub fn build(mut command: Command) -> Result<()> {
+    let shown: Vec<OsString> = std::iter::once(command.get_program().to_os_string())
+        .chain(command.get_args().map(|a| a.to_os_string()))
+        .collect();
+    let shown = shown
+        .iter()
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let status = command
+        .stdout(Stdio::null())
+        .status()
+        .with_context(|| format!("cannot run `{shown}`"))?;
+    if !status.success() {
+        bail!("`{shown}` failed ({status}); the children could not be built");
+    }
+    Ok(())
 }
 
 /// The child binary of `codec` in `dir`.

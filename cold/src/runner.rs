@@ -56,7 +56,16 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .collect();
     let children_dir = match &o.children_dir {
         Some(dir) => dir.clone(),
-        None => children::default_dir(o.variant)?,
+        None => {
+            if let Some(command) = children::cargo_build_command(o.variant)? {
+                say!(
+                    "building the {} children (started by cargo run)",
+                    o.variant.name()
+                );
+                children::build(command)?;
+            }
+            children::default_dir(o.variant)?
+        }
     };
     let (codec_entries, child_paths) = fingerprint_children(&codecs, &children_dir, o)?;
     let documents = make_documents(o)?;

@@ -8,8 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// The runner as a user starts it directly (not through `cargo run`, which would make it
+/// `cargo build` its children while `cargo test` runs).
 fn cold() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_cold"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cold"));
+    command
+        .env_remove("CARGO")
+        .env_remove("CARGO_MANIFEST_DIR")
+        .env_remove("CARGO_PKG_NAME");
+    command
 }
 
 fn tmp(name: &str) -> PathBuf {
