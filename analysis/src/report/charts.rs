@@ -159,16 +159,7 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
             Font::new("end", 12.0, "#222").rotated(-35.0),
         );
     }
-    svg.line(
-        (left, height - bottom),
-        (width - right, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
-    svg.line(
-        (left, top),
-        (left, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
+    svg.axes((left, top), (width - right, height - bottom));
     let mut lx = left;
     for (bi, b) in batches.iter().enumerate() {
         svg.circle(
@@ -407,25 +398,13 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
             Font::new("end", 11.0, "#444"),
         );
     }
-    svg.line(
-        (left, height - bottom),
-        (width - right, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
-    svg.line(
+    svg.axes((left, top), (width - right, height - bottom));
+    svg.axis_titles(
         (left, top),
-        (left, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
-    svg.text(
-        (left + (width - left - right) / 2.0, height - 10.0),
+        (width - right, height - bottom),
+        height,
         "operations in one process (log scale)",
-        Font::new("middle", 12.0, "#333"),
-    );
-    svg.text(
-        (16.0, top + (height - top - bottom) / 2.0),
         "cumulative cost (log scale)",
-        Font::new("middle", 12.0, "#333").rotated(-90.0),
     );
     // largest cost at the right edge first, so the legend reads top to bottom like the lines
     series.sort_by(|a, b| {
@@ -597,25 +576,13 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         &format!("{refname} = 1"),
         Font::new("end", 11.0, "#111"),
     );
-    svg.line(
-        (left, height - bottom),
-        (width - right, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
-    svg.line(
+    svg.axes((left, top), (width - right, height - bottom));
+    svg.axis_titles(
         (left, top),
-        (left, height - bottom),
-        Stroke::solid("#888", 1.0),
-    );
-    svg.text(
-        (left + (width - left - right) / 2.0, height - 10.0),
+        (width - right, height - bottom),
+        height,
         "operations in one process (log scale)",
-        Font::new("middle", 12.0, "#333"),
-    );
-    svg.text(
-        (16.0, top + (height - top - bottom) / 2.0),
         &format!("cost / {refname} cost (log scale)"),
-        Font::new("middle", 12.0, "#333").rotated(-90.0),
     );
     series.sort_by(|a, b| {
         b.1.last()

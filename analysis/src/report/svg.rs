@@ -162,6 +162,34 @@ impl Svg {
         );
     }
 
+    /// The x and y axis lines of the plot area from `(x0, y0)` (top left) to `(x1, y1)`.
+    pub fn axes(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) {
+        self.line((x0, y1), (x1, y1), Stroke::solid("#888", 1.0));
+        self.line((x0, y0), (x0, y1), Stroke::solid("#888", 1.0));
+    }
+
+    /// Axis titles of the same plot area: `x` centred near the bottom of a chart `height` tall,
+    /// `y` rotated at the left edge.
+    pub fn axis_titles(
+        &mut self,
+        (x0, y0): (f64, f64),
+        (x1, y1): (f64, f64),
+        height: f64,
+        x: &str,
+        y: &str,
+    ) {
+        self.text(
+            ((x0 + x1) / 2.0, height - 10.0),
+            x,
+            Font::new("middle", 12.0, "#333"),
+        );
+        self.text(
+            (16.0, (y0 + y1) / 2.0),
+            y,
+            Font::new("middle", 12.0, "#333").rotated(-90.0),
+        );
+    }
+
     pub fn finish(self, title: &str) -> String {
         format!(
             r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="img" aria-label="{t}"><title>{t}</title>
