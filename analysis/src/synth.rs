@@ -228,6 +228,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 median_ns: per,
                 lo_ns: per * 0.99,
                 hi_ns: per * 1.01,
+                criterion_samples: Some(crate::inputs::criterion::FULL_SAMPLES),
             });
             alloc.push(AllocRow {
                 fixture: FIXTURE.into(),

@@ -18,6 +18,16 @@ pub struct WarmEstimate {
     pub median_ns: f64,
     pub lo_ns: f64,
     pub hi_ns: f64,
+    /// How many samples criterion took (`sample.json`); a quick pass takes 10, a full one 100.
+    pub criterion_samples: Option<usize>,
+}
+
+/// Criterion's full mode takes this many samples; fewer means a quick or shortened pass.
+pub const FULL_SAMPLES: usize = 100;
+
+#[derive(Deserialize)]
+struct SampleJson {
+    times: Vec<f64>,
 }
 
 #[derive(Deserialize)]
@@ -89,6 +99,9 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
             median_ns: e.median.point_estimate,
             lo_ns: e.median.confidence_interval.lower_bound,
             hi_ns: e.median.confidence_interval.upper_bound,
+            criterion_samples: read_json::<SampleJson>(&new_dir.join("sample.json"))
+                .ok()
+                .map(|sample| sample.times.len()),
         });
     }
     out.sort_by(|a, b| {
@@ -155,6 +168,12 @@ pub fn write_fake_bench(root: &Path, variant: &str, est: &WarmEstimate) -> Resul
     });
     fs::write(dir.join("benchmark.json"), bench.to_string())?;
     fs::write(dir.join("estimates.json"), estimates.to_string())?;
+    if let Some(n) = est.criterion_samples {
+        let times = vec![est.median_ns; n];
+        let sample =
+            serde_json::json!({"sampling_mode": "Linear", "iters": vec![1.0; n], "times": times});
+        fs::write(dir.join("sample.json"), sample.to_string())?;
+    }
     Ok(())
 }
 
@@ -174,6 +193,7 @@ mod tests {
             median_ns: 1234.5,
             lo_ns: 1200.0,
             hi_ns: 1300.0,
+            criterion_samples: Some(10),
         };
         write_fake_bench(&root, "portable", &est).unwrap();
         // a bench with a foreign id is skipped with a note

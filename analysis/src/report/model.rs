@@ -11,7 +11,7 @@ use crate::analyze::manifest::{self, CodecInfo, FixtureInfo, Verification};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
-use crate::inputs::criterion::WarmEstimate;
+use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
@@ -208,7 +208,8 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     };
 
     let finished_samples = run.samples.len();
-    let warnings = warnings(manifest.as_ref(), run.plan.len(), finished_samples, &cells);
+    let mut warnings = warnings(manifest.as_ref(), run.plan.len(), finished_samples, &cells);
+    warnings.extend(short_warm_runs(&warm));
     let m = manifest.clone().unwrap_or(Value::Null);
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
@@ -252,9 +253,24 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     })
 }
 
+/// A warning when warm figures come from short criterion runs (a quick pass), which are a first
+/// look rather than figures to publish.
+fn short_warm_runs(warm: &[WarmEstimate]) -> Option<String> {
+    let short = warm
+        .iter()
+        .filter(|w| w.criterion_samples.is_some_and(|n| n < FULL_SAMPLES))
+        .count();
+    (short > 0).then(|| {
+        format!(
+            "{short} of {} warm figures come from short criterion runs (fewer than {FULL_SAMPLES} samples, as `THAW_WARM=quick` takes): a first look, not figures to publish; `cargo bench -p warm` gives criterion's full statistics.",
+            warm.len()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::thin;
+    use super::*;
 
     #[test]
     fn thin_keeps_extremes() {
@@ -263,5 +279,29 @@ mod tests {
         assert_eq!(t.len(), 11);
         assert_eq!((t[0], t[10]), (0.0, 999.0));
         assert_eq!(thin(&[3.0, 1.0], 5), vec![1.0, 3.0]);
+    }
+
+    fn estimate(samples: Option<usize>) -> WarmEstimate {
+        WarmEstimate {
+            fixture: "users-2kb".into(),
+            op: "de".into(),
+            codec: "serde_json".into(),
+            variant: "portable".into(),
+            median_ns: 4000.0,
+            lo_ns: 3900.0,
+            hi_ns: 4100.0,
+            criterion_samples: samples,
+        }
+    }
+
+    #[test]
+    fn short_warm_runs_are_counted_and_full_ones_are_not() {
+        assert_eq!(
+            short_warm_runs(&[estimate(Some(100)), estimate(None)]),
+            None
+        );
+        let said = short_warm_runs(&[estimate(Some(10)), estimate(Some(100)), estimate(Some(10))])
+            .unwrap();
+        assert!(said.starts_with("2 of 3 warm figures"), "{said}");
     }
 }
