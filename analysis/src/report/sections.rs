@@ -12,14 +12,6 @@ use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
 use crate::stats::paired::Verdict;
 use crate::stats::signed_rank::EXACT_MAX_N;
 
-/// Codecs whose `ser` child builds its tree with the library's own parser.
-const DOM_CODECS: &[&str] = &[
-    "serde_json-value",
-    "simd-json-value",
-    "sonic-rs-value",
-    "jiter",
-];
-
 fn h(level: u8, s: impl Into<String>) -> Block {
     Block::Heading(level, s.into())
 }
@@ -179,17 +171,20 @@ fn headline(r: &Report) -> Vec<Block> {
 
 fn how_to_read(r: &Report) -> Vec<Block> {
     let n_contrasts = r.contrasts.iter().filter(|c| c.contrast.is_some()).count();
-    let dom: Vec<&str> = DOM_CODECS
+    // The DOM codecs (by the style the manifest gives) whose `ser` children ran here.
+    let dom: Vec<&str> = r
+        .codecs
         .iter()
-        .copied()
-        .filter(|d| {
+        .filter(|c| c.style == "dom")
+        .map(|c| c.id.as_str())
+        .filter(|id| {
             r.cells
                 .iter()
-                .any(|c| c.key.codec == *d && c.key.op == "ser")
+                .any(|c| c.key.codec == *id && c.key.op == "ser")
         })
         .collect();
     let dom_list = if dom.is_empty() {
-        DOM_CODECS.join(", ")
+        "the DOM codecs".to_string()
     } else {
         dom.join(", ")
     };
