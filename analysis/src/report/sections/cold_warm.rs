@@ -1,0 +1,184 @@
+//! Cold against warm: the cold penalty and the break-even tables, with their charts.
+
+use super::*;
+
+fn break_even_text(b: &BreakEven) -> (String, String) {
+    let first = b.cheaper_first.clone().unwrap_or_else(|| "tie".into());
+    if b.crossings.is_empty() {
+        let to = if b.searched_to >= crate::analyze::coldwarm::HORIZON {
+            "1..10⁹".to_string()
+        } else {
+            format!("1..{} (no warm figure beyond)", b.searched_to)
+        };
+        return (first, format!("none in {to}"));
+    }
+    let text = b
+        .crossings
+        .iter()
+        .map(|c| {
+            format!(
+                "{} cheaper from n = {}{}",
+                c.cheaper_after,
+                format::ops(c.n),
+                if c.extrapolated {
+                    " (extrapolated)"
+                } else {
+                    " (measured)"
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    (first, text)
+}
+
+/// "sonic-rs: 109 [62, 480]": from which n the codec cheaper at the far end stays cheaper, with
+/// its bootstrap interval ("never" for a bound beyond the search range).
+fn settles_text(b: &BreakEven) -> String {
+    let Some(s) = &b.settles else {
+        return String::new();
+    };
+    let bound = |v: Option<u64>| v.map_or("never".to_string(), format::ops);
+    format!(
+        "{}: {} [{}, {}]",
+        s.codec,
+        format::ops(s.n),
+        bound(s.lo),
+        bound(s.hi)
+    )
+}
+
+pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
+    let mut out = vec![
+        h(2, "Cold against warm"),
+        p("The cold penalty is the median first operation in a fresh process (smallest batch) over criterion's median time per operation in a warm loop. The cumulative cost C(n) of n operations in one process is the cold median of init_plus_ops at each measured batch, linear between them, and beyond the largest batch that figure plus the warm time per operation for each further one. Two codecs break even where their curves cross."),
+    ];
+    if !r.warm_source.present {
+        out.push(p(format!(
+            "No warm results: {} holds no criterion output (run `THAW_WARM=quick cargo bench -p warm`). Break-evens below cover the measured batches only.",
+            r.warm_source.path
+        )));
+    }
+    if !r.penalties.is_empty() {
+        out.push(h(3, "Cold penalty"));
+        let mut t = Table::new(&[
+            "fixture",
+            "op",
+            "codec",
+            ">cold first_op (median)",
+            ">warm per op (median [95% CI])",
+            ">penalty",
+        ]);
+        let mut rows: Vec<_> = r.penalties.iter().collect();
+        rows.sort_by(|a, b| {
+            a.scenario
+                .cmp(&b.scenario)
+                .then(b.penalty.total_cmp(&a.penalty))
+        });
+        for x in rows {
+            let w = find_warm(&r.warm, &x.scenario, &x.codec);
+            let warm = w.map_or(format::ns(x.warm_ns), |w| {
+                format::ns_ci(w.median_ns, w.lo_ns, w.hi_ns)
+            });
+            t.row(vec![
+                x.scenario.fixture.clone().into(),
+                x.scenario.op.clone().into(),
+                x.codec.clone().into(),
+                format::ns(x.first_op_ns).into(),
+                warm.into(),
+                format::factor(x.penalty).into(),
+            ]);
+        }
+        out.push(Block::Table(t));
+    }
+    if !r.break_evens.is_empty() || !r.curves.is_empty() {
+        out.push(h(3, "Break-even"));
+        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. Pairs with the reference come first; the charts follow each table."));
+    }
+    for (i, s) in charts::scenarios(r).iter().enumerate() {
+        let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
+        if !rows.is_empty() {
+            out.push(h(4, format!("Break-even, {}", scenario_title(s))));
+            let mut t = Table::new(&[
+                "codecs",
+                "cheaper at 1 op",
+                "~crossing",
+                "stays cheaper from n = [95% CI]",
+            ]);
+            let has_ref =
+                |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
+            rows.sort_by_key(|b| !has_ref(b));
+            for b in rows {
+                let (first, crossing) = break_even_text(b);
+                // the reference first, so its pairs read alike
+                let pair = if r.reference.as_deref() == Some(b.b.as_str()) {
+                    format!("{} / {}", b.b, b.a)
+                } else {
+                    format!("{} / {}", b.a, b.b)
+                };
+                let tone = if b.crossings.is_empty() {
+                    Tone::Muted
+                } else {
+                    Tone::Plain
+                };
+                t.row(vec![
+                    pair.into(),
+                    first.into(),
+                    Cell::toned(crossing, tone),
+                    settles_text(b).into(),
+                ]);
+            }
+            out.push(Block::Table(t));
+        }
+        if let Some(svg) = charts::cost(r, s) {
+            out.push(Block::Chart {
+                file: format!("cost-{i}.svg"),
+                title: format!("cumulative cost, {}: solid where measured cold, dashed where the warm time per operation extends it", scenario_title(s)),
+                svg,
+            });
+        }
+        if let Some(svg) = charts::relative(r, s) {
+            out.push(Block::Chart {
+                file: format!("relative-{i}.svg"),
+                title: format!("the same curves over the reference's: a line crosses 1 where that codec breaks even with {}", r.reference.as_deref().unwrap_or("the reference")),
+                svg,
+            });
+        }
+    }
+    if !r.warm.is_empty() {
+        out.push(h(3, "Warm time per operation (criterion)"));
+        out.push(p("criterion's median time per operation in a warm loop, for every fixture the warm benches ran (its 95% intervals are in summary.json). Empty: no bench of that codec on that cell."));
+        let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
+        codecs.sort_unstable();
+        codecs.dedup();
+        let mut rows: Vec<(&str, &str, &str)> = r
+            .warm
+            .iter()
+            .map(|w| (w.fixture.as_str(), w.op.as_str(), w.variant.as_str()))
+            .collect();
+        rows.dedup();
+        let variants = rows.iter().any(|x| x.2 != rows[0].2);
+        let mut header = vec!["fixture", "op"];
+        if variants {
+            header.push("variant");
+        }
+        let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
+        header.extend(codec_cols.iter().map(String::as_str));
+        let mut t = Table::new(&header);
+        for (fixture, op, variant) in rows {
+            let mut row: Vec<Cell> = vec![fixture.into(), op.into()];
+            if variants {
+                row.push(variant.into());
+            }
+            for c in &codecs {
+                let w = r.warm.iter().find(|w| {
+                    w.fixture == fixture && w.op == op && w.variant == variant && w.codec == *c
+                });
+                row.push(w.map_or(Cell::new(""), |w| Cell::new(format::ns(w.median_ns))));
+            }
+            t.row(row);
+        }
+        out.push(Block::Table(t));
+    }
+    out
+}

@@ -1,0 +1,80 @@
+//! The headline: one table per scenario of batch, codec, median, wall and the verdict against
+//! the reference, for the report and for the terminal.
+
+use super::*;
+
+/// The headline table of one scenario: batch, codec, n, median and interval, wall, vs reference,
+/// verdict.
+pub fn headline_table(r: &Report, s: &Scenario) -> Table {
+    let refname = r.reference.as_deref().unwrap_or("reference");
+    let vs = format!(">vs {refname} [95% CI]");
+    let mut t = Table::new(&[
+        ">batch",
+        "codec",
+        ">n ok",
+        ">init_plus_ops median [95% CI]",
+        ">wall median",
+        &vs,
+        "verdict",
+    ]);
+    let mut cells: Vec<&CellSummary> = cells_of(r, s).collect();
+    cells.sort_by(|a, b| {
+        let m = |c: &CellSummary| c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
+        a.key.batch.cmp(&b.key.batch).then(m(a).total_cmp(&m(b)))
+    });
+    for c in cells {
+        let (ratio, verdict) = if Some(c.key.codec.as_str()) == r.reference.as_deref() {
+            (Cell::toned("reference", Tone::Muted), Cell::new(""))
+        } else if NOT_COMPARED.contains(&c.key.codec.as_str()) {
+            (Cell::toned("harness floor", Tone::Muted), Cell::new(""))
+        } else {
+            contrast_cells(r.contrast(&c.key))
+        };
+        let n = if c.failed > 0 {
+            Cell::toned(format!("{} ({} failed)", c.ok, c.failed), Tone::Bad)
+        } else {
+            Cell::new(c.ok.to_string())
+        };
+        t.row(vec![
+            c.key.batch.to_string().into(),
+            c.key.codec.clone().into(),
+            n,
+            median_ci(c).into(),
+            c.wall
+                .as_ref()
+                .map_or("—".into(), |d| format::ns(d.median))
+                .into(),
+            ratio,
+            verdict,
+        ]);
+    }
+    t
+}
+
+pub(super) fn headline(r: &Report) -> Vec<Block> {
+    let mut out = vec![
+        h(2, "Headline"),
+        p("One row per cell: each sample is a fresh child process that performs `batch` operations. init_plus_ops is the library's whole cost in that process (its set-up, the first operation, the rest); wall is the process from spawn to reaped. The ratio is this codec's time over the reference's, paired within blocks."),
+    ];
+    for s in charts::scenarios(r) {
+        out.push(h(3, scenario_title(&s)));
+        out.push(Block::Table(headline_table(r, &s)));
+    }
+    out
+}
+
+/// The headline as plain text for the terminal: one table per scenario, then the warnings.
+pub fn headline_text(r: &Report) -> String {
+    let mut out = String::new();
+    for s in charts::scenarios(r) {
+        out.push_str(&format!("\n{}\n", scenario_title(&s)));
+        out.push_str(&crate::report::console::render(&headline_table(r, &s)));
+    }
+    if !r.warnings.is_empty() {
+        out.push_str(&format!("\n{} warning(s):\n", r.warnings.len()));
+        for w in &r.warnings {
+            out.push_str(&format!("  - {w}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,107 @@
+//! The report's layout: which sections, in which order, with which tables, charts and words,
+//! one module per section. Everything here reads the model; nothing computes a statistic.
+
+use super::charts;
+use super::doc::{Block, Cell, Table, Tone};
+use super::format;
+use super::model::Report;
+use crate::analyze::cells::{CellSummary, PHASES};
+use crate::analyze::coldwarm::{find_warm, BreakEven, Scenario};
+use crate::analyze::contrasts::{ContrastRow, NOT_COMPARED};
+use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
+use crate::stats::paired::Verdict;
+use crate::stats::signed_rank::EXACT_MAX_N;
+
+mod cold_warm;
+mod comparisons;
+mod conditions;
+mod headline;
+mod per_cell;
+mod reading;
+mod tables;
+
+use cold_warm::cold_warm;
+use comparisons::{against_reference, chart_blocks};
+use conditions::conditions;
+use headline::headline;
+pub use headline::{headline_table, headline_text};
+use per_cell::per_cell;
+use reading::{how_to_read, intro, notes, warnings};
+use tables::{allocations, conformance};
+
+fn h(level: u8, s: impl Into<String>) -> Block {
+    Block::Heading(level, s.into())
+}
+
+fn p(s: impl Into<String>) -> Block {
+    Block::Para(s.into())
+}
+
+fn scenario_title(s: &Scenario) -> String {
+    format!("{} · {} · {}", s.fixture, s.op, s.variant)
+}
+
+fn verdict_cell(v: Verdict) -> Cell {
+    let tone = match v {
+        Verdict::Faster => Tone::Good,
+        Verdict::Slower => Tone::Bad,
+        Verdict::NoDifference | Verdict::TooFewPairs => Tone::Muted,
+    };
+    Cell::toned(v.label(), tone)
+}
+
+/// The verdict of a contrast; "no difference" says why when the interval alone excludes 1
+/// (the Holm-adjusted p is what held it back).
+fn contrast_verdict(row: &ContrastRow) -> Cell {
+    let excludes_one = row
+        .contrast
+        .as_ref()
+        .and_then(|c| c.interval)
+        .is_some_and(|(lo, hi)| hi < 1.0 || lo > 1.0);
+    match (row.verdict, row.p_holm) {
+        (Verdict::NoDifference, Some(p)) if excludes_one => Cell::toned(
+            format!("no difference (Holm p = {})", format::p(p)),
+            Tone::Muted,
+        ),
+        (v, _) => verdict_cell(v),
+    }
+}
+
+fn median_ci(c: &CellSummary) -> String {
+    c.init_plus_ops.as_ref().map_or("—".into(), |d| {
+        format::ns_ci(d.median, d.median_lo, d.median_hi)
+    })
+}
+
+fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
+    match row.and_then(|r| r.contrast.as_ref().map(|c| (r, c))) {
+        Some((r, c)) => (
+            Cell::new(format::ratio_ci(c.ratio, c.interval)),
+            contrast_verdict(r),
+        ),
+        None => (Cell::toned("—", Tone::Muted), Cell::toned("", Tone::Muted)),
+    }
+}
+
+fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a CellSummary> {
+    r.cells.iter().filter(move |c| {
+        c.key.fixture == s.fixture && c.key.op == s.op && c.key.variant == s.variant
+    })
+}
+
+/// The whole report as a document.
+pub fn document(r: &Report) -> Vec<Block> {
+    let mut out = intro(r);
+    out.extend(warnings(r));
+    out.extend(headline(r));
+    out.extend(how_to_read(r));
+    out.extend(chart_blocks(r));
+    out.extend(against_reference(r));
+    out.extend(cold_warm(r));
+    out.extend(per_cell(r));
+    out.extend(allocations(r));
+    out.extend(conformance(r));
+    out.extend(conditions(r));
+    out.extend(notes(r));
+    out
+}

@@ -1,0 +1,124 @@
+//! Per cell: the timing and the process-life tables.
+
+use super::*;
+
+fn timing_table<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Table {
+    let mut t = Table::new(&[
+        ">batch",
+        "codec",
+        ">ok",
+        ">failed",
+        ">init_plus_ops median [95% CI]",
+        ">p90",
+        ">min",
+        ">max",
+        ">MAD",
+        ">outliers",
+        ">drift ρ",
+        ">wall median [95% CI]",
+    ]);
+    for c in cells {
+        let d = c.init_plus_ops.as_ref();
+        let opt = |f: &dyn Fn(&crate::stats::describe::Describe) -> f64| {
+            d.map_or("—".into(), |d| format::ns(f(d)))
+        };
+        let outliers = d.map_or("—".into(), |d| {
+            let o = &d.outliers;
+            format!("{} ({} severe)", o.total(), o.low_severe + o.high_severe)
+        });
+        let drift = c.drift.map_or(Cell::toned("—", Tone::Muted), |s| {
+            let flagged = s.rho.abs() >= DRIFT_RHO && s.p < DRIFT_P;
+            let rho = if s.rho.abs() < 0.005 {
+                "0.00".to_string()
+            } else {
+                format!("{:+.2}", s.rho)
+            };
+            Cell::toned(rho, if flagged { Tone::Bad } else { Tone::Plain })
+        });
+        let planned = c.planned.map_or(String::new(), |p| format!(" / {p}"));
+        t.row(vec![
+            c.key.batch.to_string().into(),
+            c.key.codec.clone().into(),
+            format!("{}{planned}", c.ok).into(),
+            Cell::toned(
+                c.failed.to_string(),
+                if c.failed > 0 { Tone::Bad } else { Tone::Plain },
+            ),
+            median_ci(c).into(),
+            opt(&|d| d.p90).into(),
+            opt(&|d| d.min).into(),
+            opt(&|d| d.max).into(),
+            opt(&|d| d.mad).into(),
+            outliers.into(),
+            drift,
+            c.wall
+                .as_ref()
+                .map_or("—".into(), |d| {
+                    format::ns_ci(d.median, d.median_lo, d.median_hi)
+                })
+                .into(),
+        ]);
+    }
+    t
+}
+
+fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {
+    let mut header = vec![">batch", "codec"];
+    let phase_cols: Vec<String> = PHASES.iter().map(|(n, _)| format!(">{n}")).collect();
+    header.extend(phase_cols.iter().map(String::as_str));
+    header.extend([
+        ">user",
+        ">sys",
+        ">max RSS",
+        ">minor faults",
+        ">major faults",
+        ">child size",
+    ]);
+    let mut t = Table::new(&header);
+    for c in cells {
+        let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), c.key.codec.clone().into()];
+        for (name, _) in PHASES {
+            row.push(
+                c.phases
+                    .0
+                    .get(name)
+                    .map_or("—".into(), |v| format::ns(*v))
+                    .into(),
+            );
+        }
+        let us = |v: Option<f64>| v.map_or("—".into(), |v| format::ns(v * 1000.0));
+        row.push(us(c.user_us).into());
+        row.push(us(c.sys_us).into());
+        row.push(
+            c.maxrss_kib
+                .map_or("—".into(), |v| format::bytes(v * 1024.0))
+                .into(),
+        );
+        row.push(c.minflt.map_or("—".into(), format::count).into());
+        row.push(c.majflt.map_or("—".into(), format::count).into());
+        row.push(
+            r.child_bytes(&c.key.codec)
+                .map_or("—".into(), |b| format::bytes(b as f64))
+                .into(),
+        );
+        t.row(row);
+    }
+    t
+}
+
+pub(super) fn per_cell(r: &Report) -> Vec<Block> {
+    let mut out = vec![
+        h(2, "Per cell"),
+        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process (user and system CPU time, max RSS and page faults from wait4; child size is the binary's size from the manifest)."),
+    ];
+    for s in charts::scenarios(r) {
+        out.push(h(3, format!("Timing, {}", scenario_title(&s))));
+        out.push(Block::Table(timing_table(cells_of(r, &s))));
+        out.push(h(
+            3,
+            format!("Process life (medians), {}", scenario_title(&s)),
+        ));
+        out.push(Block::Table(life_table(r, cells_of(r, &s))));
+    }
+    out
+}

@@ -1,0 +1,104 @@
+//! The words around the figures: the introduction, the warnings, how to read the report, and
+//! the closing notes.
+
+use super::*;
+
+pub(super) fn intro(r: &Report) -> Vec<Block> {
+    let cells = r.cells.len();
+    let planned = if r.planned > 0 {
+        format!(" of {} planned", format::count(r.planned as f64))
+    } else {
+        String::new()
+    };
+    let reference = r
+        .reference
+        .as_ref()
+        .map_or("no reference codec".into(), |x| {
+            format!("reference codec {x}")
+        });
+    vec![
+        h(1, "thaw: cold start and steady state"),
+        p(format!(
+            "Run folder {}: {} samples{planned} in {cells} cells; {reference}; bootstrap seed {}.",
+            r.run_dir,
+            format::count(r.samples as f64),
+            r.seed
+        )),
+    ]
+}
+
+pub(super) fn warnings(r: &Report) -> Vec<Block> {
+    let mut out = vec![h(2, "Warnings")];
+    if r.warnings.is_empty() {
+        out.push(p(format!(
+            "None: the run finished, no sample failed, no codec failed verification, no cell drifted (|ρ| ≥ {DRIFT_RHO} with p < {DRIFT_P}) or had more than {:.0}% outliers.",
+            OUTLIER_SHARE * 100.0
+        )));
+    } else {
+        out.push(Block::Warnings(r.warnings.clone()));
+    }
+    out
+}
+
+pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
+    let n_contrasts = r.contrasts.iter().filter(|c| c.contrast.is_some()).count();
+    // The DOM codecs (by the style the manifest gives) whose `ser` children ran here.
+    let dom: Vec<&str> = r
+        .codecs
+        .iter()
+        .filter(|c| c.style == "dom")
+        .map(|c| c.id.as_str())
+        .filter(|id| {
+            r.cells
+                .iter()
+                .any(|c| c.key.codec == *id && c.key.op == "ser")
+        })
+        .collect();
+    let dom_list = if dom.is_empty() {
+        "the DOM codecs".to_string()
+    } else {
+        dom.join(", ")
+    };
+    vec![
+        h(2, "How to read this report"),
+        Block::List(vec![
+            "The process is the unit: one child process is one observation. The operations inside a child are never treated as independent samples.".into(),
+            "Phases of a child's life: spawn_to_main (exec, loader, runtime start), fixture (reading or building the input, not charged to the library), init (the library's own set-up), first_op (the first call: cold code, lazy tables, CPU-feature dispatch, first allocations), remaining_ops (the other batch − 1 calls), check (the child computing the checksum of what it produced, outside every library phase), exit (drops, teardown, reaping). init_plus_ops = init + first_op + remaining_ops.".into(),
+            format!("median [95% CI]: a seeded percentile bootstrap of the median ({} resamples, ChaCha8, seed {}). p90 and quartiles are type-7 quantiles (R and NumPy's default). MAD is unscaled (median |x − median|). Outliers are counted with Tukey's fences (1.5 and 3 IQR). Drift is Spearman's ρ of init_plus_ops against the block index.", r.resamples, r.seed),
+            format!("Against the reference: in every block where both ran, the log ratio ln(codec / reference); its Hodges-Lehmann estimate (median of the Walsh averages) is shown as a ratio with a distribution-free 95% interval (order statistics of the Walsh averages; exact up to {EXACT_MAX_N} pairs). p is Wilcoxon's signed-rank test (exact up to {EXACT_MAX_N} pairs without ties, else normal with tie correction), Holm-adjusted across all {n_contrasts} comparisons of this report. The verdict says faster or slower only when the adjusted p is below {} and the interval lies wholly on one side of 1; otherwise no difference.", r.alpha),
+            format!("DOM `ser` children ({dom_list}) have to start from their library's own tree, and build it with that library's parser during the fixture phase, before the timed region. That parser shares no code with the writer being timed, but it has run once in the process."),
+            "noop reads its input and does nothing else: it is the harness floor every figure can be read against, and it is not compared.".into(),
+        ]),
+    ]
+}
+
+pub(super) fn notes(r: &Report) -> Vec<Block> {
+    let mut items = r.notes.clone();
+    items.push(format!(
+        "Inputs: run {}; warm {} ({}); allocations {} ({}); conformance {} ({}).",
+        r.run_dir,
+        r.warm_source.path,
+        if r.warm_source.present {
+            "read"
+        } else {
+            "absent"
+        },
+        r.alloc_source.path,
+        if r.alloc_source.present {
+            "read"
+        } else {
+            "absent"
+        },
+        r.conformance_source.path,
+        if r.conformance_source.present {
+            "read"
+        } else {
+            "absent"
+        },
+    ));
+    items.push(format!(
+        "Written by thaw analysis {}; the same numbers are in summary.csv and summary.json.",
+        r.analysis_version
+    ));
+    vec![h(2, "Notes"), Block::List(items)]
+}
