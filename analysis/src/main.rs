@@ -4,7 +4,7 @@
 
 use analysis::cli::{Cli, Command, CompareArgs, ExportArgs, ReportArgs, SynthArgs};
 use analysis::compare::{compare, Change, CompareOptions};
-use analysis::inputs::{alloc, conformance, criterion, run};
+use analysis::inputs::{alloc, conformance, criterion, run, warm_gate};
 use analysis::report::doc::{Cell, Table, Tone};
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
@@ -39,6 +39,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     let warm = criterion::load_criterion(&a.warm.join("criterion"))?;
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;
+    let warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
     let conformance = conformance::load_conformance(&a.conformance)?;
     let inputs = ReportInputs {
         run,
@@ -46,6 +47,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         warm,
         alloc_path,
         alloc,
+        warm_gate,
         conformance_path: a.conformance.clone(),
         conformance,
     };

@@ -4,7 +4,8 @@
 //! `cargo bench -p warm [-- FILTER]`; `THAW_WARM=quick` for a short pass over every cell;
 //! `THAW_VARIANT` names the build variant (default `portable`; `scripts/warm-native.sh` sets
 //! `native`); `THAW_CORPORA` adds the classic corpora for the DOM codecs. criterion writes to
-//! `results/warm/criterion/<variant>/`. The correctness gate runs over every cell before the
+//! `results/warm/criterion/<variant>/`, and the gate's decision for every cell to
+//! `results/warm/gate.csv`. The correctness gate runs over every cell before the
 //! first measurement; a refused cell is never timed and makes the run exit non-zero.
 
 use fixtures::codecs::Op;
@@ -47,6 +48,7 @@ fn run() -> anyhow::Result<ExitCode> {
     for line in plan.report_lines() {
         eprintln!("{line}");
     }
+    plan.write_decisions(&settings::warm_results().join("gate.csv"))?;
 
     run_plan(&mut c, &documents, &ops, &plan, &bench_fns(), seed);
     c.final_summary();

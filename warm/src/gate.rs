@@ -146,6 +146,36 @@ impl Plan {
             .map(|c| &c.decision)
     }
 
+    /// Writes every cell's decision as CSV (fixture, op, codec, decision, reason), so that the
+    /// report can show a cell a library cannot express as unsupported rather than as missing.
+    pub fn write_decisions(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        use anyhow::Context;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let mut out = csv::Writer::from_path(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        out.write_record(["fixture", "op", "codec", "decision", "reason"])?;
+        for cell in &self.cells {
+            let (decision, reason) = match &cell.decision {
+                Decision::Run => ("run", ""),
+                Decision::Unsupported(why) => ("unsupported", *why),
+                Decision::Refused(why) => ("refused", why.as_str()),
+            };
+            out.write_record([
+                cell.fixture.name,
+                cell.op.name(),
+                cell.codec,
+                decision,
+                reason,
+            ])?;
+        }
+        out.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    }
+
     pub fn runnable(&self) -> impl Iterator<Item = &Cell> {
         self.cells.iter().filter(|c| c.decision == Decision::Run)
     }
@@ -341,5 +371,22 @@ mod tests {
         assert_eq!(pick(&["c", "a"]).unwrap(), ["a", "c"]);
         let err = pick(&["d"]).unwrap_err().to_string();
         assert!(err.contains("unknown thing `d`; known: a, b, c"), "{err}");
+    }
+
+    #[test]
+    fn the_decisions_file_names_every_cell_and_why() {
+        let documents = small();
+        let mut checkers = checkers();
+        checkers.push(Checker::of::<Broken>());
+        let plan = gate(&documents, &checkers, &Op::ALL, fixtures::DEFAULT_SEED);
+        let path = std::env::temp_dir().join(format!("thaw-warm-gate-{}.csv", std::process::id()));
+        plan.write_decisions(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(text.lines().count(), 1 + plan.cells.len());
+        assert!(text.starts_with("fixture,op,codec,decision,reason\n"));
+        assert!(text.contains("small,de,serde_json,run,\n"));
+        assert!(text.contains("small,ser,jiter,unsupported,jiter is a parser only"));
+        assert!(text.contains("small,de,broken,refused,"));
     }
 }

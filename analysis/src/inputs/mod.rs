@@ -1,5 +1,5 @@
 //! Reading what the other crates wrote: a cold run folder, criterion's warm estimates, the
-//! allocation table and the conformance table. Only I/O and parsing live here; every error names
+//! allocation table, the warm gate's decisions and the conformance table. Only I/O and parsing live here; every error names
 //! the file (and the CSV line) it came from. Optional inputs that are absent read as `None`.
 
 pub mod alloc;
@@ -7,3 +7,4 @@ pub mod conformance;
 pub mod criterion;
 pub mod csv_util;
 pub mod run;
+pub mod warm_gate;

@@ -13,6 +13,7 @@ use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
+use crate::inputs::warm_gate::GateRow;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
 use serde::Serialize;
@@ -33,6 +34,8 @@ pub struct ReportInputs {
     pub warm: Option<(Vec<WarmEstimate>, Vec<String>)>,
     pub alloc_path: PathBuf,
     pub alloc: Option<(Vec<AllocRow>, Option<String>)>,
+    /// The warm gate's decision per cell; `None` when the file is absent.
+    pub warm_gate: Option<(Vec<GateRow>, Option<String>)>,
     pub conformance_path: PathBuf,
     pub conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
 }
@@ -74,6 +77,8 @@ pub struct Report {
     pub contrasts: Vec<ContrastRow>,
     pub warm_source: Source,
     pub warm: Vec<WarmEstimate>,
+    /// The warm gate's decisions, for cells without a warm figure (unsupported, refused).
+    pub warm_gate: Vec<GateRow>,
     pub penalties: Vec<Penalty>,
     pub curves: Vec<CostCurve>,
     pub break_evens: Vec<BreakEven>,
@@ -190,6 +195,10 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let curves = cost_curves(&cells, &warm);
     let break_evens = break_evens(&curves, opts.level);
 
+    let warm_gate = inputs.warm_gate.map_or_else(Vec::new, |(rows, note)| {
+        notes.extend(note);
+        rows
+    });
     let alloc = inputs.alloc.map(|(rows, note)| {
         notes.extend(note);
         rows
@@ -232,6 +241,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             present: warm_present,
         },
         warm,
+        warm_gate,
         penalties,
         curves,
         break_evens,

@@ -147,7 +147,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
     }
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion)"));
-        out.push(p("criterion's median time per operation in a warm loop, for every fixture the warm benches ran (its 95% intervals are in summary.json). Empty: no bench of that codec on that cell."));
+        out.push(p("criterion's median time per operation in a warm loop, for every fixture the warm benches ran (its 95% intervals are in summary.json). \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
         let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
         codecs.sort_unstable();
         codecs.dedup();
@@ -174,11 +174,28 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
                 let w = r.warm.iter().find(|w| {
                     w.fixture == fixture && w.op == op && w.variant == variant && w.codec == *c
                 });
-                row.push(w.map_or(Cell::new(""), |w| Cell::new(format::ns(w.median_ns))));
+                row.push(match w {
+                    Some(w) => Cell::new(format::ns(w.median_ns)),
+                    None => gate_cell(r, fixture, op, c),
+                });
             }
             t.row(row);
         }
         out.push(Block::Table(t));
     }
     out
+}
+
+/// A warm table cell with no figure: what the warm gate decided for it, if it says.
+fn gate_cell(r: &Report, fixture: &str, op: &str, codec: &str) -> Cell {
+    let decision = r
+        .warm_gate
+        .iter()
+        .find(|g| g.fixture == fixture && g.op == op && g.codec == codec)
+        .map(|g| g.decision.as_str());
+    match decision {
+        Some("unsupported") => Cell::toned("unsupported", Tone::Muted),
+        Some("refused") => Cell::toned("refused", Tone::Bad),
+        _ => Cell::new(""),
+    }
 }

@@ -1,0 +1,52 @@
+//! The warm track's gate decisions, `results/warm/gate.csv`: for every fixture × op × codec it
+//! considered, whether it ran, was unsupported (with the library's reason) or was refused by the
+//! correctness gate. The report uses it to show such cells as what they are, not as blanks.
+
+use super::csv_util::read_rows;
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateRow {
+    pub fixture: String,
+    pub op: String,
+    pub codec: String,
+    /// `run`, `unsupported` or `refused`.
+    pub decision: String,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The decisions, plus a note if the last line was cut; `None` when the file does not exist.
+pub fn load_gate(path: &Path) -> Result<Option<(Vec<GateRow>, Option<String>)>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    read_rows::<GateRow>(path).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_warm_gate_format() {
+        let d = std::env::temp_dir().join(format!("thaw-gate-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join("gate.csv");
+        std::fs::write(
+            &p,
+            "fixture,op,codec,decision,reason\n\
+             users-1kb,ser,jiter,unsupported,jiter is a parser only: it has no writer\n\
+             users-1kb,de,serde_json,run,\n",
+        )
+        .unwrap();
+        let (rows, note) = load_gate(&p).unwrap().unwrap();
+        assert!(note.is_none());
+        assert_eq!(rows[0].decision, "unsupported");
+        assert!(rows[0].reason.contains("no writer"));
+        assert_eq!(rows[1].reason, "");
+        assert!(load_gate(&d.join("absent.csv")).unwrap().is_none());
+    }
+}
