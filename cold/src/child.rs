@@ -17,6 +17,36 @@ use std::path::PathBuf;
 /// The exit code of a child that could not do its job.
 pub const FAILURE_EXIT: i32 = 2;
 
+/// When a `de` child drops the values its calls produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Drops {
+    /// Every value is kept until all calls are done, so no drop falls inside the timed ops
+    /// (DESIGN.md's rule, the default). The heap grows with the batch.
+    #[default]
+    AfterOps,
+    /// Each value is dropped right after its call, inside the timed ops, as a program that parses
+    /// and discards would; the heap is recycled from call to call, as in a warm loop.
+    EachCall,
+}
+
+impl Drops {
+    /// The value of the child's `--drops` argument.
+    pub fn name(self) -> &'static str {
+        match self {
+            Drops::AfterOps => "end",
+            Drops::EachCall => "each",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Drops, String> {
+        match text {
+            "end" => Ok(Drops::AfterOps),
+            "each" => Ok(Drops::EachCall),
+            other => Err(format!("--drops `{other}`: valid values are end, each")),
+        }
+    }
+}
+
 /// What the runner asked for on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Args {
@@ -25,15 +55,18 @@ pub struct Args {
     pub fixture_file: PathBuf,
     pub fixture: String,
     pub seed: u64,
+    pub drops: Drops,
 }
 
-/// `--op OP --batch N --fixture-file PATH --fixture NAME [--seed S]`, in any order.
+/// `--op OP --batch N --fixture-file PATH --fixture NAME [--seed S] [--drops end|each]`, in any
+/// order.
 pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
     let mut op = None;
     let mut batch = None;
     let mut fixture_file = None;
     let mut fixture = None;
     let mut seed = fixtures::DEFAULT_SEED;
+    let mut drops = Drops::default();
     let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         let flag = flag.to_string_lossy().into_owned();
@@ -52,6 +85,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             }
             "--fixture-file" => fixture_file = Some(PathBuf::from(&value)),
             "--fixture" => fixture = Some(text()),
+            "--drops" => drops = Drops::parse(&text())?,
             "--seed" => {
                 seed = text()
                     .parse()
@@ -60,7 +94,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
             other => {
                 return Err(format!(
                     "unknown argument `{other}`; usage: --op ser|de --batch N \
-                     --fixture-file PATH --fixture NAME [--seed S]"
+                     --fixture-file PATH --fixture NAME [--seed S] [--drops end|each]"
                 ))
             }
         }
@@ -71,6 +105,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Args, Stri
         fixture_file: fixture_file.ok_or("missing --fixture-file")?,
         fixture: fixture.ok_or("missing --fixture")?,
         seed,
+        drops,
     })
 }
 
@@ -152,8 +187,11 @@ fn de<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Report, 
     } else {
         Vec::new()
     };
-    // Every result is kept until the end, so no drop falls inside the timed ops.
-    let mut values: Vec<C::Value> = Vec::with_capacity(args.batch);
+    // Every result is kept until the end, so no drop falls inside the timed ops, unless the
+    // runner asked for each to be dropped after its call (`--drops each`); the last is kept for
+    // the checksum either way.
+    let keep_all = args.drops == Drops::AfterOps;
+    let mut values: Vec<C::Value> = Vec::with_capacity(if keep_all { args.batch } else { 1 });
     let fixture_ns = monotonic_ns();
 
     let mut codec = C::new();
@@ -169,7 +207,11 @@ fn de<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Report, 
         let value = codec
             .de(model, black_box(input))
             .map_err(|e| format!("de failed on call {}: {e}", i + 1))?;
-        values.push(black_box(value));
+        if keep_all || i + 1 == args.batch {
+            values.push(black_box(value));
+        } else {
+            drop(black_box(value));
+        }
         if i == 0 {
             first_ns = monotonic_ns();
         }
@@ -301,6 +343,10 @@ mod tests {
     }
 
     fn in_process<C: Codec>(op: Op, batch: usize) -> (Report, u64) {
+        in_process_dropping::<C>(op, batch, Drops::AfterOps)
+    }
+
+    fn in_process_dropping<C: Codec>(op: Op, batch: usize, drops: Drops) -> (Report, u64) {
         let fixture = catalog::find("small").unwrap();
         let seed = fixtures::DEFAULT_SEED;
         let document = fixture.document(seed, None).unwrap();
@@ -316,6 +362,7 @@ mod tests {
             fixture_file: path.clone(),
             fixture: "small".into(),
             seed,
+            drops,
         };
         let report = run::<C>(monotonic_ns(), &args).unwrap();
         std::fs::remove_file(&path).unwrap();
@@ -324,6 +371,30 @@ mod tests {
             .expected_checksum(fixture, op, seed, &document)
             .unwrap();
         (report, expected)
+    }
+
+    #[test]
+    fn dropping_each_value_keeps_the_checksum_and_the_protocol() {
+        for batch in [1, 3] {
+            let (r, expected) =
+                in_process_dropping::<SerdeJsonTyped>(Op::De, batch, Drops::EachCall);
+            assert_eq!(r.checksum, expected, "batch {batch}");
+        }
+        let mut a = os(&[
+            "--op",
+            "de",
+            "--batch",
+            "2",
+            "--fixture-file",
+            "f",
+            "--fixture",
+            "small",
+        ]);
+        assert_eq!(parse_args(a.clone()).unwrap().drops, Drops::AfterOps);
+        a.extend(os(&["--drops", "each"]));
+        assert_eq!(parse_args(a.clone()).unwrap().drops, Drops::EachCall);
+        a.extend(os(&["--drops", "sometimes"]));
+        assert!(parse_args(a).unwrap_err().contains("end, each"));
     }
 
     #[test]

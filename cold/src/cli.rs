@@ -2,6 +2,7 @@
 //! that the rest of the crate reads. Every bad input is an error that names it and lists the
 //! valid values.
 
+use crate::child::Drops;
 use crate::children::Variant;
 use crate::pin;
 use anyhow::{bail, Result};
@@ -69,6 +70,11 @@ pub struct RunArgs {
     /// Before each sample, evict the child binary and its input from the page cache.
     #[arg(long)]
     pub cold_cache: bool,
+    /// Drop each `de` value right after its call, inside the timed ops (as a program that parses
+    /// and discards would); by default every value is kept until all calls are done, so no drop
+    /// is timed.
+    #[arg(long)]
+    pub drop_each: bool,
     /// Seconds a child may run before it is killed and recorded as `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
@@ -85,7 +91,7 @@ pub struct RunArgs {
     /// run's own settings.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "codecs", "ops", "batches", "samples", "fixture", "seed", "out", "pin", "cold_cache",
-        "timeout", "variant", "children_dir", "corpora",
+        "drop_each", "timeout", "variant", "children_dir", "corpora",
     ])]
     pub resume: Option<PathBuf>,
     /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
@@ -105,6 +111,7 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     pub pin: Option<Vec<usize>>,
     pub cold_cache: bool,
+    pub drops: Drops,
     pub timeout: Duration,
     pub variant: Variant,
     pub children_dir: Option<PathBuf>,
@@ -187,6 +194,11 @@ impl RunArgs {
             out: self.out,
             pin,
             cold_cache: self.cold_cache,
+            drops: if self.drop_each {
+                Drops::EachCall
+            } else {
+                Drops::AfterOps
+            },
             timeout: Duration::from_secs_f64(self.timeout),
             variant: self.variant,
             children_dir: self.children_dir,

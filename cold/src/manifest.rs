@@ -3,6 +3,7 @@
 //! preflight's verdicts), and whether it finished. Written when the run starts, and again with
 //! `finished: true` at its end. The keys are the ones `analysis` reads.
 
+use crate::child::Drops;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -59,6 +60,8 @@ pub struct Settings {
     pub pinning: Option<String>,
     pub cold_cache: bool,
     pub timeout_secs: f64,
+    /// When `de` children drop their values.
+    pub drops: Drops,
 }
 
 /// Everything the first manifest holds.
@@ -103,6 +106,7 @@ pub fn build(c: &Contents) -> Value {
         "pinning": s.pinning,
         "cold_cache": s.cold_cache,
         "timeout_secs": s.timeout_secs,
+        "drops": s.drops.name(),
         "started_utc": c.started_utc,
         "finished": false,
         "unsupported": c.unsupported,
@@ -142,6 +146,11 @@ pub fn settings(m: &Value) -> Result<Settings, String> {
             .get("timeout_secs")
             .and_then(Value::as_f64)
             .ok_or_else(|| missing("timeout_secs"))?,
+        // Manifests written before `drops` existed kept every value to the end.
+        drops: match m.get("drops").and_then(Value::as_str) {
+            None => Drops::AfterOps,
+            Some(text) => Drops::parse(text).map_err(|_| missing("drops"))?,
+        },
     })
 }
 
@@ -221,6 +230,7 @@ mod tests {
                 pinning: Some("0".into()),
                 cold_cache: true,
                 timeout_secs: 1.5,
+                drops: Drops::EachCall,
             },
             started_utc: "2026-01-01T00:00:00Z".into(),
             command_line: vec!["cold".into(), "run".into()],
@@ -268,6 +278,7 @@ mod tests {
         let s = settings(&m).unwrap();
         assert_eq!((s.seed, s.samples_per_cell, s.timeout_secs), (5, 2, 1.5));
         assert_eq!(s.pinning.as_deref(), Some("0"));
+        assert_eq!(s.drops, Drops::EachCall);
         assert!(settings(&json!({})).unwrap_err().contains("seed"));
     }
 

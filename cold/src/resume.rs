@@ -76,7 +76,7 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     }
     manifest::write(dir, &manifest_value)?;
 
-    let jobs = session::jobs(&left, &child_paths, dir, settings.seed, &expected)?;
+    let jobs = session::jobs(&left, &child_paths, dir, &settings, &expected)?;
     let before = plan_rows.len() - left.len();
     let tally = session::take_samples(dir, &jobs, &settings, plan_rows.len(), before)?;
     session::finish(dir, &mut manifest_value, &settings, &tally)?;

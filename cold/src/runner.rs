@@ -112,6 +112,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         pinning,
         cold_cache: o.cold_cache,
         timeout_secs: o.timeout.as_secs_f64(),
+        drops: o.drops,
     };
     let mut manifest_value = manifest::build(&manifest::Contents {
         settings: settings.clone(),
@@ -151,7 +152,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         plan_rows.len(),
         if o.cold_cache { ", cold cache" } else { "" }
     );
-    let jobs = session::jobs(&plan_rows, &child_paths, &dir, o.seed, &expected)?;
+    let jobs = session::jobs(&plan_rows, &child_paths, &dir, &settings, &expected)?;
     let tally = session::take_samples(&dir, &jobs, &settings, plan_rows.len(), 0)?;
     session::finish(&dir, &mut manifest_value, &settings, &tally)?;
     Ok(Some(dir))
@@ -336,6 +337,7 @@ fn preflight(
             child: child_paths[codec_id].clone(),
             fixture_file: folder::fixture_file(dir, fixture_name),
             seed: o.seed,
+            drops: o.drops,
             expected: sum,
         };
         let row = sampler.sample(&job)?;

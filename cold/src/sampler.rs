@@ -4,6 +4,7 @@
 //! failure to write the row stops the run.
 
 use crate::cache::EvictionTally;
+use crate::child::Drops;
 use crate::classify;
 use crate::folder::SamplesWriter;
 use crate::process::Watch;
@@ -22,6 +23,8 @@ pub struct Job {
     pub child: PathBuf,
     pub fixture_file: PathBuf,
     pub seed: u64,
+    /// When a `de` child drops its values (`--drops`).
+    pub drops: Drops,
     /// The checksum the child must print.
     pub expected: u64,
 }
@@ -40,6 +43,8 @@ impl Job {
             self.plan.fixture.clone().into(),
             "--seed".into(),
             self.seed.to_string().into(),
+            "--drops".into(),
+            self.drops.name().into(),
         ]
     }
 }

@@ -61,7 +61,7 @@ pub fn jobs(
     rows: &[PlanRow],
     children: &HashMap<String, PathBuf>,
     dir: &Path,
-    seed: u64,
+    settings: &Settings,
     expected: &HashMap<Trio, u64>,
 ) -> Result<Vec<Job>> {
     rows.iter()
@@ -83,7 +83,8 @@ pub fn jobs(
                 plan: row.clone(),
                 child: child.clone(),
                 fixture_file: folder::fixture_file(dir, &row.fixture),
-                seed,
+                seed: settings.seed,
+                drops: settings.drops,
                 expected,
             })
         })

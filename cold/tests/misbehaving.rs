@@ -2,6 +2,7 @@
 //! checksum or cannot be spawned is recorded with its status, and the run goes on to the end.
 
 use analysis::samples::PlanRow;
+use cold::child::Drops;
 use cold::folder::{self, SamplesWriter};
 use cold::process::Watch;
 use cold::progress::Progress;
@@ -30,6 +31,7 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
         child: child.to_path_buf(),
         fixture_file: "/dev/null".into(),
         seed: 1,
+        drops: Drops::AfterOps,
         expected: 0,
     }
 }
