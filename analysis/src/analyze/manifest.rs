@@ -20,6 +20,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("kernel", "kernel"),
     ("pinning", "pinning"),
     ("cold_cache", "cold cache"),
+    ("drops", "de values dropped (end: after all calls; each: after each call, timed)"),
 ];
 
 /// A JSON value as one line of text (arrays of scalars joined by spaces).
