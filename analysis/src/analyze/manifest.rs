@@ -20,7 +20,10 @@ const KNOWN: &[(&str, &str)] = &[
     ("kernel", "kernel"),
     ("pinning", "pinning"),
     ("cold_cache", "cold cache"),
-    ("drops", "de values dropped (end: after all calls; each: after each call, timed)"),
+    (
+        "drops",
+        "de values dropped (end: after all calls; each: after each call, timed)",
+    ),
 ];
 
 /// A JSON value as one line of text (arrays of scalars joined by spaces).
