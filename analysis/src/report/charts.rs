@@ -103,19 +103,12 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let y = LogScale::covering(lo.max(1.0), hi, height - bottom, top);
     let plot_w = width - left - right;
-    for t in y.ticks() {
-        let py = y.map(t);
-        svg.line(
-            (left, py),
-            (width - right, py),
-            Stroke::solid("#e6e6e6", 1.0),
-        );
-        svg.text(
-            (left - 6.0, py + 4.0),
-            &format::tick_ns(t),
-            Font::new("end", 11.0, "#444"),
-        );
-    }
+    svg.y_grid(
+        y.ticks()
+            .into_iter()
+            .map(|t| (y.map(t), format::tick_ns(t))),
+        (left, width - right),
+    );
     svg.text(
         (16.0, top + (height - top - bottom) / 2.0),
         "init_plus_ops per process (log scale)",
@@ -221,15 +214,12 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let x = LinScale::zero_to(max, left, width - right);
     let bottom = top + rows.len() as f64 * row_h;
-    for t in x.ticks() {
-        let px = x.map(t);
-        svg.line((px, top - 4.0), (px, bottom), Stroke::solid("#e6e6e6", 1.0));
-        svg.text(
-            (px, bottom + 16.0),
-            &format::tick_ns(t),
-            Font::new("middle", 11.0, "#444"),
-        );
-    }
+    svg.x_grid(
+        x.ticks()
+            .into_iter()
+            .map(|t| (x.map(t), format::tick_ns(t))),
+        (top - 4.0, bottom),
+    );
     for (ri, (codec, v)) in rows.iter().enumerate() {
         let y0 = top + ri as f64 * row_h + 4.0;
         svg.text(
@@ -372,32 +362,16 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo, y_hi, height - bottom, top);
-    for t in x.ticks() {
-        let px = x.map(t);
-        svg.line(
-            (px, top),
-            (px, height - bottom),
-            Stroke::solid("#e6e6e6", 1.0),
-        );
-        svg.text(
-            (px, height - bottom + 16.0),
-            &ops_label(t),
-            Font::new("middle", 11.0, "#444"),
-        );
-    }
-    for t in y.ticks() {
-        let py = y.map(t);
-        svg.line(
-            (left, py),
-            (width - right, py),
-            Stroke::solid("#e6e6e6", 1.0),
-        );
-        svg.text(
-            (left - 6.0, py + 4.0),
-            &format::tick_ns(t),
-            Font::new("end", 11.0, "#444"),
-        );
-    }
+    svg.x_grid(
+        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
+        (top, height - bottom),
+    );
+    svg.y_grid(
+        y.ticks()
+            .into_iter()
+            .map(|t| (y.map(t), format::tick_ns(t))),
+        (left, width - right),
+    );
     svg.axes((left, top), (width - right, height - bottom));
     svg.axis_titles(
         (left, top),
@@ -535,36 +509,20 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo / 1.05, y_hi * 1.05, height - bottom, top);
-    for t in x.ticks() {
-        let px = x.map(t);
-        svg.line(
-            (px, top),
-            (px, height - bottom),
-            Stroke::solid("#e6e6e6", 1.0),
-        );
-        svg.text(
-            (px, height - bottom + 16.0),
-            &ops_label(t),
-            Font::new("middle", 11.0, "#444"),
-        );
-    }
-    for t in y.ticks() {
-        let py = y.map(t);
-        svg.line(
-            (left, py),
-            (width - right, py),
-            Stroke::solid("#e6e6e6", 1.0),
-        );
-        let label = format!(
+    svg.x_grid(
+        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
+        (top, height - bottom),
+    );
+    let ratio_label = |t: f64| {
+        format!(
             "{}×",
             format::sig3(t).trim_end_matches('0').trim_end_matches('.')
-        );
-        svg.text(
-            (left - 6.0, py + 4.0),
-            &label,
-            Font::new("end", 11.0, "#444"),
-        );
-    }
+        )
+    };
+    svg.y_grid(
+        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
+        (left, width - right),
+    );
     let one = y.map(1.0);
     svg.line(
         (left, one),

@@ -162,6 +162,24 @@ impl Svg {
         );
     }
 
+    /// Vertical grid lines from `y0` down to `y1`, one per `(pixel x, label)`, each labelled
+    /// below `y1`.
+    pub fn x_grid(&mut self, ticks: impl IntoIterator<Item = (f64, String)>, (y0, y1): (f64, f64)) {
+        for (px, label) in ticks {
+            self.line((px, y0), (px, y1), Stroke::solid("#e6e6e6", 1.0));
+            self.text((px, y1 + 16.0), &label, Font::new("middle", 11.0, "#444"));
+        }
+    }
+
+    /// Horizontal grid lines from `x0` to `x1`, one per `(pixel y, label)`, each labelled to the
+    /// left of `x0`.
+    pub fn y_grid(&mut self, ticks: impl IntoIterator<Item = (f64, String)>, (x0, x1): (f64, f64)) {
+        for (py, label) in ticks {
+            self.line((x0, py), (x1, py), Stroke::solid("#e6e6e6", 1.0));
+            self.text((x0 - 6.0, py + 4.0), &label, Font::new("end", 11.0, "#444"));
+        }
+    }
+
     /// The x and y axis lines of the plot area from `(x0, y0)` (top left) to `(x1, y1)`.
     pub fn axes(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) {
         self.line((x0, y1), (x1, y1), Stroke::solid("#888", 1.0));
