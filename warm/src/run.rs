@@ -20,8 +20,9 @@ use fixtures::models::ModelKind;
 
 /// Everything one cell needs, made before measuring.
 pub struct Workload<C: Codec> {
-    /// The document that `Inputs::fresh` copies, for codecs that parse in place.
-    source: Vec<u8>,
+    /// The document that `Inputs::fresh` copies: `Some` only for `de` by a codec that parses in
+    /// place.
+    source: Option<Vec<u8>>,
     runner: Runner<C>,
 }
 
@@ -59,11 +60,7 @@ impl<C: Codec> Workload<C> {
             Op::De => None,
         };
         Ok(Workload {
-            source: if in_place {
-                document.to_vec()
-            } else {
-                Vec::new()
-            },
+            source: in_place.then(|| document.to_vec()),
             runner: Runner {
                 codec: C::new(),
                 model: fixture.model_kind(),
@@ -80,10 +77,9 @@ impl<C: Codec> Workload<C> {
 
     /// The set-up side (fresh inputs) and the measured side (the runner), borrowed apart.
     pub fn parts(&mut self) -> (Inputs<'_>, &mut Runner<C>) {
-        let source = C::MUTATES_INPUT && self.runner.value.is_none();
         (
             Inputs {
-                source: source.then_some(self.source.as_slice()),
+                source: self.source.as_deref(),
             },
             &mut self.runner,
         )

@@ -380,38 +380,25 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
         "operations in one process (log scale)",
         "cumulative cost (log scale)",
     );
-    // largest cost at the right edge first, so the legend reads top to bottom like the lines
-    series.sort_by(|a, b| {
-        b.1.last()
-            .map_or(0.0, |p| p.1)
-            .total_cmp(&a.1.last().map_or(0.0, |p| p.1))
-    });
+    sort_by_final_cost(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
         let last_batch = f64::from(c.points.last().map_or(1, |p| p.0));
-        let to_px = |p: &(f64, f64)| (x.map(p.0), y.map(p.1));
-        let measured: Vec<(f64, f64)> = pts
-            .iter()
-            .filter(|p| p.0 <= last_batch)
-            .map(to_px)
-            .collect();
-        let extra: Vec<(f64, f64)> = pts
-            .iter()
-            .filter(|p| p.0 >= last_batch)
-            .map(to_px)
-            .collect();
-        svg.polyline(&measured, Stroke::solid(color, 2.2));
-        svg.polyline(&extra, Stroke::dashed(color, 2.0, "6 4"));
+        measured_then_extended(
+            &mut svg,
+            pts,
+            last_batch,
+            |p| (x.map(p.0), y.map(p.1)),
+            color,
+        );
         for p in &c.points {
             svg.circle(x.map(f64::from(p.0)), y.map(p.1), 3.2, color, 1.0);
         }
-        let ly = top + 10.0 + ci as f64 * 18.0;
-        let lx = width - right + 14.0;
-        svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
-        svg.text(
-            (lx + 28.0, ly + 4.0),
+        legend_entry(
+            &mut svg,
+            (width - right + 14.0, top + 10.0 + ci as f64 * 18.0),
+            color,
             &c.codec,
-            Font::new("start", 12.0, "#222"),
         );
     }
     if let Some(r) = &report.reference {
@@ -542,35 +529,23 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         "operations in one process (log scale)",
         &format!("cost / {refname} cost (log scale)"),
     );
-    series.sort_by(|a, b| {
-        b.1.last()
-            .map_or(0.0, |p| p.1)
-            .total_cmp(&a.1.last().map_or(0.0, |p| p.1))
-    });
+    sort_by_final_cost(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
         let last_batch = f64::from(c.points.last().map_or(1, |p| p.0))
             .min(f64::from(rc.points.last().map_or(1, |p| p.0)));
-        let to_px = |p: &(f64, f64)| (x.map(p.0), y.map(p.1));
-        let measured: Vec<(f64, f64)> = pts
-            .iter()
-            .filter(|p| p.0 <= last_batch)
-            .map(to_px)
-            .collect();
-        let extra: Vec<(f64, f64)> = pts
-            .iter()
-            .filter(|p| p.0 >= last_batch)
-            .map(to_px)
-            .collect();
-        svg.polyline(&measured, Stroke::solid(color, 2.2));
-        svg.polyline(&extra, Stroke::dashed(color, 2.0, "6 4"));
-        let ly = top + 10.0 + ci as f64 * 18.0;
-        let lx = width - right + 14.0;
-        svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
-        svg.text(
-            (lx + 28.0, ly + 4.0),
+        measured_then_extended(
+            &mut svg,
+            pts,
+            last_batch,
+            |p| (x.map(p.0), y.map(p.1)),
+            color,
+        );
+        legend_entry(
+            &mut svg,
+            (width - right + 14.0, top + 10.0 + ci as f64 * 18.0),
+            color,
             &c.codec,
-            Font::new("start", 12.0, "#222"),
         );
     }
     let ly = top + 16.0 + series.len() as f64 * 18.0;
@@ -590,4 +565,39 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         s.fixture, s.op, s.variant
     );
     Some(svg.finish(&title))
+}
+
+/// Largest cost at the right edge first, so the legend reads top to bottom like the lines.
+fn sort_by_final_cost(series: &mut [(&CostCurve, Vec<(f64, f64)>)]) {
+    let last = |pts: &[(f64, f64)]| pts.last().map_or(0.0, |p| p.1);
+    series.sort_by(|a, b| last(&b.1).total_cmp(&last(&a.1)));
+}
+
+/// A cost curve, solid up to `last_measured` operations (the cold medians) and dashed beyond
+/// (where the warm time per operation extends it).
+fn measured_then_extended(
+    svg: &mut Svg,
+    points: &[(f64, f64)],
+    last_measured: f64,
+    to_px: impl Fn(&(f64, f64)) -> (f64, f64),
+    color: &str,
+) {
+    let part = |keep: &dyn Fn(f64) -> bool| -> Vec<(f64, f64)> {
+        points.iter().filter(|p| keep(p.0)).map(&to_px).collect()
+    };
+    svg.polyline(&part(&|n| n <= last_measured), Stroke::solid(color, 2.2));
+    svg.polyline(
+        &part(&|n| n >= last_measured),
+        Stroke::dashed(color, 2.0, "6 4"),
+    );
+}
+
+/// One line of a chart's legend: a short stroke in the series' colour and its name.
+fn legend_entry(svg: &mut Svg, (lx, ly): (f64, f64), color: &str, label: &str) {
+    svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
+    svg.text(
+        (lx + 28.0, ly + 4.0),
+        label,
+        Font::new("start", 12.0, "#222"),
+    );
 }
