@@ -2,10 +2,11 @@
 //! seeded bootstrap interval, and a verdict that calls a change only when the whole interval
 //! lies beyond the noise threshold (±2% by default). Pure: the caller reads the runs.
 
-use crate::analyze::cells::{CellKey, Figure};
-use crate::samples::SampleRow;
+use crate::analyze::cells::{cell_seed, CellKey, Figure};
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::quantile::{median, sorted};
+use schema::run_folder::SampleRow;
+use schema::{Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -29,7 +30,10 @@ impl Change {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CellChange {
+    /// The cell (with run A's variant).
     pub key: CellKey,
+    /// The variant compared: `portable`, or `portable→native` when variants were ignored.
+    pub variants: String,
     pub n_a: usize,
     pub n_b: usize,
     pub median_a: f64,
@@ -64,15 +68,25 @@ pub fn classify(lo: f64, hi: f64, threshold: f64) -> Change {
     }
 }
 
-fn values(rows: &[SampleRow], opts: &CompareOptions) -> BTreeMap<CellKey, Vec<f64>> {
-    let mut m: BTreeMap<CellKey, Vec<f64>> = BTreeMap::new();
+/// How cells of two runs are matched: fixture, op, variant (none when variants are ignored),
+/// batch, codec, in the order tables list them.
+type MatchKey = (String, Op, Option<Variant>, u32, String);
+
+fn match_key(k: &CellKey, ignore_variant: bool) -> MatchKey {
+    let variant = (!ignore_variant).then_some(k.variant);
+    (k.fixture.clone(), k.op, variant, k.batch, k.codec.clone())
+}
+
+/// Each matched cell's figures, with the cell they came from.
+fn values(rows: &[SampleRow], opts: &CompareOptions) -> BTreeMap<MatchKey, (CellKey, Vec<f64>)> {
+    let mut m: BTreeMap<MatchKey, (CellKey, Vec<f64>)> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.is_ok()) {
         if let Some(v) = opts.figure.of(r) {
-            let mut k = CellKey::of_sample(r);
-            if opts.ignore_variant {
-                k.variant = String::from("*");
-            }
-            m.entry(k).or_default().push(v as f64);
+            let cell = r.cell();
+            m.entry(match_key(&cell, opts.ignore_variant))
+                .or_insert_with(|| (cell, Vec::new()))
+                .1
+                .push(v as f64);
         }
     }
     m
@@ -87,8 +101,10 @@ pub fn compare(
     let va = values(a, opts);
     let vb = values(b, opts);
     let mut out = Vec::new();
-    for (k, xa) in &va {
-        let Some(xb) = vb.get(k) else { continue };
+    for (k, (cell_a, xa)) in &va {
+        let Some((cell_b, xb)) = vb.get(k) else {
+            continue;
+        };
         let (sa, sb) = (sorted(xa), sorted(xb));
         let (Some(ma), Some(mb)) = (median(&sa), median(&sb)) else {
             continue;
@@ -96,13 +112,19 @@ pub fn compare(
         if ma <= 0.0 {
             continue;
         }
-        let Some((lo, hi)) =
-            median_ratio_interval(&sa, &sb, opts.resamples, opts.level, k.seed(opts.seed))
+        let seed = cell_seed(cell_a, opts.seed);
+        let Some((lo, hi)) = median_ratio_interval(&sa, &sb, opts.resamples, opts.level, seed)
         else {
             continue;
         };
+        let variants = if cell_a.variant == cell_b.variant {
+            cell_a.variant.to_string()
+        } else {
+            format!("{}→{}", cell_a.variant, cell_b.variant)
+        };
         out.push(CellChange {
-            key: k.clone(),
+            key: cell_a.clone(),
+            variants,
             n_a: sa.len(),
             n_b: sb.len(),
             median_a: ma,
@@ -114,14 +136,14 @@ pub fn compare(
         });
     }
     let only_a = va
-        .keys()
-        .filter(|k| !vb.contains_key(*k))
-        .cloned()
+        .iter()
+        .filter(|(k, _)| !vb.contains_key(*k))
+        .map(|(_, (cell, _))| cell.clone())
         .collect();
     let only_b = vb
-        .keys()
-        .filter(|k| !va.contains_key(*k))
-        .cloned()
+        .iter()
+        .filter(|(k, _)| !va.contains_key(*k))
+        .map(|(_, (cell, _))| cell.clone())
         .collect();
     (out, only_a, only_b)
 }

@@ -1,10 +1,9 @@
 //! analysis: statistics and reports over what the cold and warm tracks wrote.
 //!
 //! It reads files (a cold run folder, the warm results) and writes reports; it never runs a
-//! benchmark. `samples` is also linked by `cold` so that both sides share one row format.
+//! benchmark. The files' formats are the `schema` crate's, which their writers use too.
 //!
 //! The map, in the order data flows:
-//! - [`samples`]: the samples.csv and plan.csv row formats (shared with `cold`);
 //! - [`inputs`]: reading a run folder, criterion's estimates, alloc.csv, conformance.csv;
 //! - [`stats`]: pure numerics (quantiles, bootstrap, rank tests, Hodges-Lehmann, Holm);
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
@@ -22,6 +21,5 @@ pub mod export;
 pub mod inputs;
 pub mod parallel;
 pub mod report;
-pub mod samples;
 pub mod stats;
 pub mod synth;

@@ -104,8 +104,8 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         };
         t.row(vec![
             c.key.fixture.clone().into(),
-            c.key.op.clone().into(),
-            c.key.variant.clone().into(),
+            c.key.op.into(),
+            c.variants.clone().into(),
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
             format::ns(c.median_a).into(),
@@ -153,8 +153,8 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         for c in &changes {
             w.write_record([
                 c.key.fixture.clone(),
-                c.key.op.clone(),
-                c.key.variant.clone(),
+                c.key.op.to_string(),
+                c.variants.clone(),
                 c.key.batch.to_string(),
                 c.key.codec.clone(),
                 c.n_a.to_string(),

@@ -9,72 +9,148 @@
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
-use crate::samples::{PlanRow, SampleRow};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Value};
+use schema::conformance_file::{Expected, Outcome};
+use schema::run_folder::{CheckEntry, CodecEntry, FixtureEntry, Manifest, PlanRow, SampleRow};
+use schema::{Op, Status, Style, Variant};
 
-/// A codec's cost model, ns: (id, init, de first, de per op, ser first, ser per op, child KiB).
-/// `ser` = 0 means the codec cannot serialise (jiter).
-const MODELS: &[(&str, f64, f64, f64, f64, f64, u64)] = &[
-    ("noop", 0.0, 300.0, 60.0, 300.0, 60.0, 400),
-    (
+/// A made-up codec: its style and costs in ns (init; first call and each further call of `de`
+/// and `ser`) and its child's size. `ser_first` of 0 means it cannot serialise (like jiter).
+struct CostModel {
+    id: &'static str,
+    style: Style,
+    init: f64,
+    de_first: f64,
+    de_per_op: f64,
+    ser_first: f64,
+    ser_per_op: f64,
+    child_kib: u64,
+}
+
+const fn model(
+    id: &'static str,
+    style: Style,
+    init: f64,
+    (de_first, de_per_op): (f64, f64),
+    (ser_first, ser_per_op): (f64, f64),
+    child_kib: u64,
+) -> CostModel {
+    CostModel {
+        id,
+        style,
+        init,
+        de_first,
+        de_per_op,
+        ser_first,
+        ser_per_op,
+        child_kib,
+    }
+}
+
+/// The synthetic run's codecs: made-up cost models named after thaw's codecs so a synthetic
+/// report reads like a real one. They are test data, not the registry.
+const MODELS: &[CostModel] = &[
+    model(
+        "noop",
+        Style::Baseline,
+        0.0,
+        (300.0, 60.0),
+        (300.0, 60.0),
+        400,
+    ),
+    model(
         "serde_json",
+        Style::Typed,
         30.0,
-        26_000.0,
-        4_000.0,
-        12_000.0,
-        1_500.0,
+        (26_000.0, 4_000.0),
+        (12_000.0, 1_500.0),
         560,
     ),
-    (
+    model(
         "serde_json-value",
+        Style::Dom,
         30.0,
-        31_000.0,
-        6_000.0,
-        15_000.0,
-        2_500.0,
+        (31_000.0, 6_000.0),
+        (15_000.0, 2_500.0),
         600,
     ),
-    (
+    model(
         "simd-json",
+        Style::Typed,
         2_000.0,
-        44_000.0,
-        2_500.0,
-        14_000.0,
-        1_800.0,
+        (44_000.0, 2_500.0),
+        (14_000.0, 1_800.0),
         900,
     ),
-    (
+    model(
         "simd-json-value",
+        Style::Dom,
         2_000.0,
-        50_000.0,
-        3_200.0,
-        16_000.0,
-        2_200.0,
+        (50_000.0, 3_200.0),
+        (16_000.0, 2_200.0),
         950,
     ),
-    (
-        "sonic-rs", 40.0, 62_000.0, 2_000.0, 18_000.0, 1_200.0, 1_100,
-    ),
-    (
-        "sonic-rs-value",
+    model(
+        "sonic-rs",
+        Style::Typed,
         40.0,
-        66_000.0,
-        2_600.0,
-        20_000.0,
-        1_600.0,
+        (62_000.0, 2_000.0),
+        (18_000.0, 1_200.0),
+        1_100,
+    ),
+    model(
+        "sonic-rs-value",
+        Style::Dom,
+        40.0,
+        (66_000.0, 2_600.0),
+        (20_000.0, 1_600.0),
         1_150,
     ),
-    ("miniserde", 20.0, 21_000.0, 7_000.0, 10_000.0, 3_000.0, 480),
-    ("nanoserde", 20.0, 18_000.0, 5_000.0, 9_000.0, 2_500.0, 470),
-    ("jiter", 20.0, 23_000.0, 3_000.0, 0.0, 0.0, 700),
+    model(
+        "miniserde",
+        Style::Typed,
+        20.0,
+        (21_000.0, 7_000.0),
+        (10_000.0, 3_000.0),
+        480,
+    ),
+    model(
+        "nanoserde",
+        Style::Typed,
+        20.0,
+        (18_000.0, 5_000.0),
+        (9_000.0, 2_500.0),
+        470,
+    ),
+    model(
+        "jiter",
+        Style::Dom,
+        20.0,
+        (23_000.0, 3_000.0),
+        (0.0, 0.0),
+        700,
+    ),
 ];
+
+impl CostModel {
+    fn can_ser(&self) -> bool {
+        self.ser_first > 0.0
+    }
+
+    /// (first call, each further call) of `op`.
+    fn costs(&self, op: Op) -> (f64, f64) {
+        match op {
+            Op::De => (self.de_first, self.de_per_op),
+            Op::Ser => (self.ser_first, self.ser_per_op),
+        }
+    }
+}
 
 pub const FIXTURE: &str = "users-2kb";
 pub const BATCHES: [u32; 3] = [1, 10, 100];
-pub const VARIANT: &str = "portable";
+pub const VARIANT: Variant = Variant::Portable;
 
 #[derive(Debug, Clone, Default)]
 pub struct SynthOptions {
@@ -89,7 +165,7 @@ pub struct SynthOptions {
 }
 
 pub struct SynthRun {
-    pub manifest: Value,
+    pub manifest: Manifest,
     pub plan: Vec<PlanRow>,
     pub samples: Vec<SampleRow>,
     pub warm: Vec<WarmEstimate>,
@@ -103,21 +179,22 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-struct Cell {
+/// A cell of the synthetic run: a cost model, an op, a batch.
+struct SynthCell {
     model: usize,
-    op: &'static str,
+    op: Op,
     batch: u32,
 }
 
-fn cells() -> Vec<Cell> {
+fn cells() -> Vec<SynthCell> {
     let mut out = Vec::new();
     for (m, model) in MODELS.iter().enumerate() {
-        for op in ["de", "ser"] {
-            if op == "ser" && model.4 == 0.0 {
+        for op in [Op::De, Op::Ser] {
+            if op == Op::Ser && !model.can_ser() {
                 continue;
             }
             for batch in BATCHES {
-                out.push(Cell {
+                out.push(SynthCell {
                     model: m,
                     op,
                     batch,
@@ -141,27 +218,24 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
         let drift = (0.04 * normal(&mut rng)).exp();
         for &ci in &order {
             let c = &cells[ci];
-            let (id, init, de_first, de_per, ser_first, ser_per, kib) = MODELS[c.model];
-            let (first, per) = if c.op == "de" {
-                (de_first, de_per)
-            } else {
-                (ser_first, ser_per)
-            };
-            let k = scale(&opts, id);
-            let (init, first, per) = (init * k, first * k, per * k);
+            let m = &MODELS[c.model];
+            let (first, per) = m.costs(c.op);
+            let kib = m.child_kib;
+            let k = scale(&opts, m.id);
+            let (init, first, per) = (m.init * k, first * k, per * k);
             let p = PlanRow {
                 plan_index: plan.len() as u64,
                 block,
-                codec: id.to_string(),
-                op: c.op.to_string(),
+                codec: m.id.to_string(),
+                op: c.op,
                 batch: c.batch,
                 fixture: FIXTURE.to_string(),
-                variant: VARIANT.to_string(),
+                variant: VARIANT,
             };
             let mut noisy =
                 |x: f64, sigma: f64| (x * drift * (sigma * normal(&mut rng)).exp()).round() as u64;
             let spawn = noisy(550_000.0 + kib as f64 * 40.0, 0.06);
-            let fixture = noisy(if c.op == "de" { 18_000.0 } else { 9_000.0 }, 0.1);
+            let fixture = noisy(if c.op == Op::De { 18_000.0 } else { 9_000.0 }, 0.1);
             let init_ns = noisy(init, 0.1);
             let first_ns = noisy(first, 0.08);
             let rem = noisy(f64::from(c.batch - 1) * per * 1.02, 0.05);
@@ -172,13 +246,13 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
             let failed = rng.random::<f64>() < opts.fail_rate;
             let row = if failed {
                 SampleRow {
-                    status: "timeout".into(),
+                    status: Status::Timeout,
                     error: Some("child did not finish within the timeout".into()),
-                    ..sample_ids(&p)
+                    ..SampleRow::planned(&p)
                 }
             } else {
                 SampleRow {
-                    status: "ok".into(),
+                    status: Status::Ok,
                     spawn_to_main_ns: Some(spawn),
                     fixture_ns: Some(fixture),
                     init_ns: Some(init_ns),
@@ -203,7 +277,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                         c.model as u64 * 7919 + u64::from(c.batch)
                     )),
                     error: None,
-                    ..sample_ids(&p)
+                    ..SampleRow::planned(&p)
                 }
             };
             plan.push(p);
@@ -214,17 +288,18 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
     let mut warm = Vec::new();
     let mut alloc = Vec::new();
     let mut conformance = Vec::new();
-    for &(id, _, _, de_per, _, ser_per, _) in MODELS {
+    for m in MODELS {
+        let id = m.id;
         let k = scale(&opts, id);
-        for (op, per) in [("de", de_per * k), ("ser", ser_per * k)] {
+        for (op, per) in [(Op::De, m.de_per_op * k), (Op::Ser, m.ser_per_op * k)] {
             if per == 0.0 {
                 continue;
             }
             warm.push(WarmEstimate {
                 fixture: FIXTURE.into(),
-                op: op.into(),
+                op,
                 codec: id.into(),
-                variant: VARIANT.into(),
+                variant: Some(VARIANT),
                 median_ns: per,
                 lo_ns: per * 0.99,
                 hi_ns: per * 1.01,
@@ -232,78 +307,110 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
             });
             alloc.push(AllocRow {
                 fixture: FIXTURE.into(),
-                op: op.into(),
+                op,
                 codec: id.into(),
                 variant: None,
-                allocs_per_op: if id == "noop" {
+                allocs_per_op: if m.style == Style::Baseline {
                     0.0
                 } else {
                     (per / 40.0).round()
                 },
-                bytes_per_op: if id == "noop" {
+                bytes_per_op: if m.style == Style::Baseline {
                     0.0
                 } else {
                     (per * 1.5).round()
                 },
-                peak_live_bytes: if id == "noop" {
+                peak_live_bytes: if m.style == Style::Baseline {
                     0.0
                 } else {
                     (per * 2.0).round()
                 },
             });
         }
-        if id == "noop" {
+        if m.style == Style::Baseline {
             continue;
         }
         for (file, expected) in [
-            ("y_ok.json", "y"),
-            ("n_trailing_comma.json", "n"),
-            ("i_big_number.json", "i"),
+            ("y_ok.json", Expected::Accept),
+            ("n_trailing_comma.json", Expected::Reject),
+            ("i_big_number.json", Expected::Either),
         ] {
             let lax = file.starts_with('n') && id.starts_with("nanoserde");
-            let outcome = if expected == "y" || expected == "i" || lax {
-                "accepted"
+            let outcome = if expected != Expected::Reject || lax {
+                Outcome::Accepted
             } else {
-                "rejected"
+                Outcome::Rejected
             };
             conformance.push(ConformanceRow {
                 codec: id.into(),
                 file: file.into(),
-                expected: expected.into(),
-                outcome: outcome.into(),
+                expected,
+                outcome,
                 correct: !lax,
                 detail: lax.then(|| "accepted a trailing comma".to_string()),
             });
         }
     }
 
-    let manifest = json!({
-        "synthetic": true,
-        "thaw_version": env!("CARGO_PKG_VERSION"),
-        "commit": "synthetic",
-        "command_line": ["analysis", "synth", "--samples", opts.samples.to_string(), "--seed", opts.seed.to_string()],
-        "seed": opts.seed,
-        "samples_per_cell": blocks,
-        "variant": VARIANT,
-        "rustc": "synthetic",
-        "codecs": MODELS.iter().map(|m| json!({
-            "id": m.0, "library": m.0.trim_end_matches("-value"), "version": "0.0.0-synthetic",
-            "child_bytes": m.6 * 1024, "child_sha256": "0".repeat(64),
-        })).collect::<Vec<_>>(),
-        "fixtures": [{"name": FIXTURE, "bytes": 2048, "sha256": "0".repeat(64)}],
-        "cpu_model": "synthetic CPU",
-        "cores": 2,
-        "kernel": "synthetic",
-        "pinning": "none",
-        "cold_cache": false,
-        "finished": true,
-        "started_utc": "1970-01-01T00:00:00Z",
-        "verification": MODELS.iter().flat_map(|m| ["de", "ser"].map(|op| json!({
-            "codec": m.0, "fixture": FIXTURE, "op": op,
-            "status": if op == "ser" && m.4 == 0.0 { "unsupported" } else { "pass" },
-            "detail": if op == "ser" && m.4 == 0.0 { "no serializer" } else { "" },
-        }))).collect::<Vec<_>>(),
-    });
+    let manifest = Manifest {
+        synthetic: true,
+        thaw_version: env!("CARGO_PKG_VERSION").to_string(),
+        commit: Some("synthetic".into()),
+        command_line: [
+            "analysis".to_string(),
+            "synth".into(),
+            "--samples".into(),
+            opts.samples.to_string(),
+            "--seed".into(),
+            opts.seed.to_string(),
+        ]
+        .to_vec(),
+        seed: Some(opts.seed),
+        samples_per_cell: Some(blocks as u32),
+        variant: Some(VARIANT),
+        rustc: Some("synthetic".into()),
+        codecs: MODELS
+            .iter()
+            .map(|m| CodecEntry {
+                id: m.id.into(),
+                library: m.id.trim_end_matches("-value").into(),
+                version: "0.0.0-synthetic".into(),
+                style: Some(m.style),
+                child: None,
+                child_bytes: Some(m.child_kib * 1024),
+                child_sha256: Some("0".repeat(64)),
+            })
+            .collect(),
+        fixtures: vec![FixtureEntry {
+            name: FIXTURE.into(),
+            bytes: 2048,
+            sha256: "0".repeat(64),
+            file: None,
+        }],
+        cpu_model: Some("synthetic CPU".into()),
+        cores: Some(2),
+        kernel: Some("synthetic".into()),
+        pinning: Some("none".into()),
+        cold_cache: false,
+        finished: true,
+        started_utc: "1970-01-01T00:00:00Z".into(),
+        verification: MODELS
+            .iter()
+            .flat_map(|m| {
+                [Op::De, Op::Ser].map(|op| {
+                    let unsupported = op == Op::Ser && !m.can_ser();
+                    CheckEntry {
+                        codec: m.id.into(),
+                        fixture: FIXTURE.into(),
+                        op,
+                        status: if unsupported { "unsupported" } else { "pass" }.into(),
+                        detail: if unsupported { "no serializer" } else { "" }.into(),
+                    }
+                })
+            })
+            .collect(),
+        ..Manifest::default()
+    };
     SynthRun {
         manifest,
         plan,
@@ -320,19 +427,6 @@ fn scale(opts: &SynthOptions, codec: &str) -> f64 {
         .filter(|(c, _)| c == codec)
         .map(|(_, k)| k)
         .product()
-}
-
-fn sample_ids(p: &PlanRow) -> SampleRow {
-    SampleRow {
-        plan_index: p.plan_index,
-        block: p.block,
-        codec: p.codec.clone(),
-        op: p.op.clone(),
-        batch: p.batch,
-        fixture: p.fixture.clone(),
-        variant: p.variant.clone(),
-        ..Default::default()
-    }
 }
 
 #[cfg(test)]

@@ -4,22 +4,16 @@
 
 use crate::phases::{phases, Stamps};
 use crate::process::{Exit, Reaped};
-use crate::protocol::{clip, parse_stdout};
-use analysis::samples::{PlanRow, SampleRow};
-
-pub const OK: &str = "ok";
-pub const TIMEOUT: &str = "timeout";
-pub const CRASH: &str = "crash";
-pub const BAD_OUTPUT: &str = "bad-output";
-pub const WRONG_CHECKSUM: &str = "wrong-checksum";
-pub const SPAWN_FAILED: &str = "spawn-failed";
+use children::protocol::{clip, Line};
+use schema::run_folder::{PlanRow, SampleRow};
+use schema::Status;
 
 /// The row of a child that could not be spawned.
 pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
     SampleRow {
-        status: SPAWN_FAILED.to_string(),
+        status: Status::SpawnFailed,
         error: Some(error.to_string()),
-        ..base(plan)
+        ..SampleRow::planned(plan)
     }
 }
 
@@ -36,7 +30,7 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
         inblock: Some(u.inblock),
         nvcsw: Some(u.nvcsw),
         nivcsw: Some(u.nivcsw),
-        ..base(plan)
+        ..SampleRow::planned(plan)
     };
     match r.exit {
         Exit::Code(c) => row.exit_code = Some(c),
@@ -46,18 +40,23 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
     let stderr = clip(&first_lines(stderr.trim(), 3));
 
     if r.timed_out {
-        return failed(row, TIMEOUT, format!("killed after {timeout_secs} s"));
+        return failed(
+            row,
+            Status::Timeout,
+            format!("killed after {timeout_secs} s"),
+        );
     }
     match r.exit {
-        Exit::Signal(s) => return failed(row, &format!("signal:{s}"), stderr),
+        Exit::Signal(s) => return failed(row, Status::Signal(s), stderr),
         Exit::Code(0) => {}
-        Exit::Code(c) => return failed(row, CRASH, format!("exit code {c}: {stderr}")),
+        Exit::Code(c) => return failed(row, Status::Crash, format!("exit code {c}: {stderr}")),
     }
-    let line = match parse_stdout(&r.stdout) {
+    let line = match Line::parse(&r.stdout) {
         Ok(line) => line,
-        Err(e) => return failed(row, BAD_OUTPUT, e),
+        Err(e) => return failed(row, Status::BadOutput, e),
     };
-    row.checksum = Some(line.checksum_text.clone());
+    let printed = format!("{:016x}", line.checksum);
+    row.checksum = Some(printed.clone());
     let stamps = Stamps {
         spawn: r.spawn_ns,
         main: line.main,
@@ -70,20 +69,17 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
     };
     let p = match phases(&stamps) {
         Ok(p) => p,
-        Err(e) => return failed(row, BAD_OUTPUT, e),
+        Err(e) => return failed(row, Status::BadOutput, e),
     };
     if line.checksum != expected {
         return failed(
             row,
-            WRONG_CHECKSUM,
-            format!(
-                "expected {expected:016x}, the child printed {}",
-                line.checksum_text
-            ),
+            Status::WrongChecksum,
+            format!("expected {expected:016x}, the child printed {printed}"),
         );
     }
     SampleRow {
-        status: OK.to_string(),
+        status: Status::Ok,
         spawn_to_main_ns: Some(p.spawn_to_main),
         fixture_ns: Some(p.fixture),
         init_ns: Some(p.init),
@@ -97,22 +93,9 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
     }
 }
 
-fn base(plan: &PlanRow) -> SampleRow {
+fn failed(row: SampleRow, status: Status, error: String) -> SampleRow {
     SampleRow {
-        plan_index: plan.plan_index,
-        block: plan.block,
-        codec: plan.codec.clone(),
-        op: plan.op.clone(),
-        batch: plan.batch,
-        fixture: plan.fixture.clone(),
-        variant: plan.variant.clone(),
-        ..SampleRow::default()
-    }
-}
-
-fn failed(row: SampleRow, status: &str, error: String) -> SampleRow {
-    SampleRow {
-        status: status.to_string(),
+        status,
         error: (!error.is_empty()).then_some(error),
         ..row
     }
@@ -133,17 +116,17 @@ fn first_lines(text: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::process::Usage;
+    use crate::process::ResourceUsage;
 
     fn plan() -> PlanRow {
         PlanRow {
             plan_index: 7,
             block: 1,
             codec: "noop".into(),
-            op: "de".into(),
+            op: schema::Op::De,
             batch: 10,
             fixture: "users-2kb".into(),
-            variant: "portable".into(),
+            variant: schema::Variant::Portable,
         }
     }
 
@@ -153,9 +136,9 @@ mod tests {
             reaped_ns: 1_000,
             exit,
             timed_out: false,
-            usage: Usage {
+            usage: ResourceUsage {
                 maxrss_kib: 1234,
-                ..Usage::default()
+                ..ResourceUsage::default()
             },
             stdout: stdout.as_bytes().to_vec(),
             stderr: b"thread 'main' panicked at boom:\nthe message\nstack backtrace:\n  0: frame\n"
@@ -163,12 +146,12 @@ mod tests {
         }
     }
 
-    const GOOD: &str = r#"{"main":200,"fixture":300,"init":310,"first":400,"done":600,"checked":650,"checksum":"000000000000002a","bytes":5}"#;
+    const GOOD: &str = "{\"main\":200,\"fixture\":300,\"init\":310,\"first\":400,\"done\":600,\"checked\":650,\"checksum\":\"000000000000002a\",\"bytes\":5}\n";
 
     #[test]
     fn ok_row_has_every_phase() {
         let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), 42, 60.0);
-        assert_eq!(row.status, "ok");
+        assert_eq!(row.status, Status::Ok);
         assert_eq!(row.plan_index, 7);
         assert_eq!(row.spawn_to_main_ns, Some(100));
         assert_eq!(row.init_ns, Some(10));
@@ -187,17 +170,17 @@ mod tests {
     #[test]
     fn failures_are_named_and_keep_no_timing() {
         let cases = [
-            (reaped_with(Exit::Code(0), GOOD), 41, "wrong-checksum"),
-            (reaped_with(Exit::Code(0), "garbage"), 42, "bad-output"),
-            (reaped_with(Exit::Code(101), ""), 42, "crash"),
-            (reaped_with(Exit::Signal(6), ""), 42, "signal:6"),
+            (reaped_with(Exit::Code(0), GOOD), 41, Status::WrongChecksum),
+            (reaped_with(Exit::Code(0), "garbage"), 42, Status::BadOutput),
+            (reaped_with(Exit::Code(101), ""), 42, Status::Crash),
+            (reaped_with(Exit::Signal(6), ""), 42, Status::Signal(6)),
             (
                 Reaped {
                     timed_out: true,
                     ..reaped_with(Exit::Signal(9), "")
                 },
                 42,
-                "timeout",
+                Status::Timeout,
             ),
         ];
         for (r, expected, status) in cases {
@@ -220,14 +203,14 @@ mod tests {
     fn stamps_out_of_order_are_bad_output() {
         let backwards = GOOD.replace("\"first\":400", "\"first\":305");
         let row = reaped(&plan(), &reaped_with(Exit::Code(0), &backwards), 42, 60.0);
-        assert_eq!(row.status, "bad-output");
+        assert_eq!(row.status, Status::BadOutput);
         assert!(row.error.unwrap().contains("first"));
     }
 
     #[test]
     fn spawn_failure_row() {
         let row = spawn_failed(&plan(), "No such file");
-        assert_eq!(row.status, "spawn-failed");
+        assert_eq!(row.status, Status::SpawnFailed);
         assert_eq!(row.codec, "noop");
         assert_eq!(row.maxrss_kib, None);
     }

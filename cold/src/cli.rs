@@ -2,13 +2,13 @@
 //! that the rest of the crate reads. Every bad input is an error that names it and lists the
 //! valid values.
 
-use crate::child::Drops;
-use crate::children::Variant;
 use crate::pin;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
+use fixtures::catalog::CorporaOption;
 use fixtures::codecs::{find_codec, registry, AnyCodec, Op};
 use fixtures::Fixture;
+use schema::{Drops, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run the cold benchmark (the default job: 10 codecs × 2 ops × 3 batches × 30 samples).
+    /// Run the cold benchmark (the default job: every codec × 2 ops × 3 batches × 30 samples).
     Run(Box<RunArgs>),
     /// List the codecs (id, library, version, style) and the fixtures.
     List(ListArgs),
@@ -36,9 +36,8 @@ pub struct ListArgs {
     /// The seed the fixtures' sizes are given for.
     #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
     pub seed: u64,
-    /// The classic corpora folder (twitter, citm_catalog, canada); default: $THAW_CORPORA.
-    #[arg(long)]
-    pub corpora: Option<PathBuf>,
+    #[command(flatten)]
+    pub corpora: CorporaOption,
 }
 
 #[derive(Debug, Args)]
@@ -47,8 +46,8 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',')]
     pub codecs: Vec<String>,
     /// Comma-separated ops: ser, de.
-    #[arg(long, value_delimiter = ',', default_value = "ser,de")]
-    pub ops: Vec<String>,
+    #[arg(long, value_delimiter = ',', default_value = "ser,de", value_parser = Op::parse)]
+    pub ops: Vec<Op>,
     /// Comma-separated batch sizes: operations per child.
     #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
     pub batches: Vec<u32>,
@@ -79,14 +78,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
     /// How the children were built: portable (target/release) or native (target/native/release).
-    #[arg(long, value_enum, default_value_t = Variant::Portable)]
+    #[arg(long, default_value = "portable", value_parser = Variant::parse)]
     pub variant: Variant,
     /// Where the child-<codec> binaries are (default: from --variant).
     #[arg(long, value_name = "DIR")]
     pub children_dir: Option<PathBuf>,
-    /// The classic corpora folder, for the corpus fixtures; default: $THAW_CORPORA.
-    #[arg(long, value_name = "DIR")]
-    pub corpora: Option<PathBuf>,
+    #[command(flatten)]
+    pub corpora: CorporaOption,
     /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
     /// run's own settings.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
@@ -152,10 +150,7 @@ impl RunArgs {
                 .map(|id| find_codec(id.trim()).map_err(anyhow::Error::msg))
                 .collect::<Result<_>>()?
         };
-        let ops = dedup(&self.ops)
-            .iter()
-            .map(|op| Op::parse(op.trim()).map_err(anyhow::Error::msg))
-            .collect::<Result<Vec<_>>>()?;
+        let ops = dedup(&self.ops);
         if ops.is_empty() {
             bail!("--ops is empty; valid ops: ser, de");
         }
@@ -183,7 +178,7 @@ impl RunArgs {
             );
         }
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
-        let corpora = self.corpora.or_else(fixtures::catalog::corpora_from_env);
+        let corpora = self.corpora.folder();
         Ok(RunRequest::Fresh(RunOptions {
             codecs,
             ops,
@@ -238,7 +233,7 @@ mod tests {
     #[test]
     fn defaults_are_the_default_run() {
         let o = fresh(&[]);
-        assert_eq!(o.codecs.len(), 10);
+        assert_eq!(o.codecs.len(), registry().len());
         assert_eq!(o.ops, vec![Op::Ser, Op::De]);
         assert_eq!(o.batches, vec![1, 10, 100]);
         assert_eq!(o.samples, 30);

@@ -23,10 +23,11 @@ fn main() {
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::List(args) => {
-            let corpora = args.corpora.or_else(fixtures::catalog::corpora_from_env);
-            cold::list::list(args.seed, corpora.as_deref(), &mut std::io::stdout().lock())
-        }
+        Command::List(args) => cold::list::list(
+            args.seed,
+            args.corpora.folder().as_deref(),
+            &mut std::io::stdout().lock(),
+        ),
         Command::Run(args) => match args.resolve()? {
             RunRequest::Fresh(options) => cold::runner::run(&options).map(drop),
             RunRequest::Resume { dir, dry_run } => cold::resume::resume(&dir, dry_run).map(drop),

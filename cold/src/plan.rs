@@ -3,20 +3,32 @@
 //! cell once, in an order shuffled by ChaCha8 seeded from the seed, so `plan.csv` can be derived
 //! again from the manifest, and machine drift falls on every cell alike.
 
-use analysis::samples::PlanRow;
 use fixtures::codecs::{AnyCodec, Op};
 use fixtures::Fixture;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use schema::run_folder::PlanRow;
+use schema::Variant;
 
-/// codec × op × batch × fixture.
+/// codec × op × batch × fixture: a cell before its variant is chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub codec: &'static str,
     pub op: Op,
     pub batch: u32,
     pub fixture: &'static str,
+}
+
+impl Cell {
+    /// The cell without its batch: what the gate and the preflight check.
+    pub fn gate_cell(&self) -> schema::GateCell {
+        schema::GateCell {
+            codec: self.codec.to_string(),
+            fixture: self.fixture.to_string(),
+            op: self.op,
+        }
+    }
 }
 
 /// A cell a library cannot express: listed in the manifest and the summary, never planned.
@@ -62,7 +74,7 @@ pub fn cells(
 }
 
 /// `samples` blocks of every cell once, each block shuffled; plan indices count from 0.
-pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: &str) -> Vec<PlanRow> {
+pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: Variant) -> Vec<PlanRow> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut rows = Vec::with_capacity(cells.len() * samples as usize);
     for block in 0..samples {
@@ -73,10 +85,10 @@ pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: &str) -> Vec<Plan
                 plan_index: rows.len() as u64,
                 block,
                 codec: cell.codec.to_string(),
-                op: cell.op.name().to_string(),
+                op: cell.op,
                 batch: cell.batch,
                 fixture: cell.fixture.to_string(),
-                variant: variant.to_string(),
+                variant,
             });
         }
     }
@@ -89,45 +101,58 @@ mod tests {
     use fixtures::codecs::registry;
     use std::collections::HashSet;
 
+    const PORTABLE: Variant = Variant::Portable;
+
     fn default_cells() -> (Vec<Cell>, Vec<Unsupported>) {
         let fixture = fixtures::find("users-2kb").unwrap();
         cells(&registry(), &Op::ALL, &[1, 10, 100], &[fixture])
     }
 
     #[test]
-    fn default_run_has_57_cells_and_jiter_ser_is_unsupported() {
+    fn every_supported_combination_is_a_cell_and_the_rest_are_listed() {
+        let fixture = fixtures::find("users-2kb").unwrap();
         let (cells, unsupported) = default_cells();
-        assert_eq!(cells.len(), 57);
-        assert_eq!(unsupported.len(), 1);
-        assert_eq!(
-            (unsupported[0].codec, unsupported[0].op),
-            ("jiter", Op::Ser)
-        );
-        // 57 cells × 30 samples.
-        assert_eq!(build(&cells, 30, 1, "portable").len(), 1710);
+        for codec in registry() {
+            for op in Op::ALL {
+                let planned = cells
+                    .iter()
+                    .filter(|c| c.codec == codec.id() && c.op == op)
+                    .map(|c| c.batch)
+                    .collect::<Vec<_>>();
+                let listed = unsupported
+                    .iter()
+                    .filter(|u| u.codec == codec.id() && u.op == op)
+                    .count();
+                match codec.supports(fixture, op) {
+                    Ok(()) => assert_eq!((planned, listed), (vec![1, 10, 100], 0)),
+                    Err(why) => {
+                        assert_eq!((planned.len(), listed), (0, 1), "{} {op}", codec.id());
+                        assert!(!why.is_empty());
+                    }
+                }
+            }
+        }
+        // jiter has no writer: the one unsupported cell of the default run.
+        assert!(unsupported
+            .iter()
+            .any(|u| (u.codec, u.op) == ("jiter", Op::Ser)));
+        assert_eq!(build(&cells, 30, 1, PORTABLE).len(), cells.len() * 30);
     }
 
     #[test]
     fn every_cell_once_per_block() {
         let (cells, _) = default_cells();
-        let plan = build(&cells, 5, 42, "portable");
+        let plan = build(&cells, 5, 42, PORTABLE);
         let want: HashSet<_> = cells
             .iter()
-            .map(|c| {
-                (
-                    c.codec.to_string(),
-                    c.op.name().to_string(),
-                    c.batch,
-                    c.fixture.to_string(),
-                )
-            })
+            .map(|c| (c.codec.to_string(), c.op, c.batch, c.fixture.to_string()))
             .collect();
         for block in 0..5 {
             let rows: Vec<_> = plan.iter().filter(|r| r.block == block).collect();
             assert_eq!(rows.len(), cells.len());
             let got: HashSet<_> = rows
                 .iter()
-                .map(|r| (r.codec.clone(), r.op.clone(), r.batch, r.fixture.clone()))
+                .map(|r| (r.codec.clone(), r.op, r.batch, r.fixture.clone()))
                 .collect();
             assert_eq!(got, want, "block {block}");
         }
@@ -141,15 +166,15 @@ mod tests {
     #[test]
     fn deterministic_for_a_seed_and_different_for_another() {
         let (cells, _) = default_cells();
-        let a = build(&cells, 3, 42, "portable");
-        assert_eq!(a, build(&cells, 3, 42, "portable"));
-        let b = build(&cells, 3, 43, "portable");
+        let a = build(&cells, 3, 42, PORTABLE);
+        assert_eq!(a, build(&cells, 3, 42, PORTABLE));
+        let b = build(&cells, 3, 43, PORTABLE);
         assert_ne!(a, b);
         // Blocks are shuffled independently: block 0 and block 1 differ in order.
         let order = |blk: u32| -> Vec<_> {
             a.iter()
                 .filter(|r| r.block == blk)
-                .map(|r| (r.codec.clone(), r.op.clone(), r.batch))
+                .map(|r| (r.codec.clone(), r.op, r.batch))
                 .collect()
         };
         assert_ne!(order(0), order(1));

@@ -1,25 +1,19 @@
 //! Running one child process: spawn it without a shell, stamp `spawn` just before the spawn and
 //! `reaped` just after `wait4` returns, take its rusage from `wait4`, and kill it if it runs past
-//! the timeout.
+//! the timeout. What the child prints goes to the [`Capture`] files.
 //!
-//! The child's stdout and stderr go to two anonymous in-memory files (memfd) that are reused
-//! from sample to sample: no pipe to drain while the child runs (so the runner sleeps in the
-//! kernel until the child exits, as `time` would) and no deadlock on a child that prints a lot.
 //! The timeout waits on a pidfd with `poll`, which cannot kill a recycled pid; where pidfds are
 //! unavailable (old kernels, strict seccomp), a watchdog thread does it instead.
 
-use crate::clock::monotonic_ns;
+use crate::capture::Capture;
+use children::clock::monotonic_ns;
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-
-/// How much of a child's stdout or stderr is kept.
-pub const CAPTURE_LIMIT: u64 = 64 * 1024;
 
 /// How a child ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +24,7 @@ pub enum Exit {
 
 /// The child's resource use, from `wait4`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Usage {
+pub struct ResourceUsage {
     pub user_us: u64,
     pub sys_us: u64,
     pub maxrss_kib: u64,
@@ -49,7 +43,7 @@ pub struct Reaped {
     pub exit: Exit,
     /// The runner killed it at the timeout.
     pub timed_out: bool,
-    pub usage: Usage,
+    pub usage: ResourceUsage,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
 }
@@ -61,51 +55,6 @@ pub enum Watch {
     Auto,
     /// Always a watchdog thread (tests of the fallback).
     Watchdog,
-}
-
-/// The reusable stdout and stderr of children.
-pub struct Capture {
-    stdout: File,
-    stderr: File,
-}
-
-impl Capture {
-    pub fn new() -> io::Result<Capture> {
-        Ok(Capture {
-            stdout: anonymous_file("thaw-child-stdout")?,
-            stderr: anonymous_file("thaw-child-stderr")?,
-        })
-    }
-
-    /// Reads what the last child wrote (up to `CAPTURE_LIMIT`) and empties the file.
-    fn take(file: &mut File) -> io::Result<Vec<u8>> {
-        file.seek(SeekFrom::Start(0))?;
-        let mut bytes = Vec::new();
-        file.by_ref().take(CAPTURE_LIMIT).read_to_end(&mut bytes)?;
-        file.set_len(0)?;
-        file.seek(SeekFrom::Start(0))?;
-        Ok(bytes)
-    }
-}
-
-fn anonymous_file(name: &str) -> io::Result<File> {
-    let cname = std::ffi::CString::new(name).expect("no NUL in the name");
-    // SAFETY: a valid C string; memfd_create returns a new fd or -1.
-    let fd = unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC) };
-    if fd >= 0 {
-        // SAFETY: `fd` was just created and is owned by nobody else.
-        return Ok(unsafe { File::from_raw_fd(fd) });
-    }
-    // No memfd: an unlinked file in the temporary folder does the same.
-    let path = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-    let file = File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&path)?;
-    std::fs::remove_file(&path)?;
-    Ok(file)
 }
 
 /// Runs `program args…` to its end (or its timeout). `Err` only when it could not be spawned
@@ -121,8 +70,8 @@ pub fn run(
     command
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::from(capture.stdout.try_clone()?))
-        .stderr(Stdio::from(capture.stderr.try_clone()?));
+        .stdout(Stdio::from(capture.stdout_for_child()?))
+        .stderr(Stdio::from(capture.stderr_for_child()?));
 
     let spawn_ns = monotonic_ns();
     let child = command.spawn()?;
@@ -147,8 +96,8 @@ pub fn run(
         exit: decode_status(status),
         timed_out,
         usage: decode_usage(&usage),
-        stdout: Capture::take(&mut capture.stdout)?,
-        stderr: Capture::take(&mut capture.stderr)?,
+        stdout: capture.take_stdout()?,
+        stderr: capture.take_stderr()?,
     })
 }
 
@@ -287,8 +236,8 @@ fn micros(t: libc::timeval) -> u64 {
     t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64
 }
 
-fn decode_usage(u: &libc::rusage) -> Usage {
-    Usage {
+fn decode_usage(u: &libc::rusage) -> ResourceUsage {
+    ResourceUsage {
         user_us: micros(u.ru_utime),
         sys_us: micros(u.ru_stime),
         maxrss_kib: u.ru_maxrss as u64,

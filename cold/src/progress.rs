@@ -1,8 +1,8 @@
 //! Progress while samples run: an indicatif bar with the ETA when stdout is a terminal, and a
 //! plain line every few seconds otherwise (CI logs, pipes). It only reports; it never decides.
 
-use analysis::samples::SampleRow;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use schema::run_folder::SampleRow;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -137,11 +137,11 @@ mod tests {
         let mut p = Progress::with(Display::Hidden, 10, 4);
         p.started = Instant::now() - Duration::from_secs(30);
         let ok = SampleRow {
-            status: "ok".into(),
+            status: schema::Status::Ok,
             ..SampleRow::default()
         };
         let bad = SampleRow {
-            status: "crash".into(),
+            status: schema::Status::Crash,
             ..SampleRow::default()
         };
         p.sample_done(&ok);

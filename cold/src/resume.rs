@@ -3,16 +3,16 @@
 //! variant, timeout, cold cache, pinning, from manifest.json), its own fixture documents, and
 //! only if the children are byte for byte the ones the run started with.
 
-use crate::children::{self, Variant};
+use crate::binaries;
 use crate::folder;
 use crate::manifest;
 use crate::pin;
-use crate::session::{self, say, trio, Trio};
-use analysis::samples::PlanRow;
+use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::{find_codec, Op};
+use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
-use serde_json::Value;
+use schema::run_folder::{fixture_file, Manifest, PlanRow, PLAN};
+use schema::{GateCell, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -25,16 +25,17 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
             dir.display()
         );
     }
-    if !dir.join(folder::PLAN).exists() {
+    if !dir.join(PLAN).exists() {
         bail!(
             "--resume {}: no {} there: not a run folder, or a run that stopped before its plan \
              was written (during the correctness gate or the preflight); start a new run",
             dir.display(),
-            folder::PLAN
+            PLAN
         );
     }
-    let mut manifest_value = manifest::read(dir)?;
-    let settings = manifest::settings(&manifest_value)
+    let mut manifest = manifest::read(dir)?;
+    let settings = manifest
+        .settings()
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("--resume {}", dir.display()))?;
     let plan_rows = folder::read_plan(dir)?;
@@ -64,39 +65,23 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         let mask = pin::pin(&pin::parse_cpus(cpus)?)?;
         say!("pinned to CPUs {}", pin::format_cpus(&mask));
     }
-    let variant = Variant::parse(&settings.variant)?;
-    let child_paths = same_children(&manifest_value, &left, &settings.children_dir, variant)?;
-    let expected = expected_checksums(dir, &manifest_value, &left, settings.seed)?;
+    let child_paths = same_children(&manifest, &left, &settings.children_dir, settings.variant)?;
+    let expected = expected_checksums(dir, &manifest, &left, settings.seed)?;
 
-    let (_, now) = manifest::utc_now();
-    manifest_value["finished"] = Value::Bool(false);
-    match manifest_value["resumed_utc"].as_array_mut() {
-        Some(list) => list.push(Value::String(now)),
-        None => manifest_value["resumed_utc"] = serde_json::json!([now]),
-    }
-    manifest::write(dir, &manifest_value)?;
+    manifest.finished = false;
+    manifest.resumed_utc.push(manifest::utc_now().1);
+    manifest::write(dir, &manifest)?;
 
     let jobs = session::jobs(&left, &child_paths, dir, &settings, &expected)?;
     let before = plan_rows.len() - left.len();
     let tally = session::take_samples(dir, &jobs, &settings, plan_rows.len(), before)?;
-    session::finish(dir, &mut manifest_value, &settings, &tally)?;
+    session::finish(dir, &mut manifest, &settings, &tally)?;
     Ok(dir.to_path_buf())
-}
-
-/// The SHA-256 the manifest recorded for the entry of list `key` whose `name_key` is `name`.
-fn recorded(m: &Value, key: &str, name_key: &str, name: &str, hash_key: &str) -> Option<String> {
-    m[key]
-        .as_array()?
-        .iter()
-        .find(|e| e[name_key].as_str() == Some(name))?
-        .get(hash_key)?
-        .as_str()
-        .map(str::to_string)
 }
 
 /// The children of the codecs left, checked against the manifest's SHA-256.
 fn same_children(
-    m: &Value,
+    m: &Manifest,
     left: &[PlanRow],
     children_dir: &str,
     variant: Variant,
@@ -107,14 +92,13 @@ fn same_children(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let paths = children::find(Path::new(children_dir), &codecs, variant)?;
+    let paths = binaries::find(Path::new(children_dir), &codecs, variant)?;
     let mut by_codec = HashMap::new();
     for (codec, path) in codecs.into_iter().zip(paths) {
         let bytes =
             std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        if recorded(m, "codecs", "id", codec, "child_sha256").as_deref()
-            != Some(sha256_hex(&bytes).as_str())
-        {
+        let recorded = m.codecs.iter().find(|c| c.id == codec);
+        if recorded.and_then(|c| c.child_sha256.as_deref()) != Some(sha256_hex(&bytes).as_str()) {
             bail!(
                 "the child of codec {codec} ({}) is not the one this run started with (its \
                  SHA-256 differs from manifest.json); a resumed run would mix two builds — \
@@ -131,36 +115,30 @@ fn same_children(
 /// (checked against the manifest's SHA-256).
 fn expected_checksums(
     dir: &Path,
-    m: &Value,
+    m: &Manifest,
     left: &[PlanRow],
     seed: u64,
-) -> Result<HashMap<Trio, u64>> {
-    let trios: BTreeSet<Trio> = left
-        .iter()
-        .map(|r| trio(&r.codec, &r.fixture, &r.op))
-        .collect();
+) -> Result<HashMap<GateCell, u64>> {
+    let cells: BTreeSet<GateCell> = left.iter().map(PlanRow::gate_cell).collect();
     let mut expected = HashMap::new();
-    for (codec_id, fixture_name, op) in trios {
-        let path = folder::fixture_file(dir, &fixture_name);
-        let document = std::fs::read(&path)
-            .with_context(|| format!("cannot read fixture {fixture_name} at {}", path.display()))?;
-        if recorded(m, "fixtures", "name", &fixture_name, "sha256").as_deref()
-            != Some(sha256_hex(&document).as_str())
-        {
+    for cell in cells {
+        let path = fixture_file(dir, &cell.fixture);
+        let document = std::fs::read(&path).with_context(|| {
+            format!("cannot read fixture {} at {}", cell.fixture, path.display())
+        })?;
+        let recorded = m.fixtures.iter().find(|f| f.name == cell.fixture);
+        if recorded.map(|f| f.sha256.as_str()) != Some(sha256_hex(&document).as_str()) {
             bail!(
                 "{} differs from the document this run started with",
                 path.display()
             );
         }
-        let codec = find_codec(&codec_id).map_err(anyhow::Error::msg)?;
-        let fixture = catalog::find(&fixture_name)?;
-        let op_value = Op::parse(&op).map_err(anyhow::Error::msg)?;
+        let codec = find_codec(&cell.codec).map_err(anyhow::Error::msg)?;
+        let fixture = catalog::find(&cell.fixture)?;
         let sum = codec
-            .expected_checksum(fixture, op_value, seed, &document)
-            .map_err(|e| {
-                anyhow::anyhow!("codec {codec_id} {op} on {fixture_name}: expected checksum: {e}")
-            })?;
-        expected.insert((codec_id, fixture_name, op), sum);
+            .expected_checksum(fixture, cell.op, seed, &document)
+            .map_err(|e| anyhow::anyhow!("{cell}: expected checksum: {e}"))?;
+        expected.insert(cell, sum);
     }
     Ok(expected)
 }

@@ -7,19 +7,23 @@
 //! manifest, sampler, session). A codec × fixture × op that fails the gate or the preflight is
 //! reported and left out of the plan, never timed.
 
-use crate::children;
+use crate::binaries;
 use crate::cli::RunOptions;
 use crate::folder;
-use crate::manifest::{self, CheckEntry, CodecEntry, FixtureEntry, Settings, UnsupportedEntry};
+use crate::manifest;
 use crate::pin;
 use crate::plan::{self, Cell, Unsupported};
 use crate::sampler::{Job, Sampler};
-use crate::session::{self, say, trio, Trio};
-use analysis::samples::PlanRow;
+use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::{find_codec, AnyCodec, Op};
-use fixtures::verify::{verify_all, Verdict};
+use fixtures::codecs::{find_codec, AnyCodec};
+use fixtures::verify::{verify_all, GateVerdict};
 use fixtures::{catalog, sha256_hex};
+use schema::run_folder::{
+    fixture_file, CheckEntry, CodecEntry, FixtureEntry, Manifest, PlanRow, Settings,
+    UnsupportedEntry, FIXTURES, MANIFEST,
+};
+use schema::{GateCell, Status};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -34,7 +38,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         );
     }
     if o.dry_run {
-        let rows = plan::build(&cells, o.samples, o.seed, o.variant.name());
+        let rows = plan::build(&cells, o.samples, o.seed, o.variant);
         session::print_plan(&rows)?;
         eprintln!(
             "{} cells × {} samples = {} samples (before the correctness gate and preflight)",
@@ -57,14 +61,14 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     let children_dir = match &o.children_dir {
         Some(dir) => dir.clone(),
         None => {
-            if let Some(command) = children::cargo_build_command(o.variant)? {
+            if let Some(command) = binaries::cargo_build_command(o.variant)? {
                 say!(
                     "building the {} children (started by cargo run)",
                     o.variant.name()
                 );
-                children::build(command)?;
+                binaries::build(command)?;
             }
-            children::default_dir(o.variant)?
+            binaries::default_dir(o.variant)?
         }
     };
     let (codec_entries, child_paths) = fingerprint_children(&codecs, &children_dir, o)?;
@@ -99,49 +103,63 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
 
     let timed: Vec<Cell> = cells
         .iter()
-        .filter(|c| !is_excluded(&excluded, c.codec, c.fixture, c.op.name()))
+        .filter(|c| !is_excluded(&excluded, &c.gate_cell()))
         .cloned()
         .collect();
-    let plan_rows = plan::build(&timed, o.samples, o.seed, o.variant.name());
+    let plan_rows = plan::build(&timed, o.samples, o.seed, o.variant);
     folder::write_plan(&dir, &plan_rows)?;
     let settings = Settings {
         seed: o.seed,
         samples_per_cell: o.samples,
-        variant: o.variant.name().to_string(),
+        variant: o.variant,
         children_dir: children_dir.display().to_string(),
         pinning,
         cold_cache: o.cold_cache,
         timeout_secs: o.timeout.as_secs_f64(),
         drops: o.drops,
     };
-    let mut manifest_value = manifest::build(&manifest::Contents {
-        settings: settings.clone(),
-        started_utc,
+    let mut manifest = Manifest {
+        thaw_version: env!("CARGO_PKG_VERSION").to_string(),
+        commit: manifest::git_commit(),
         command_line: std::env::args().collect(),
+        seed: Some(settings.seed),
+        samples_per_cell: Some(settings.samples_per_cell),
+        ops: o.ops.clone(),
+        batches: o.batches.clone(),
+        cells: Some(timed.len()),
+        samples_planned: Some(plan_rows.len()),
+        variant: Some(settings.variant),
+        children_dir: Some(settings.children_dir.clone()),
+        rustc: Some(manifest::RUSTC.to_string()),
         codecs: codec_entries,
         fixtures: fixture_entries,
-        ops: o.ops.iter().map(|op| op.name().to_string()).collect(),
-        batches: o.batches.clone(),
-        cells: timed.len(),
-        samples_planned: plan_rows.len(),
+        cpu_model: manifest::cpu_model(),
+        cores: Some(pin::online_cpus()),
+        kernel: manifest::kernel(),
+        pinning: settings.pinning.clone(),
+        cold_cache: settings.cold_cache,
+        timeout_secs: Some(settings.timeout_secs),
+        drops: Some(settings.drops),
+        started_utc,
         unsupported: unsupported
             .iter()
             .map(|u| UnsupportedEntry {
                 codec: u.codec.to_string(),
                 fixture: u.fixture.to_string(),
-                op: u.op.name().to_string(),
+                op: u.op,
                 reason: u.reason.to_string(),
             })
             .collect(),
         verification,
         preflight,
         excluded,
-    });
-    manifest::write(&dir, &manifest_value)?;
+        ..Manifest::default()
+    };
+    manifest::write(&dir, &manifest)?;
     if timed.is_empty() {
         bail!(
             "every cell failed the correctness gate or the preflight; see {}",
-            dir.join(folder::MANIFEST).display()
+            dir.join(MANIFEST).display()
         );
     }
 
@@ -154,7 +172,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     );
     let jobs = session::jobs(&plan_rows, &child_paths, &dir, &settings, &expected)?;
     let tally = session::take_samples(&dir, &jobs, &settings, plan_rows.len(), 0)?;
-    session::finish(&dir, &mut manifest_value, &settings, &tally)?;
+    session::finish(&dir, &mut manifest, &settings, &tally)?;
     Ok(Some(dir))
 }
 
@@ -169,7 +187,7 @@ fn fingerprint_children(
     o: &RunOptions,
 ) -> Result<(Vec<CodecEntry>, HashMap<String, PathBuf>)> {
     let ids: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
-    let paths = children::find(dir, &ids, o.variant)?;
+    let paths = binaries::find(dir, &ids, o.variant)?;
     let mut entries = Vec::new();
     let mut by_codec = HashMap::new();
     for (codec, path) in codecs.iter().zip(paths) {
@@ -184,10 +202,10 @@ fn fingerprint_children(
             id: codec.id().to_string(),
             library: codec.library().to_string(),
             version: codec.version().to_string(),
-            style: codec.style().name().to_string(),
-            child: path.display().to_string(),
-            child_bytes: bytes.len() as u64,
-            child_sha256: sha256_hex(&bytes),
+            style: Some(codec.style()),
+            child: Some(path.display().to_string()),
+            child_bytes: Some(bytes.len() as u64),
+            child_sha256: Some(sha256_hex(&bytes)),
         });
         by_codec.insert(codec.id().to_string(), path);
     }
@@ -216,7 +234,7 @@ fn write_documents(dir: &Path, o: &RunOptions, documents: &Documents) -> Result<
     let mut entries = Vec::new();
     for fixture in &o.fixtures {
         let document = &documents[fixture.name];
-        let path = folder::fixture_file(dir, fixture.name);
+        let path = fixture_file(dir, fixture.name);
         std::fs::write(&path, document).with_context(|| {
             format!(
                 "cannot write fixture {} to {}",
@@ -228,26 +246,24 @@ fn write_documents(dir: &Path, o: &RunOptions, documents: &Documents) -> Result<
             name: fixture.name.to_string(),
             bytes: document.len() as u64,
             sha256: sha256_hex(document),
-            file: format!("{}/{}.json", folder::FIXTURES, fixture.name),
+            file: Some(format!("{FIXTURES}/{}.json", fixture.name)),
         });
     }
     Ok(entries)
 }
 
-fn entry(codec: &str, fixture: &str, op: &str, status: &str, detail: &str) -> CheckEntry {
+fn entry(cell: &GateCell, status: &str, detail: &str) -> CheckEntry {
     CheckEntry {
-        codec: codec.to_string(),
-        fixture: fixture.to_string(),
-        op: op.to_string(),
+        codec: cell.codec.clone(),
+        fixture: cell.fixture.clone(),
+        op: cell.op,
         status: status.to_string(),
         detail: detail.to_string(),
     }
 }
 
-fn is_excluded(excluded: &[CheckEntry], codec: &str, fixture: &str, op: &str) -> bool {
-    excluded
-        .iter()
-        .any(|e| e.codec == codec && e.fixture == fixture && e.op == op)
+fn is_excluded(excluded: &[CheckEntry], cell: &GateCell) -> bool {
+    excluded.iter().any(|e| e.gate_cell() == *cell)
 }
 
 /// The correctness gate, in-process, on every codec × fixture × op: every verdict for the
@@ -258,12 +274,12 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
         .iter()
         .map(|c| {
             let status = c.verdict.label().to_lowercase();
-            entry(c.codec, c.fixture, c.op.name(), &status, c.verdict.detail())
+            entry(&c.gate_cell(), &status, c.verdict.detail())
         })
         .collect();
     let failed: Vec<_> = checks
         .iter()
-        .filter(|c| matches!(c.verdict, Verdict::Fail(_)))
+        .filter(|c| matches!(c.verdict, GateVerdict::Fail(_)))
         .collect();
     say!(
         "correctness gate: {} checks, {} failed",
@@ -275,15 +291,7 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
     }
     let failed = failed
         .iter()
-        .map(|c| {
-            entry(
-                c.codec,
-                c.fixture,
-                c.op.name(),
-                "gate-failed",
-                c.verdict.detail(),
-            )
-        })
+        .map(|c| entry(&c.gate_cell(), "gate-failed", c.verdict.detail()))
         .collect();
     (verdicts, failed)
 }
@@ -297,30 +305,24 @@ fn preflight(
     dir: &Path,
     o: &RunOptions,
     excluded: &mut Vec<CheckEntry>,
-) -> Result<(HashMap<Trio, u64>, Vec<CheckEntry>)> {
-    let trios: BTreeSet<(&str, &str, Op)> =
-        cells.iter().map(|c| (c.codec, c.fixture, c.op)).collect();
+) -> Result<(HashMap<GateCell, u64>, Vec<CheckEntry>)> {
+    let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
     let mut expected = HashMap::new();
     let mut verdicts = Vec::new();
     let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false)?;
-    for (codec_id, fixture_name, op) in trios {
-        if is_excluded(excluded, codec_id, fixture_name, op.name()) {
+    for cell in gate_cells {
+        if is_excluded(excluded, &cell) {
             continue;
         }
-        let codec = find_codec(codec_id).map_err(anyhow::Error::msg)?;
-        let fixture = catalog::find(fixture_name)?;
-        let sum = match codec.expected_checksum(fixture, op, o.seed, &documents[fixture_name]) {
+        let codec = find_codec(&cell.codec).map_err(anyhow::Error::msg)?;
+        let fixture = catalog::find(&cell.fixture)?;
+        let sum = match codec.expected_checksum(fixture, cell.op, o.seed, &documents[fixture.name])
+        {
             Ok(sum) => sum,
             Err(e) => {
                 let detail = format!("cannot compute the expected checksum: {e}");
-                say!("  preflight {codec_id} {op} on {fixture_name}: {detail} — left out");
-                excluded.push(entry(
-                    codec_id,
-                    fixture_name,
-                    op.name(),
-                    "preflight-failed",
-                    &detail,
-                ));
+                say!("  preflight {cell}: {detail} — left out");
+                excluded.push(entry(&cell, "preflight-failed", &detail));
                 continue;
             }
         };
@@ -328,45 +330,36 @@ fn preflight(
             plan: PlanRow {
                 plan_index: 0,
                 block: 0,
-                codec: codec_id.to_string(),
-                op: op.name().to_string(),
+                codec: cell.codec.clone(),
+                op: cell.op,
                 batch: 1,
-                fixture: fixture_name.to_string(),
-                variant: o.variant.name().to_string(),
+                fixture: cell.fixture.clone(),
+                variant: o.variant,
             },
-            child: child_paths[codec_id].clone(),
-            fixture_file: folder::fixture_file(dir, fixture_name),
+            child: child_paths[&cell.codec].clone(),
+            fixture_file: fixture_file(dir, &cell.fixture),
             seed: o.seed,
             drops: o.drops,
             expected: sum,
         };
         let row = sampler.sample(&job)?;
         let detail = row.error.clone().unwrap_or_default();
-        verdicts.push(entry(
-            codec_id,
-            fixture_name,
-            op.name(),
-            &row.status,
-            &detail,
-        ));
+        verdicts.push(entry(&cell, &row.status.name(), &detail));
         if row.is_ok() {
-            expected.insert(trio(codec_id, fixture_name, op.name()), sum);
+            expected.insert(cell, sum);
         } else {
             let why = format!("{}: {detail}", row.status);
-            say!("  preflight {codec_id} {op} on {fixture_name}: {why} — left out, never timed");
-            excluded.push(entry(
-                codec_id,
-                fixture_name,
-                op.name(),
-                "preflight-failed",
-                &why,
-            ));
+            say!("  preflight {cell}: {why} — left out, never timed");
+            excluded.push(entry(&cell, "preflight-failed", &why));
         }
     }
     say!(
         "preflight: {} children, {} failed",
         verdicts.len(),
-        verdicts.iter().filter(|p| p.status != "ok").count()
+        verdicts
+            .iter()
+            .filter(|p| p.status != Status::Ok.name())
+            .count()
     );
     Ok((expected, verdicts))
 }

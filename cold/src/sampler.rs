@@ -4,14 +4,15 @@
 //! failure to write the row stops the run.
 
 use crate::cache::EvictionTally;
-use crate::child::Drops;
 use crate::classify;
 use crate::folder::SamplesWriter;
 use crate::process::Watch;
 use crate::progress::Progress;
 use crate::spawner::{Request, Spawner};
-use analysis::samples::{PlanRow, SampleRow};
 use anyhow::{Context, Result};
+use children::protocol::Args;
+use schema::run_folder::{PlanRow, SampleRow};
+use schema::Drops;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,20 +33,15 @@ pub struct Job {
 impl Job {
     /// The protocol's argv (after the program).
     pub fn args(&self) -> Vec<OsString> {
-        vec![
-            "--op".into(),
-            self.plan.op.clone().into(),
-            "--batch".into(),
-            self.plan.batch.to_string().into(),
-            "--fixture-file".into(),
-            self.fixture_file.clone().into(),
-            "--fixture".into(),
-            self.plan.fixture.clone().into(),
-            "--seed".into(),
-            self.seed.to_string().into(),
-            "--drops".into(),
-            self.drops.name().into(),
-        ]
+        Args {
+            op: self.plan.op,
+            batch: self.plan.batch as usize,
+            fixture_file: self.fixture_file.clone(),
+            fixture: self.plan.fixture.clone(),
+            seed: self.seed,
+            drops: self.drops,
+        }
+        .to_argv()
     }
 }
 

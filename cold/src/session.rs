@@ -4,14 +4,14 @@
 
 use crate::cache::EvictionTally;
 use crate::folder::{self, SamplesWriter};
-use crate::manifest::{self, Settings};
+use crate::manifest;
 use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
 use crate::summary;
-use analysis::samples::PlanRow;
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::registry;
-use serde_json::Value;
+use fixtures::codecs::{registry, Style};
+use schema::run_folder::{fixture_file, Manifest, PlanRow, Settings};
+use schema::GateCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,13 +24,6 @@ macro_rules! say {
     }};
 }
 pub(crate) use say;
-
-/// codec × fixture × op: the unit the gate, the preflight and the checksums work on.
-pub type Trio = (String, String, String);
-
-pub fn trio(codec: &str, fixture: &str, op: &str) -> Trio {
-    (codec.to_string(), fixture.to_string(), op.to_string())
-}
 
 /// The `cold-spawner` next to the runner, which must exist.
 pub fn spawner_path() -> Result<PathBuf> {
@@ -62,14 +55,14 @@ pub fn jobs(
     children: &HashMap<String, PathBuf>,
     dir: &Path,
     settings: &Settings,
-    expected: &HashMap<Trio, u64>,
+    expected: &HashMap<GateCell, u64>,
 ) -> Result<Vec<Job>> {
     rows.iter()
         .map(|row| {
-            let key = trio(&row.codec, &row.fixture, &row.op);
+            let key = row.gate_cell();
             let expected = *expected.get(&key).with_context(|| {
                 format!(
-                    "plan index {}: no expected checksum for {key:?}",
+                    "plan index {}: no expected checksum for {key}",
                     row.plan_index
                 )
             })?;
@@ -82,7 +75,7 @@ pub fn jobs(
             Ok(Job {
                 plan: row.clone(),
                 child: child.clone(),
-                fixture_file: folder::fixture_file(dir, &row.fixture),
+                fixture_file: fixture_file(dir, &row.fixture),
                 seed: settings.seed,
                 drops: settings.drops,
                 expected,
@@ -111,34 +104,38 @@ pub fn take_samples(
 /// Marks the manifest finished and prints the summary.
 pub fn finish(
     dir: &Path,
-    manifest_value: &mut Value,
+    manifest: &mut Manifest,
     settings: &Settings,
     tally: &EvictionTally,
 ) -> Result<()> {
-    let (_, finished_utc) = manifest::utc_now();
-    manifest_value["finished"] = Value::Bool(true);
-    manifest_value["finished_utc"] = Value::String(finished_utc);
+    manifest.finished = true;
+    manifest.finished_utc = Some(manifest::utc_now().1);
     if settings.cold_cache {
-        manifest_value["cold_cache_check"] = Value::String(tally.describe());
+        manifest.cold_cache_check = Some(tally.describe());
     }
-    manifest::write(dir, manifest_value)?;
-    print_summary(dir, manifest_value, settings.cold_cache.then_some(tally))?;
+    manifest::write(dir, manifest)?;
+    print_summary(dir, manifest, settings.cold_cache.then_some(tally))?;
     say!("run folder: {} (finished)", dir.display());
     Ok(())
 }
 
-fn print_summary(dir: &Path, m: &Value, tally: Option<&EvictionTally>) -> Result<()> {
+fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Result<()> {
     let rows = folder::read_samples(dir)?;
-    let child_bytes: HashMap<String, u64> = m["codecs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| Some((c["id"].as_str()?.to_string(), c["child_bytes"].as_u64()?)))
+    let child_bytes: HashMap<String, u64> = m
+        .codecs
+        .iter()
+        .filter_map(|c| Some((c.id.clone(), c.child_bytes?)))
         .collect();
-    let codec_order: Vec<&str> = registry().iter().map(|c| c.id()).collect();
+    let codecs = registry();
+    let codec_order: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
+    let baseline = codecs
+        .iter()
+        .find(|c| c.style() == Style::Baseline)
+        .map(|c| c.id());
     let fixture_order: Vec<&str> = fixtures::FIXTURES.iter().map(|f| f.name).collect();
     let cx = summary::Context {
         codec_order: &codec_order,
+        baseline,
         fixture_order: &fixture_order,
         child_bytes: &child_bytes,
         cold_cache: tally.is_some(),
@@ -152,25 +149,17 @@ fn print_summary(dir: &Path, m: &Value, tally: Option<&EvictionTally>) -> Result
     if let Some(f) = summary::failures(&rows) {
         say!("{f}");
     }
-    let text = |v: &Value, key: &str| v[key].as_str().unwrap_or("?").to_string();
-    for u in m["unsupported"].as_array().into_iter().flatten() {
+    for u in &m.unsupported {
         say!(
             "unsupported: {} {} on {}: {}",
-            text(u, "codec"),
-            text(u, "op"),
-            text(u, "fixture"),
-            text(u, "reason")
+            u.codec,
+            u.op,
+            u.fixture,
+            u.reason
         );
     }
-    for e in m["excluded"].as_array().into_iter().flatten() {
-        say!(
-            "left out ({}): {} {} on {}: {}",
-            text(e, "status"),
-            text(e, "codec"),
-            text(e, "op"),
-            text(e, "fixture"),
-            text(e, "detail")
-        );
+    for e in &m.excluded {
+        say!("left out ({}): {}: {}", e.status, e.gate_cell(), e.detail);
     }
     if let Some(t) = tally {
         say!("{}", t.describe());

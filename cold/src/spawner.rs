@@ -12,7 +12,8 @@
 //! request (program, arguments, timeout, how to watch) and a reply (the reaped child, or why it
 //! could not be spawned).
 
-use crate::process::{self, Capture, Exit, Reaped, Usage, Watch};
+use crate::capture::Capture;
+use crate::process::{self, Exit, Reaped, ResourceUsage, Watch};
 use std::ffi::OsString;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -153,7 +154,7 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
             Exit::Signal(value)
         },
         timed_out: v[4] != 0,
-        usage: Usage {
+        usage: ResourceUsage {
             user_us: v[5],
             sys_us: v[6],
             maxrss_kib: v[7],
@@ -277,10 +278,10 @@ mod tests {
             reaped_ns: 2,
             exit: Exit::Signal(9),
             timed_out: true,
-            usage: Usage {
+            usage: ResourceUsage {
                 maxrss_kib: 3,
                 nivcsw: 4,
-                ..Usage::default()
+                ..ResourceUsage::default()
             },
             stdout: b"out".to_vec(),
             stderr: vec![],

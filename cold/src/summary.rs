@@ -1,33 +1,26 @@
 //! The closing table of `cold run`: per fixture × op × batch × codec, the samples ok and failed,
-//! median and p90 of init_plus_ops, median wall and how far it sits above the `noop` floor,
-//! median max RSS, the child's size (and with `--cold-cache`, median major faults and block
-//! reads). Pure: rows in, text out. The full statistics are `analysis`'s job.
+//! median and p90 of init_plus_ops, median wall and how far it sits above the floor (the
+//! baseline codec's cell), median max RSS, the child's size (and with `--cold-cache`, median major
+//! faults and block reads). Pure: rows in, text out. The full statistics are `analysis`'s job;
+//! the quantiles and units are the ones it uses (`schema`).
 
-use analysis::samples::SampleRow;
+use schema::figures::quantile;
+use schema::run_folder::SampleRow;
+use schema::units::{bytes, ns};
+use schema::CellKey;
 use std::collections::{BTreeMap, HashMap};
 
-/// The `p` quantile of ascending `sorted` (Hyndman & Fan type 7, as `analysis` computes it).
-pub fn quantile(sorted: &[f64], p: f64) -> Option<f64> {
-    let n = sorted.len();
-    if n == 0 {
-        return None;
-    }
-    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
-    let hi = (lo + 1).min(n - 1);
-    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
-}
-
 fn sorted(values: impl Iterator<Item = u64>) -> Vec<f64> {
-    let mut v: Vec<f64> = values.map(|x| x as f64).collect();
-    v.sort_unstable_by(f64::total_cmp);
-    v
+    let v: Vec<f64> = values.map(|x| x as f64).collect();
+    schema::figures::sorted(&v)
 }
 
 /// What the table needs beyond the rows.
 pub struct Context<'a> {
-    /// Codec ids in the order rows are listed (noop, the floor, first).
+    /// Codec ids in the order rows are listed (the registry's: the baseline first).
     pub codec_order: &'a [&'a str],
+    /// The baseline codec (style `baseline`), whose cells are the floor of the others.
+    pub baseline: Option<&'a str>,
     /// Fixture names in the order rows are listed.
     pub fixture_order: &'a [&'a str],
     /// Each codec's child size in bytes.
@@ -48,14 +41,10 @@ pub struct CellFigures {
     pub inblock_median: Option<f64>,
 }
 
-/// (fixture, op, batch, codec) → figures.
-pub type Key = (String, String, u32, String);
-
-pub fn figures(rows: &[SampleRow]) -> BTreeMap<Key, CellFigures> {
-    let mut groups: BTreeMap<Key, Vec<&SampleRow>> = BTreeMap::new();
+pub fn figures(rows: &[SampleRow]) -> BTreeMap<CellKey, CellFigures> {
+    let mut groups: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
     for r in rows {
-        let key = (r.fixture.clone(), r.op.clone(), r.batch, r.codec.clone());
-        groups.entry(key).or_default().push(r);
+        groups.entry(r.cell()).or_default().push(r);
     }
     groups
         .into_iter()
@@ -78,31 +67,6 @@ pub fn figures(rows: &[SampleRow]) -> BTreeMap<Key, CellFigures> {
         .collect()
 }
 
-/// `812 ns`, `41.3 µs`, `1.52 ms`, `2.05 s`.
-pub fn duration(ns: f64) -> String {
-    let a = ns.abs();
-    if a < 1e3 {
-        format!("{ns:.0} ns")
-    } else if a < 1e6 {
-        format!("{:.1} µs", ns / 1e3)
-    } else if a < 1e9 {
-        format!("{:.2} ms", ns / 1e6)
-    } else {
-        format!("{:.2} s", ns / 1e9)
-    }
-}
-
-/// `812 B`, `412 KiB`, `3.1 MiB`.
-pub fn size(bytes: f64) -> String {
-    if bytes < 1024.0 {
-        format!("{bytes:.0} B")
-    } else if bytes < 1024.0 * 1024.0 {
-        format!("{:.0} KiB", bytes / 1024.0)
-    } else {
-        format!("{:.1} MiB", bytes / 1024.0 / 1024.0)
-    }
-}
-
 fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     v.map_or("—".to_string(), f)
 }
@@ -111,15 +75,16 @@ fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 pub fn table(rows: &[SampleRow], cx: &Context) -> String {
     let figures = figures(rows);
     let position = |list: &[&str], x: &str| list.iter().position(|y| *y == x).unwrap_or(usize::MAX);
-    let mut keys: Vec<&Key> = figures.keys().collect();
-    keys.sort_by_key(|(fixture, op, batch, codec)| {
+    let mut keys: Vec<&CellKey> = figures.keys().collect();
+    keys.sort_by_key(|k| {
         (
-            position(cx.fixture_order, fixture),
-            fixture.clone(),
-            op.clone(),
-            *batch,
-            position(cx.codec_order, codec),
-            codec.clone(),
+            position(cx.fixture_order, &k.fixture),
+            k.fixture.clone(),
+            k.op,
+            k.variant,
+            k.batch,
+            position(cx.codec_order, &k.codec),
+            k.codec.clone(),
         )
     });
 
@@ -142,37 +107,34 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
     }
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for key in keys {
-        let (fixture, op, batch, codec) = key;
         let f = &figures[key];
-        let floor_key = (fixture.clone(), op.clone(), *batch, "noop".to_string());
-        let above_floor = if codec == "noop" {
+        let floor = cx
+            .baseline
+            .and_then(|id| figures.get(&key.with_codec(id)))
+            .and_then(|n| n.wall_median);
+        let above_floor = if Some(key.codec.as_str()) == cx.baseline {
             "floor".to_string()
         } else {
-            match (
-                f.wall_median,
-                figures.get(&floor_key).and_then(|n| n.wall_median),
-            ) {
-                (Some(w), Some(n)) => format!(
-                    "{}{}",
-                    if w >= n { "+" } else { "−" },
-                    duration((w - n).abs())
-                ),
+            match (f.wall_median, floor) {
+                (Some(w), Some(n)) => {
+                    format!("{}{}", if w >= n { "+" } else { "−" }, ns((w - n).abs()))
+                }
                 _ => "—".to_string(),
             }
         };
         let mut line = vec![
-            fixture.clone(),
-            op.clone(),
-            batch.to_string(),
-            codec.clone(),
+            key.fixture.clone(),
+            key.op.to_string(),
+            key.batch.to_string(),
+            key.codec.clone(),
             f.ok.to_string(),
             f.failed.to_string(),
-            or_dash(f.init_plus_ops_median, duration),
-            or_dash(f.init_plus_ops_p90, duration),
-            or_dash(f.wall_median, duration),
+            or_dash(f.init_plus_ops_median, ns),
+            or_dash(f.init_plus_ops_p90, ns),
+            or_dash(f.wall_median, ns),
             above_floor,
-            or_dash(f.maxrss_median.map(|k| k * 1024.0), size),
-            or_dash(cx.child_bytes.get(codec).map(|&b| b as f64), size),
+            or_dash(f.maxrss_median.map(|k| k * 1024.0), bytes),
+            or_dash(cx.child_bytes.get(&key.codec).map(|&b| b as f64), bytes),
         ];
         if cx.cold_cache {
             line.push(or_dash(f.majflt_median, |v| format!("{v:.0}")));
@@ -218,9 +180,9 @@ fn render(lines: &[Vec<String>], text_columns: usize) -> String {
 
 /// `failed samples: 3 (crash 1, timeout 2)`, or nothing when every sample was ok.
 pub fn failures(rows: &[SampleRow]) -> Option<String> {
-    let mut by_status: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_status: BTreeMap<String, usize> = BTreeMap::new();
     for r in rows.iter().filter(|r| !r.is_ok()) {
-        *by_status.entry(r.status.as_str()).or_default() += 1;
+        *by_status.entry(r.status.name()).or_default() += 1;
     }
     let total: usize = by_status.values().sum();
     (total > 0).then(|| {
@@ -232,40 +194,38 @@ pub fn failures(rows: &[SampleRow]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use schema::run_folder::PlanRow;
+    use schema::{Op, Status, Variant};
 
-    fn row(codec: &str, status: &str, ipo: u64, wall: u64) -> SampleRow {
-        SampleRow {
+    fn row(codec: &str, status: Status, ipo: u64, wall: u64) -> SampleRow {
+        let plan = PlanRow {
+            plan_index: 0,
+            block: 0,
             codec: codec.into(),
-            op: "de".into(),
+            op: Op::De,
             batch: 1,
             fixture: "users-2kb".into(),
-            status: status.into(),
-            init_plus_ops_ns: (status == "ok").then_some(ipo),
-            wall_ns: (status == "ok").then_some(wall),
+            variant: Variant::Portable,
+        };
+        SampleRow {
+            status,
+            init_plus_ops_ns: status.is_ok().then_some(ipo),
+            wall_ns: status.is_ok().then_some(wall),
             maxrss_kib: Some(2048),
-            ..SampleRow::default()
+            ..SampleRow::planned(&plan)
         }
-    }
-
-    #[test]
-    fn quantiles_are_type_7() {
-        let v = [1.0, 2.0, 3.0, 4.0];
-        assert_eq!(quantile(&v, 0.5), Some(2.5));
-        assert_eq!(quantile(&v, 0.9), Some(3.7));
-        assert_eq!(quantile(&[5.0], 0.9), Some(5.0));
-        assert_eq!(quantile(&[], 0.5), None);
     }
 
     #[test]
     fn figures_use_ok_samples_and_count_failures() {
         let rows = vec![
-            row("serde_json", "ok", 100, 1000),
-            row("serde_json", "ok", 300, 3000),
-            row("serde_json", "ok", 200, 2000),
-            row("serde_json", "crash", 0, 0),
+            row("serde_json", Status::Ok, 100, 1000),
+            row("serde_json", Status::Ok, 300, 3000),
+            row("serde_json", Status::Ok, 200, 2000),
+            row("serde_json", Status::Crash, 0, 0),
         ];
         let f = figures(&rows);
-        let cell = &f[&("users-2kb".into(), "de".into(), 1, "serde_json".into())];
+        let cell = &f[&rows[0].cell()];
         assert_eq!((cell.ok, cell.failed), (3, 1));
         assert_eq!(cell.init_plus_ops_median, Some(200.0));
         assert_eq!(cell.init_plus_ops_p90, Some(280.0));
@@ -277,37 +237,31 @@ mod tests {
     #[test]
     fn table_puts_the_floor_first_and_measures_from_it() {
         let rows = vec![
-            row("serde_json", "ok", 40_000, 1_500_000),
-            row("noop", "ok", 100, 1_000_000),
+            row("serde_json", Status::Ok, 40_000, 1_500_000),
+            row("floor", Status::Ok, 100, 1_000_000),
         ];
-        let bytes = HashMap::from([("noop".to_string(), 400_000u64)]);
+        let sizes = HashMap::from([("floor".to_string(), 400_000u64)]);
         let cx = Context {
-            codec_order: &["noop", "serde_json"],
+            codec_order: &["floor", "serde_json"],
+            baseline: Some("floor"),
             fixture_order: &["users-2kb"],
-            child_bytes: &bytes,
+            child_bytes: &sizes,
             cold_cache: false,
         };
         let text = table(&rows, &cx);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("fixture"));
         assert!(
-            lines[1].contains("noop") && lines[1].contains("floor") && lines[1].contains("391 KiB")
-        );
-        assert!(
-            lines[2].contains("serde_json") && lines[2].contains("+500.0 µs"),
+            lines[1].contains("floor") && lines[1].contains("391 KiB"),
             "{text}"
         );
         assert!(
-            lines[2].contains("40.0 µs") && lines[2].contains("2.0 MiB"),
+            lines[2].contains("serde_json") && lines[2].contains("+500 µs"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn units() {
-        assert_eq!(duration(812.0), "812 ns");
-        assert_eq!(duration(41_300.0), "41.3 µs");
-        assert_eq!(duration(1_520_000.0), "1.52 ms");
-        assert_eq!(size(400_000.0), "391 KiB");
+        assert!(
+            lines[2].contains("40.0 µs") && lines[2].contains("2.00 MiB"),
+            "{text}"
+        );
     }
 }

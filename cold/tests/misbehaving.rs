@@ -1,12 +1,12 @@
 //! A child that panics, hangs, prints garbage, exits non-zero, dies by a signal, prints a wrong
 //! checksum or cannot be spawned is recorded with its status, and the run goes on to the end.
 
-use analysis::samples::PlanRow;
-use cold::child::Drops;
 use cold::folder::{self, SamplesWriter};
 use cold::process::Watch;
 use cold::progress::Progress;
 use cold::sampler::{execute, Job, Sampler};
+use schema::run_folder::PlanRow;
+use schema::{Drops, Op, Variant};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -23,10 +23,10 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
             plan_index: i,
             block: 0,
             codec: "test-child".into(),
-            op: "de".into(),
+            op: Op::De,
             batch: 1,
             fixture: behaviour.into(),
-            variant: "portable".into(),
+            variant: Variant::Portable,
         },
         child: child.to_path_buf(),
         fixture_file: "/dev/null".into(),
@@ -69,7 +69,7 @@ fn run_all(name: &str, watch: Watch) {
 
     let rows = folder::read_samples(&dir).unwrap();
     assert_eq!(rows.len(), 10, "one row per sample, the run went on");
-    let statuses: Vec<&str> = rows.iter().map(|r| r.status.as_str()).collect();
+    let statuses: Vec<String> = rows.iter().map(|r| r.status.name()).collect();
     let mut want: Vec<&str> = behaviours.iter().map(|(_, s)| *s).collect();
     want.extend(["spawn-failed", "ok"]);
     assert_eq!(statuses, want);

@@ -28,7 +28,7 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let mode = Mode::from_env()?;
     let variant = settings::variant()?;
-    let output = settings::criterion_dir(&variant);
+    let output = settings::criterion_dir(variant);
     std::fs::create_dir_all(&output)?;
     let mut c = criterion(mode, &output).configure_from_args();
 
@@ -48,7 +48,7 @@ fn run() -> anyhow::Result<ExitCode> {
     for line in plan.report_lines() {
         eprintln!("{line}");
     }
-    plan.write_decisions(&settings::warm_results().join("gate.csv"))?;
+    plan.write_decisions(&settings::warm_results().join(schema::warm_files::GATE))?;
 
     run_plan(&mut c, &documents, &ops, &plan, &bench_fns(), seed);
     c.final_summary();

@@ -13,7 +13,7 @@ use crate::settings::Mode;
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput};
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{Codec, Op};
+use fixtures::codecs::{visit_codecs, Codec, CodecVisitor, Op};
 use std::path::Path;
 
 /// Inputs of this many bytes or more are batched a few at a time (`LargeInput`); smaller ones
@@ -80,14 +80,15 @@ pub type BenchFn = fn(&mut BenchmarkGroup<'_, WallTime>, &'static Fixture, Op, u
 
 /// Every registered codec's id with its bench function, in the registry's order.
 pub fn bench_fns() -> Vec<(&'static str, BenchFn)> {
-    let mut all: Vec<(&'static str, BenchFn)> = Vec::new();
-    macro_rules! bench_fn {
-        ($codec:ty) => {
-            all.push((<$codec as Codec>::ID, bench_cell::<$codec>));
-        };
+    struct Collect(Vec<(&'static str, BenchFn)>);
+    impl CodecVisitor for Collect {
+        fn visit<C: Codec + 'static>(&mut self) {
+            self.0.push((C::ID, bench_cell::<C>));
+        }
     }
-    fixtures::for_each_codec!(bench_fn);
-    all
+    let mut all = Collect(Vec::new());
+    visit_codecs(&mut all);
+    all.0
 }
 
 /// Benches every cell the gate let through, one criterion group per fixture × op, in the

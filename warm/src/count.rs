@@ -89,7 +89,7 @@ pub fn reset_peak() {
 
 /// What one measured stretch of code allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Usage {
+pub struct Allocations {
     pub allocs: u64,
     pub bytes: u64,
     /// The most bytes live at once during the stretch, above what was live when it began.
@@ -99,12 +99,12 @@ pub struct Usage {
 /// Runs `f` and says what it allocated. Only meaningful where [`CountingAlloc`] is the global
 /// allocator (elsewhere every figure is zero). What `f` returns is dropped by the caller,
 /// outside the measurement.
-pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
+pub fn measure<R>(f: impl FnOnce() -> R) -> (R, Allocations) {
     reset_peak();
     let before = totals();
     let result = f();
     let after = totals();
-    let usage = Usage {
+    let usage = Allocations {
         allocs: after.allocs - before.allocs,
         bytes: after.bytes - before.bytes,
         peak_live: (after.peak - before.live).max(0) as u64,

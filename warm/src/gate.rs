@@ -6,8 +6,9 @@
 //! Not for timing or counting: see `run`, `bench` and the `alloc` binary.
 
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{Codec, Op};
-use fixtures::verify::{verify_cell, Verdict};
+use fixtures::codecs::{visit_codecs, Codec, CodecVisitor, Op};
+use fixtures::verify::{verify_cell, GateVerdict};
+use schema::warm_files::{GateDecision, GateRow};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -55,11 +56,11 @@ pub enum Decision {
 }
 
 impl Decision {
-    pub fn from_verdict(verdict: Verdict) -> Decision {
+    pub fn from_verdict(verdict: GateVerdict) -> Decision {
         match verdict {
-            Verdict::Pass | Verdict::Baseline => Decision::Run,
-            Verdict::Unsupported(why) => Decision::Unsupported(why),
-            Verdict::Fail(why) => Decision::Refused(why),
+            GateVerdict::Pass | GateVerdict::Baseline => Decision::Run,
+            GateVerdict::Unsupported(why) => Decision::Unsupported(why),
+            GateVerdict::Fail(why) => Decision::Refused(why),
         }
     }
 }
@@ -87,14 +88,15 @@ impl Checker {
 
 /// Every registered codec, in the registry's order.
 pub fn checkers() -> Vec<Checker> {
-    let mut all = Vec::new();
-    macro_rules! checker {
-        ($codec:ty) => {
-            all.push(Checker::of::<$codec>());
-        };
+    struct Collect(Vec<Checker>);
+    impl CodecVisitor for Collect {
+        fn visit<C: Codec + 'static>(&mut self) {
+            self.0.push(Checker::of::<C>());
+        }
     }
-    fixtures::for_each_codec!(checker);
-    all
+    let mut all = Collect(Vec::new());
+    visit_codecs(&mut all);
+    all.0
 }
 
 /// One cell and its decision.
@@ -154,26 +156,25 @@ impl Plan {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        let mut out = csv::Writer::from_path(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        out.write_record(["fixture", "op", "codec", "decision", "reason"])?;
-        for cell in &self.cells {
-            let (decision, reason) = match &cell.decision {
-                Decision::Run => ("run", ""),
-                Decision::Unsupported(why) => ("unsupported", *why),
-                Decision::Refused(why) => ("refused", why.as_str()),
-            };
-            out.write_record([
-                cell.fixture.name,
-                cell.op.name(),
-                cell.codec,
-                decision,
-                reason,
-            ])?;
-        }
-        out.flush()
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
+        let rows: Vec<GateRow> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                let (decision, reason) = match &cell.decision {
+                    Decision::Run => (GateDecision::Run, ""),
+                    Decision::Unsupported(why) => (GateDecision::Unsupported, *why),
+                    Decision::Refused(why) => (GateDecision::Refused, why.as_str()),
+                };
+                GateRow {
+                    fixture: cell.fixture.name.to_string(),
+                    op: cell.op,
+                    codec: cell.codec.to_string(),
+                    decision,
+                    reason: reason.to_string(),
+                }
+            })
+            .collect();
+        schema::csv_rows::write_rows(path, &rows)
     }
 
     pub fn runnable(&self) -> impl Iterator<Item = &Cell> {

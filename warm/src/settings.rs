@@ -3,9 +3,10 @@
 //! bench's arguments; the alloc binary parses its own).
 
 use anyhow::{bail, Result};
-use fixtures::catalog::{corpora_from_env, CORPORA_VAR};
+use fixtures::catalog::{CorporaOption, CORPORA_VAR};
+use schema::Variant;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Names the build variant the results are filed under (default `portable`).
@@ -13,8 +14,6 @@ pub const VARIANT_VAR: &str = "THAW_VARIANT";
 /// `quick` for short warm-up and measurement over every cell; `full` (or unset) for criterion's
 /// own defaults.
 pub const MODE_VAR: &str = "THAW_WARM";
-/// The variant when `THAW_VARIANT` is not set.
-pub const DEFAULT_VARIANT: &str = "portable";
 
 /// How long criterion measures each cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,50 +78,35 @@ impl fmt::Display for Mode {
     }
 }
 
-/// The build variant named by `THAW_VARIANT`, or `portable`. It becomes a folder name, so it
-/// is limited to letters, digits, `-` and `_`.
-pub fn variant() -> Result<String> {
-    let name = std::env::var(VARIANT_VAR).unwrap_or_default();
-    if name.is_empty() {
-        return Ok(DEFAULT_VARIANT.to_string());
+/// The build variant named by `THAW_VARIANT`, or `portable`.
+pub fn variant() -> Result<Variant> {
+    match std::env::var(VARIANT_VAR) {
+        Ok(name) if !name.is_empty() => {
+            Variant::parse(&name).map_err(|e| anyhow::anyhow!("{VARIANT_VAR}: {e}"))
+        }
+        _ => Ok(Variant::Portable),
     }
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        bail!("{VARIANT_VAR}=`{name}`: use letters, digits, `-` and `_` only");
-    }
-    Ok(name)
 }
 
-/// The workspace root (cargo runs benches from the package folder, `warm/`).
-pub fn workspace_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().unwrap_or(manifest).to_path_buf()
-}
+pub use fixtures::catalog::workspace_root;
 
-/// `results/warm/` at the workspace root.
+/// `results/warm/` at the workspace root (cargo runs benches from the package folder, `warm/`).
 pub fn warm_results() -> PathBuf {
-    workspace_root().join("results").join("warm")
+    workspace_root().join(schema::warm_files::DEFAULT_ROOT)
 }
 
 /// Where criterion writes a variant's benches: `results/warm/criterion/<variant>/`, in
 /// criterion's own layout (`<group>/<codec>/new/{benchmark,estimates}.json`).
-pub fn criterion_dir(variant: &str) -> PathBuf {
-    warm_results().join("criterion").join(variant)
+pub fn criterion_dir(variant: Variant) -> PathBuf {
+    warm_results()
+        .join(schema::warm_files::CRITERION)
+        .join(variant.name())
 }
 
-/// The classic corpora folder named by `THAW_CORPORA`, if set. A relative path is taken from
-/// the current folder when it exists there, else from the workspace root (so
-/// `THAW_CORPORA=../shared/corpora cargo bench -p warm` means the same thing as for the other
-/// crates, although cargo runs benches from `warm/`).
+/// The classic corpora folder named by `THAW_CORPORA`, if set (the benches take no options of
+/// their own: criterion owns their command line), by the rule every command uses.
 pub fn corpora() -> Option<PathBuf> {
-    let given = corpora_from_env()?;
-    if given.is_absolute() || given.is_dir() {
-        return Some(given);
-    }
-    let from_root = workspace_root().join(&given);
-    Some(if from_root.is_dir() { from_root } else { given })
+    CorporaOption::default().folder()
 }
 
 /// The line printed when the corpora are left out.
@@ -152,7 +136,7 @@ mod tests {
 
     #[test]
     fn criterion_dir_is_under_results_warm() {
-        let dir = criterion_dir("native");
+        let dir = criterion_dir(Variant::Native);
         assert!(dir.ends_with("results/warm/criterion/native"));
         assert!(dir.starts_with(workspace_root()));
     }

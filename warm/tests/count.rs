@@ -5,7 +5,7 @@
 use fixtures::catalog::find;
 use fixtures::codecs::{Noop, Op, SerdeJsonTyped, SimdJsonTyped};
 use std::hint::black_box;
-use warm::count::{measure, totals, CountingAlloc, Usage};
+use warm::count::{measure, totals, Allocations, CountingAlloc};
 use warm::run::Workload;
 
 #[global_allocator]
@@ -16,7 +16,7 @@ fn one_vec_with_capacity_is_one_allocation_of_its_size() {
     let (v, usage) = measure(|| black_box(Vec::<u8>::with_capacity(1000)));
     assert_eq!(
         usage,
-        Usage {
+        Allocations {
             allocs: 1,
             bytes: 1000,
             peak_live: 1000
@@ -53,7 +53,7 @@ fn nothing_allocated_is_nothing_counted() {
             x = black_box(x + i);
         }
     });
-    assert_eq!(usage, Usage::default());
+    assert_eq!(usage, Allocations::default());
 }
 
 #[test]

@@ -1,70 +1,19 @@
 //! Cells (codec × op × batch × fixture × variant): grouping samples and summarising each cell.
 
 use crate::parallel::par_map;
-use crate::samples::{PlanRow, SampleRow};
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
+use schema::run_folder::{PlanRow, SampleRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// A cell's identity; the field order is the report's sort order.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct CellKey {
-    pub fixture: String,
-    pub op: String,
-    pub variant: String,
-    pub batch: u32,
-    pub codec: String,
-}
+pub use schema::CellKey;
 
-impl CellKey {
-    pub fn of_sample(r: &SampleRow) -> Self {
-        CellKey {
-            fixture: r.fixture.clone(),
-            op: r.op.clone(),
-            variant: r.variant.clone(),
-            batch: r.batch,
-            codec: r.codec.clone(),
-        }
-    }
-
-    pub fn of_plan(r: &PlanRow) -> Self {
-        CellKey {
-            fixture: r.fixture.clone(),
-            op: r.op.clone(),
-            variant: r.variant.clone(),
-            batch: r.batch,
-            codec: r.codec.clone(),
-        }
-    }
-
-    /// e.g. `users-2kb de ×10 serde_json (portable)`.
-    pub fn label(&self) -> String {
-        format!(
-            "{} {} ×{} {} ({})",
-            self.fixture, self.op, self.batch, self.codec, self.variant
-        )
-    }
-
-    /// A seed for this cell's bootstrap: FNV-1a of the label, mixed with the report's seed, so
-    /// a cell's interval does not depend on which other cells are in the run.
-    pub fn seed(&self, base: u64) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ base;
-        for b in self.label().bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        h
-    }
-
-    /// The same cell for another codec.
-    pub fn with_codec(&self, codec: &str) -> Self {
-        CellKey {
-            codec: codec.to_string(),
-            ..self.clone()
-        }
-    }
+/// A seed for a cell's statistics: FNV-1a of its label, continued from the report's seed, so a
+/// cell's interval does not depend on which other cells are in the run.
+pub fn cell_seed(key: &CellKey, base: u64) -> u64 {
+    schema::figures::fnv1a_from(schema::figures::FNV_OFFSET ^ base, key.label().as_bytes())
 }
 
 /// Which figure of a sample a statistic is about.
@@ -117,11 +66,11 @@ pub struct Grouped<'a> {
 pub fn group<'a>(samples: &'a [SampleRow], plan: &[PlanRow]) -> Grouped<'a> {
     let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
     for r in samples {
-        cells.entry(CellKey::of_sample(r)).or_default().push(r);
+        cells.entry(r.cell()).or_default().push(r);
     }
     let mut planned: BTreeMap<CellKey, usize> = BTreeMap::new();
     for p in plan {
-        *planned.entry(CellKey::of_plan(p)).or_default() += 1;
+        *planned.entry(p.cell()).or_default() += 1;
     }
     // a planned cell with no finished sample yet still gets a row
     for k in planned.keys() {
@@ -192,9 +141,9 @@ fn summarize_cell(
     let ok: Vec<&SampleRow> = rows.iter().copied().filter(|r| r.is_ok()).collect();
     let mut failures = BTreeMap::new();
     for r in rows.iter().filter(|r| !r.is_ok()) {
-        *failures.entry(r.status.clone()).or_insert(0) += 1;
+        *failures.entry(r.status.name()).or_insert(0) += 1;
     }
-    let seed = key.seed(opts.seed);
+    let seed = cell_seed(key, opts.seed);
     let values_of = |f: Figure| -> Vec<f64> {
         ok.iter()
             .filter_map(|r| f.of(r))
@@ -257,14 +206,14 @@ pub(crate) mod tests {
             plan_index: u64::from(block),
             block,
             codec: codec.into(),
-            op: "de".into(),
+            op: schema::Op::De,
             batch,
             fixture: "users-2kb".into(),
-            variant: "portable".into(),
+            variant: schema::Variant::Portable,
             status: if ns.is_some() {
-                "ok".into()
+                schema::Status::Ok
             } else {
-                "timeout".into()
+                schema::Status::Timeout
             },
             init_ns: ns.map(|_| 0),
             first_op_ns: ns,
@@ -273,6 +222,20 @@ pub(crate) mod tests {
             wall_ns: ns.map(|v| v + 500_000),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn cell_seeds_are_the_fnv1a_of_the_label_from_the_base() {
+        // The seed the reports have always used: FNV-1a over the label, its basis xored with the
+        // report's seed (so a report's intervals stay what they were).
+        let key = row(0, "serde_json", 10, Some(1)).cell();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ 7;
+        for b in "users-2kb de ×10 serde_json (portable)".bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        assert_eq!(cell_seed(&key, 7), h);
+        assert_ne!(cell_seed(&key, 7), cell_seed(&key, 8));
     }
 
     #[test]
@@ -286,10 +249,10 @@ pub(crate) mod tests {
                 plan_index: b,
                 block: b as u32,
                 codec: "a".into(),
-                op: "de".into(),
+                op: schema::Op::De,
                 batch: 1,
                 fixture: "users-2kb".into(),
-                variant: "portable".into(),
+                variant: schema::Variant::Portable,
             })
             .collect();
         let g = group(&rows, &plan);

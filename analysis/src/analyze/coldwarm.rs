@@ -8,10 +8,10 @@
 //! side, or says that none exists in 1..=10⁹.
 
 use super::cells::{CellKey, CellSummary};
-use super::contrasts::NOT_COMPARED;
 use crate::inputs::criterion::WarmEstimate;
+use schema::{Op, Variant};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest n searched for a crossing.
 pub const HORIZON: f64 = 1e9;
@@ -20,17 +20,22 @@ pub const HORIZON: f64 = 1e9;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Scenario {
     pub fixture: String,
-    pub op: String,
-    pub variant: String,
+    pub op: Op,
+    pub variant: Variant,
 }
 
 impl Scenario {
-    fn of(k: &CellKey) -> Self {
+    pub fn of(k: &CellKey) -> Self {
         Scenario {
             fixture: k.fixture.clone(),
-            op: k.op.clone(),
-            variant: k.variant.clone(),
+            op: k.op,
+            variant: k.variant,
         }
+    }
+
+    /// Whether cell `k` belongs to this scenario.
+    pub fn holds(&self, k: &CellKey) -> bool {
+        k.fixture == self.fixture && k.op == self.op && k.variant == self.variant
     }
 }
 
@@ -43,8 +48,8 @@ pub fn find_warm<'a>(
     let matches = |w: &&WarmEstimate| w.fixture == s.fixture && w.op == s.op && w.codec == codec;
     warm.iter()
         .filter(matches)
-        .find(|w| w.variant == s.variant)
-        .or_else(|| warm.iter().filter(matches).find(|w| w.variant.is_empty()))
+        .find(|w| w.variant == Some(s.variant))
+        .or_else(|| warm.iter().filter(matches).find(|w| w.variant.is_none()))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -201,12 +206,16 @@ pub struct Settles {
     pub level: f64,
 }
 
-/// Break-evens of every pair of codecs (except those not compared) in each scenario, with
-/// intervals at `level`.
-pub fn break_evens(curves: &[CostCurve], level: f64) -> Vec<BreakEven> {
+/// Break-evens of every pair of codecs (but the `baselines`, the harness floor) in each
+/// scenario, with intervals at `level`.
+pub fn break_evens(
+    curves: &[CostCurve],
+    baselines: &BTreeSet<String>,
+    level: f64,
+) -> Vec<BreakEven> {
     let mut by: BTreeMap<&Scenario, Vec<&CostCurve>> = BTreeMap::new();
     for c in curves {
-        if !NOT_COMPARED.contains(&c.codec.as_str()) {
+        if !baselines.contains(&c.codec) {
             by.entry(&c.scenario).or_default().push(c);
         }
     }
@@ -355,8 +364,8 @@ mod tests {
         CostCurve {
             scenario: Scenario {
                 fixture: "f".into(),
-                op: "de".into(),
-                variant: "portable".into(),
+                op: Op::De,
+                variant: Variant::Portable,
             },
             codec: codec.into(),
             points: pts.to_vec(),
@@ -383,7 +392,7 @@ mod tests {
         // a(n) = 20 + 3(n − 1) to n = 100 (317), then 3/op; b(n) = 400 + (n − 1) (499), then 1/op.
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 400.0), (10, 409.0), (100, 499.0)], Some(1.0));
-        let be = &break_evens(&[a, b], 0.95)[0];
+        let be = &break_evens(&[a, b], &BTreeSet::new(), 0.95)[0];
         assert_eq!(be.cheaper_first.as_deref(), Some("a"));
         // 317 + 3(n − 100) = 499 + (n − 100) → n − 100 = 91 → n = 191, a tie; b cheaper from 192.
         assert_eq!(be.crossings.len(), 1);
@@ -400,7 +409,7 @@ mod tests {
         // a: 20 + 3(n − 1); b: 37 + 1.5(n − 1), measured at 1, 10, 100: cross at n − 1 = 11.33.
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 37.0), (10, 50.5), (100, 185.5)], Some(1.5));
-        let be = &break_evens(&[a, b], 0.95)[0];
+        let be = &break_evens(&[a, b], &BTreeSet::new(), 0.95)[0];
         assert_eq!(be.crossings.len(), 1);
         let c = &be.crossings[0];
         assert_eq!(c.n, 13);
@@ -420,7 +429,7 @@ mod tests {
         };
         a.boot = a.points.iter().map(|p| spread(p.1)).collect();
         b.boot = b.points.iter().map(|p| spread(p.1)).collect();
-        let be = &break_evens(&[a, b], 0.95)[0];
+        let be = &break_evens(&[a, b], &BTreeSet::new(), 0.95)[0];
         let s = be.settles.as_ref().unwrap();
         assert_eq!((s.codec.as_str(), s.n), ("b", 192));
         let (lo, hi) = (s.lo.unwrap(), s.hi.unwrap());
@@ -432,7 +441,7 @@ mod tests {
         let a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
         let b = curve("b", &[(1, 40.0), (10, 94.0), (100, 634.0)], Some(6.0));
         let noop = curve("noop", &[(1, 1.0)], Some(0.1));
-        let be = break_evens(&[a, b, noop], 0.95);
+        let be = break_evens(&[a, b, noop], &BTreeSet::from(["noop".to_string()]), 0.95);
         assert_eq!(be.len(), 1);
         assert!(be[0].crossings.is_empty());
         assert_eq!(be[0].searched_to, HORIZON);

@@ -2,6 +2,7 @@
 //! specification requires, and how it went wrong where it did.
 
 use crate::inputs::conformance::ConformanceRow;
+use schema::conformance_file::{Expected, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -32,13 +33,13 @@ pub fn summarize(rows: &[ConformanceRow]) -> Vec<ConformanceSummary> {
         });
         s.files += 1;
         s.correct += usize::from(r.correct);
-        match (r.expected.as_str(), r.outcome.as_str()) {
-            (_, "crashed") => s.crashed += 1,
-            (_, "timeout") => s.timeout += 1,
-            ("y", "rejected") => s.rejected_valid += 1,
-            ("n", "accepted") => s.accepted_invalid += 1,
-            ("i", "accepted") => s.impl_accepted += 1,
-            ("i", "rejected") => s.impl_rejected += 1,
+        match (r.expected, r.outcome) {
+            (_, Outcome::Crashed) => s.crashed += 1,
+            (_, Outcome::Timeout) => s.timeout += 1,
+            (Expected::Accept, Outcome::Rejected) => s.rejected_valid += 1,
+            (Expected::Reject, Outcome::Accepted) => s.accepted_invalid += 1,
+            (Expected::Either, Outcome::Accepted) => s.impl_accepted += 1,
+            (Expected::Either, Outcome::Rejected) => s.impl_rejected += 1,
             _ => {}
         }
     }
@@ -53,8 +54,8 @@ mod tests {
         ConformanceRow {
             codec: codec.into(),
             file: "x.json".into(),
-            expected: expected.into(),
-            outcome: outcome.into(),
+            expected: expected.parse().unwrap(),
+            outcome: outcome.parse().unwrap(),
             correct,
             detail: None,
         }

@@ -6,10 +6,7 @@ use super::cells::{CellKey, Figure, Grouped};
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
 use serde::Serialize;
-use std::collections::BTreeMap;
-
-/// Codecs never compared: `noop` is the harness floor, not a library.
-pub const NOT_COMPARED: &[&str] = &["noop"];
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContrastRow {
@@ -25,7 +22,7 @@ pub struct ContrastRow {
 }
 
 /// One block → figure map per cell (the first ok sample of a block wins).
-fn by_block(rows: &[&crate::samples::SampleRow], figure: Figure) -> BTreeMap<u32, f64> {
+fn by_block(rows: &[&schema::run_folder::SampleRow], figure: Figure) -> BTreeMap<u32, f64> {
     let mut m = BTreeMap::new();
     for r in rows.iter().filter(|r| r.is_ok()) {
         if let Some(v) = figure.of(r) {
@@ -35,17 +32,19 @@ fn by_block(rows: &[&crate::samples::SampleRow], figure: Figure) -> BTreeMap<u32
     m
 }
 
-/// Contrasts of every cell of a non-reference codec whose reference cell exists.
+/// Contrasts of every cell of a non-reference codec whose reference cell exists; the
+/// `baselines` (the harness floor, by the style the manifest gives) are never compared.
 pub fn contrasts(
     grouped: &Grouped,
     reference: &str,
+    baselines: &BTreeSet<String>,
     figure: Figure,
     level: f64,
     alpha: f64,
 ) -> Vec<ContrastRow> {
     let mut out = Vec::new();
     for (key, rows) in &grouped.cells {
-        if key.codec == reference || NOT_COMPARED.contains(&key.codec.as_str()) {
+        if key.codec == reference || baselines.contains(&key.codec) {
             continue;
         }
         let Some(ref_rows) = grouped.cells.get(&key.with_codec(reference)) else {
@@ -99,7 +98,8 @@ mod tests {
         }
         rows.push(row(30, "fast", 1, Some(5))); // no reference in block 30: unpaired
         let g = group(&rows, &[]);
-        let c = contrasts(&g, "serde_json", Figure::InitPlusOps, 0.95, 0.05);
+        let floor = BTreeSet::from(["noop".to_string()]);
+        let c = contrasts(&g, "serde_json", &floor, Figure::InitPlusOps, 0.95, 0.05);
         assert_eq!(c.len(), 2);
         let fast = c.iter().find(|r| r.key.codec == "fast").unwrap();
         assert_eq!(fast.contrast.as_ref().unwrap().pairs, 30);

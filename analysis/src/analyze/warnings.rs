@@ -3,8 +3,7 @@
 //! and the report prints them.
 
 use super::cells::CellSummary;
-use super::manifest::{finished, verification};
-use serde_json::Value;
+use schema::run_folder::Manifest;
 use std::collections::BTreeMap;
 
 /// Drift is flagged when |ρ| of init_plus_ops against the block index is at least this…
@@ -31,7 +30,7 @@ fn list(items: &[String]) -> String {
 
 /// The warnings, most serious first.
 pub fn warnings(
-    manifest: Option<&Value>,
+    manifest: Option<&Manifest>,
     planned: usize,
     finished_samples: usize,
     cells: &[CellSummary],
@@ -40,14 +39,15 @@ pub fn warnings(
     match manifest {
         None => out.push("No readable manifest.json: the run's conditions are unknown.".into()),
         Some(m) => {
-            if m.get("synthetic").and_then(Value::as_bool) == Some(true) {
+            if m.synthetic {
                 out.push(
                     "This run is synthetic (made by `analysis synth`): its numbers are invented to test the analysis. Never publish them."
                         .into(),
                 );
             }
-            let failed: Vec<String> = verification(m)
-                .into_iter()
+            let failed: Vec<String> = m
+                .verification
+                .iter()
                 .filter(|v| v.status == "fail")
                 .map(|v| {
                     let detail = if v.detail.is_empty() {
@@ -64,15 +64,14 @@ pub fn warnings(
                     list(&failed)
                 ));
             }
-            if finished(m) != Some(true) {
+            if !m.finished {
                 out.push(format!(
-                    "The run did not finish (manifest: finished = {}): {finished_samples} of {planned} planned samples are present; `cold run --resume` completes it.",
-                    m.get("finished").map_or("absent".into(), |v| v.to_string())
+                    "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold run --resume` completes it."
                 ));
             }
         }
     }
-    if planned > 0 && finished_samples < planned && manifest.and_then(finished) == Some(true) {
+    if planned > 0 && finished_samples < planned && manifest.is_some_and(|m| m.finished) {
         out.push(format!(
             "The manifest says the run finished, but only {finished_samples} of {planned} planned samples are in samples.csv."
         ));
@@ -154,9 +153,10 @@ mod tests {
     use super::*;
     use crate::analyze::cells::tests::row;
     use crate::analyze::cells::{group, summarize, StatOptions};
-    use serde_json::json;
+    use schema::run_folder::CheckEntry;
+    use schema::Op;
 
-    fn cells(rows: &[crate::samples::SampleRow]) -> Vec<CellSummary> {
+    fn cells(rows: &[schema::run_folder::SampleRow]) -> Vec<CellSummary> {
         summarize(
             &group(rows, &[]),
             StatOptions {
@@ -172,7 +172,10 @@ mod tests {
         let rows: Vec<_> = (0..30)
             .map(|b| row(b, "a", 1, Some(1000 + u64::from(b % 3))))
             .collect();
-        let m = json!({"finished": true});
+        let m = Manifest {
+            finished: true,
+            ..Manifest::default()
+        };
         assert!(warnings(Some(&m), 30, 30, &cells(&rows)).is_empty());
     }
 
@@ -195,11 +198,22 @@ mod tests {
                 }),
             )
         }));
-        let m = json!({
-            "finished": false, "synthetic": true,
-            "verification": [{"codec": "x", "fixture": "f", "op": "de", "status": "fail", "detail": "wrong value"},
-                             {"codec": "y", "fixture": "f", "op": "ser", "status": "unsupported"}],
-        });
+        let check = |codec: &str, op, status: &str, detail: &str| CheckEntry {
+            codec: codec.into(),
+            fixture: "f".into(),
+            op,
+            status: status.into(),
+            detail: detail.into(),
+        };
+        let m = Manifest {
+            finished: false,
+            synthetic: true,
+            verification: vec![
+                check("x", Op::De, "fail", "wrong value"),
+                check("y", Op::Ser, "unsupported", ""),
+            ],
+            ..Manifest::default()
+        };
         let w = warnings(Some(&m), 100, 81, &cells(&rows)).join("\n");
         for needle in [
             "synthetic",

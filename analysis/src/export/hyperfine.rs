@@ -6,9 +6,9 @@
 use super::Exporter;
 use crate::analyze::cells::{CellKey, Figure};
 use crate::inputs::run::Run;
-use crate::samples::SampleRow;
 use crate::stats::quantile::{median, sorted};
 use anyhow::Result;
+use schema::run_folder::SampleRow;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -72,10 +72,10 @@ fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<Hyperfin
     };
     let parameters = BTreeMap::from([
         ("codec".to_string(), key.codec.clone()),
-        ("op".to_string(), key.op.clone()),
+        ("op".to_string(), key.op.to_string()),
         ("batch".to_string(), key.batch.to_string()),
         ("fixture".to_string(), key.fixture.clone()),
-        ("variant".to_string(), key.variant.clone()),
+        ("variant".to_string(), key.variant.to_string()),
         ("figure".to_string(), figure.name().to_string()),
     ]);
     Some(HyperfineResult {
@@ -104,7 +104,7 @@ impl Exporter for Hyperfine {
     fn export(&self, run: &Run, figure: Figure) -> Result<String> {
         let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
         for r in &run.samples {
-            cells.entry(CellKey::of_sample(r)).or_default().push(r);
+            cells.entry(r.cell()).or_default().push(r);
         }
         let results = cells
             .iter()
@@ -133,6 +133,7 @@ mod tests {
         let run = Run {
             dir: ".".into(),
             manifest: None,
+            manifest_json: None,
             plan: vec![],
             samples,
             notes: vec![],

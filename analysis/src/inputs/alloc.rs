@@ -1,22 +1,10 @@
 //! The warm track's allocation table, `results/warm/alloc.csv`: allocations, bytes and peak live
 //! bytes per operation, per fixture × op × codec (a `variant` column is optional).
 
-use super::csv_util::read_rows;
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
+use schema::csv_rows::read_rows;
+pub use schema::warm_files::AllocRow;
 use std::path::Path;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AllocRow {
-    pub fixture: String,
-    pub op: String,
-    pub codec: String,
-    #[serde(default)]
-    pub variant: Option<String>,
-    pub allocs_per_op: f64,
-    pub bytes_per_op: f64,
-    pub peak_live_bytes: f64,
-}
 
 /// The table sorted by fixture, op, codec, plus a note if its last line was cut; `None` when
 /// the file does not exist.
@@ -50,7 +38,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].codec, "serde_json"); // sorted by fixture
         assert_eq!(rows[1].bytes_per_op, 3120.5);
-        assert_eq!(rows[1].variant.as_deref(), Some("portable"));
+        assert_eq!(rows[1].variant, Some(schema::Variant::Portable));
         assert!(load_alloc(&d.join("absent.csv")).unwrap().is_none());
     }
 }

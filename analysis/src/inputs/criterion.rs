@@ -3,6 +3,7 @@
 //! with criterion's own interval). One iteration is one operation in thaw's warm benches.
 
 use anyhow::{Context, Result};
+use schema::{Op, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,10 +12,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WarmEstimate {
     pub fixture: String,
-    pub op: String,
+    pub op: Op,
     pub codec: String,
-    /// The folder under criterion's root (`portable`, `native`); empty when there is none.
-    pub variant: String,
+    /// The folder under criterion's root (`portable`, `native`); `None` when there is none.
+    pub variant: Option<Variant>,
     pub median_ns: f64,
     pub lo_ns: f64,
     pub hi_ns: f64,
@@ -78,6 +79,13 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
             ));
             continue;
         };
+        let op = match Op::parse(op) {
+            Ok(op) => op,
+            Err(e) => {
+                notes.push(format!("criterion bench `{}`: {e}; skipped", b.full_id));
+                continue;
+            }
+        };
         let first = new_dir
             .strip_prefix(root)
             .ok()
@@ -87,13 +95,22 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
         // Criterion names a bench's folder after its group (the fixture first); anything
         // else in first place is the variant folder thaw puts above it.
         let variant = if first.starts_with(fixture) {
-            String::new()
+            None
         } else {
-            first
+            match Variant::parse(&first) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    notes.push(format!(
+                        "criterion folder {}: {e}; skipped",
+                        root.join(&first).display()
+                    ));
+                    continue;
+                }
+            }
         };
         out.push(WarmEstimate {
             fixture: fixture.to_string(),
-            op: op.to_string(),
+            op,
             codec: codec.to_string(),
             variant,
             median_ns: e.median.point_estimate,
@@ -139,9 +156,9 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 /// Write one fake criterion bench (used by `synth` and tests): the two files this module reads.
-pub fn write_fake_bench(root: &Path, variant: &str, est: &WarmEstimate) -> Result<()> {
+pub fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate) -> Result<()> {
     let dir = root
-        .join(variant)
+        .join(variant.name())
         .join(format!("{}_{}", est.fixture, est.op))
         .join(&est.codec)
         .join("new");
@@ -187,21 +204,21 @@ mod tests {
         let _ = fs::remove_dir_all(&root);
         let est = WarmEstimate {
             fixture: "users-2kb".into(),
-            op: "de".into(),
+            op: Op::De,
             codec: "serde_json".into(),
-            variant: "portable".into(),
+            variant: Some(Variant::Portable),
             median_ns: 1234.5,
             lo_ns: 1200.0,
             hi_ns: 1300.0,
             criterion_samples: Some(10),
         };
-        write_fake_bench(&root, "portable", &est).unwrap();
+        write_fake_bench(&root, Variant::Portable, &est).unwrap();
         // a bench with a foreign id is skipped with a note
         let other = WarmEstimate {
             codec: "x/y".into(),
             ..est.clone()
         };
-        write_fake_bench(&root, "native", &other).unwrap();
+        write_fake_bench(&root, Variant::Native, &other).unwrap();
         let (got, notes) = load_criterion(&root).unwrap().unwrap();
         assert_eq!(got, vec![est]);
         assert_eq!(notes.len(), 1);

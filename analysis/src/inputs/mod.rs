@@ -5,6 +5,5 @@
 pub mod alloc;
 pub mod conformance;
 pub mod criterion;
-pub mod csv_util;
 pub mod run;
 pub mod warm_gate;

@@ -1,9 +1,10 @@
-//! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (see DESIGN.md, "The run
-//! folder"). Resolves `results/cold/latest` whether it is a symlink or a file naming the folder.
+//! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (docs/design.md, "The run
+//! folder"), read through `schema`'s definitions. Resolves `results/cold/latest` whether it is a
+//! symlink or a file naming the folder.
 
-use super::csv_util::read_rows;
-use crate::samples::{PlanRow, SampleRow};
 use anyhow::{bail, Context, Result};
+use schema::csv_rows::{read_rows, write_rows};
+use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,9 @@ use std::path::{Path, PathBuf};
 pub struct Run {
     pub dir: PathBuf,
     /// `None` when manifest.json is missing or unreadable (see `notes`).
-    pub manifest: Option<Value>,
+    pub manifest: Option<Manifest>,
+    /// manifest.json as written, every key, for the report's conditions and summary.json.
+    pub manifest_json: Option<Value>,
     /// Empty when plan.csv is missing (see `notes`).
     pub plan: Vec<PlanRow>,
     pub samples: Vec<SampleRow>,
@@ -60,8 +63,8 @@ pub fn load_run(path: &Path) -> Result<Run> {
     let dir = resolve_run_dir(path)?;
     let mut notes = Vec::new();
 
-    let manifest_path = dir.join("manifest.json");
-    let manifest = match fs::read_to_string(&manifest_path) {
+    let manifest_path = dir.join(MANIFEST);
+    let manifest_json = match fs::read_to_string(&manifest_path) {
         Ok(text) => match serde_json::from_str::<Value>(&text) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -77,8 +80,18 @@ pub fn load_run(path: &Path) -> Result<Run> {
             None
         }
     };
+    let manifest = manifest_json.as_ref().and_then(|v| {
+        serde_json::from_value::<Manifest>(v.clone())
+            .map_err(|e| {
+                notes.push(format!(
+                    "{} is not a thaw manifest ({e})",
+                    manifest_path.display()
+                ))
+            })
+            .ok()
+    });
 
-    let plan_path = dir.join("plan.csv");
+    let plan_path = dir.join(PLAN);
     let plan = if plan_path.exists() {
         let (rows, note) = read_rows::<PlanRow>(&plan_path)?;
         notes.extend(note);
@@ -88,7 +101,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
         Vec::new()
     };
 
-    let samples_path = dir.join("samples.csv");
+    let samples_path = dir.join(SAMPLES);
     if !samples_path.exists() {
         bail!(
             "{} is missing: not a cold run folder",
@@ -101,6 +114,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
     Ok(Run {
         dir,
         manifest,
+        manifest_json,
         plan,
         samples,
         notes,
@@ -110,28 +124,16 @@ pub fn load_run(path: &Path) -> Result<Run> {
 /// Write a run folder (used by `synth`): manifest.json, plan.csv, samples.csv.
 pub fn write_run(
     dir: &Path,
-    manifest: &Value,
+    manifest: &Manifest,
     plan: &[PlanRow],
     samples: &[SampleRow],
 ) -> Result<()> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mpath = dir.join("manifest.json");
+    let mpath = dir.join(MANIFEST);
     fs::write(&mpath, serde_json::to_string_pretty(manifest)? + "\n")
         .with_context(|| format!("cannot write {}", mpath.display()))?;
-    write_csv(&dir.join("plan.csv"), plan)?;
-    write_csv(&dir.join("samples.csv"), samples)?;
-    Ok(())
-}
-
-fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T]) -> Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    for r in rows {
-        w.serialize(r)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    write_rows(&dir.join(PLAN), plan)?;
+    write_rows(&dir.join(SAMPLES), samples)?;
     Ok(())
 }
 
@@ -177,15 +179,15 @@ mod tests {
             plan_index: 0,
             block: 0,
             codec: "noop".into(),
-            op: "de".into(),
+            op: schema::Op::De,
             batch: 1,
             fixture: "users-2kb".into(),
-            variant: "portable".into(),
-            status: "ok".into(),
+            variant: schema::Variant::Portable,
+            status: schema::Status::Ok,
             init_plus_ops_ns: Some(5),
             ..Default::default()
         };
-        write_csv(&dir.join("samples.csv"), &[row.clone(), row.clone()]).unwrap();
+        write_rows(&dir.join("samples.csv"), &[row.clone(), row.clone()]).unwrap();
         let mut text = fs::read_to_string(dir.join("samples.csv")).unwrap();
         text.push_str("2,0,noop,de,1,users");
         fs::write(dir.join("samples.csv"), &text).unwrap();

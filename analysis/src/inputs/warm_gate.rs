@@ -2,21 +2,10 @@
 //! considered, whether it ran, was unsupported (with the library's reason) or was refused by the
 //! correctness gate. The report uses it to show such cells as what they are, not as blanks.
 
-use super::csv_util::read_rows;
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
+use schema::csv_rows::read_rows;
+pub use schema::warm_files::{GateDecision, GateRow};
 use std::path::Path;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GateRow {
-    pub fixture: String,
-    pub op: String,
-    pub codec: String,
-    /// `run`, `unsupported` or `refused`.
-    pub decision: String,
-    #[serde(default)]
-    pub reason: String,
-}
 
 /// The decisions, plus a note if the last line was cut; `None` when the file does not exist.
 pub fn load_gate(path: &Path) -> Result<Option<(Vec<GateRow>, Option<String>)>> {
@@ -44,7 +33,7 @@ mod tests {
         .unwrap();
         let (rows, note) = load_gate(&p).unwrap().unwrap();
         assert!(note.is_none());
-        assert_eq!(rows[0].decision, "unsupported");
+        assert_eq!(rows[0].decision, GateDecision::Unsupported);
         assert!(rows[0].reason.contains("no writer"));
         assert_eq!(rows[1].reason, "");
         assert!(load_gate(&d.join("absent.csv")).unwrap().is_none());

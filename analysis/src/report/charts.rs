@@ -1,72 +1,17 @@
-//! The report's three charts, drawn as SVG from the report model: the samples of init_plus_ops
-//! per codec and batch (strip plot, log scale), the stacked median phases of each codec's
-//! process life, and the cumulative cost against the number of operations (log-log).
+//! The report's four charts, drawn as SVG: the samples of init_plus_ops per codec and batch
+//! (strip plot, log scale), the stacked median phases of each codec's process life, the
+//! cumulative cost against the number of operations (log-log), and that cost relative to the
+//! reference's. What they show is computed in `chart_data`; this module only draws it.
 
+use super::chart_data::{
+    chart_curves, codec_colors, codecs_by_cost, cost_series, relative_series, sort_by_final_value,
+    x_range,
+};
 use super::format;
 use super::model::Report;
-use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY, PALETTE};
+use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY};
 use crate::analyze::cells::PHASES;
-use crate::analyze::coldwarm::{CostCurve, Scenario};
-use crate::analyze::contrasts::NOT_COMPARED;
-use std::collections::BTreeMap;
-
-/// A stable colour per codec across every chart of a report (`noop` grey).
-pub fn codec_colors(report: &Report) -> BTreeMap<String, &'static str> {
-    let mut codecs: Vec<&str> = report.cells.iter().map(|c| c.key.codec.as_str()).collect();
-    codecs.sort_unstable();
-    codecs.dedup();
-    let mut i = 0;
-    codecs
-        .into_iter()
-        .map(|c| {
-            let color = if c == "noop" {
-                GREY
-            } else {
-                i += 1;
-                PALETTE[(i - 1) % PALETTE.len()]
-            };
-            (c.to_string(), color)
-        })
-        .collect()
-}
-
-/// Every fixture × op × variant in the report, in order.
-pub fn scenarios(report: &Report) -> Vec<Scenario> {
-    let mut s: Vec<Scenario> = report
-        .cells
-        .iter()
-        .map(|c| Scenario {
-            fixture: c.key.fixture.clone(),
-            op: c.key.op.clone(),
-            variant: c.key.variant.clone(),
-        })
-        .collect();
-    s.dedup();
-    s
-}
-
-fn in_scenario(s: &Scenario, fixture: &str, op: &str, variant: &str) -> bool {
-    s.fixture == fixture && s.op == op && s.variant == variant
-}
-
-/// Codecs of a scenario ordered by their median init_plus_ops at the smallest batch.
-fn codecs_by_cost(report: &Report, s: &Scenario) -> Vec<String> {
-    let mut best: BTreeMap<&str, (u32, f64)> = BTreeMap::new();
-    for c in report
-        .cells
-        .iter()
-        .filter(|c| in_scenario(s, &c.key.fixture, &c.key.op, &c.key.variant))
-    {
-        let m = c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
-        let e = best.entry(&c.key.codec).or_insert((c.key.batch, m));
-        if c.key.batch < e.0 {
-            *e = (c.key.batch, m);
-        }
-    }
-    let mut v: Vec<(&str, f64)> = best.into_iter().map(|(c, (_, m))| (c, m)).collect();
-    v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(b.0)));
-    v.into_iter().map(|(c, _)| c.to_string()).collect()
-}
+use crate::analyze::coldwarm::Scenario;
 
 const BATCH_COLORS: [&str; 6] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759", "#9c755f",
@@ -82,7 +27,7 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let mut batches: Vec<u32> = report
         .strips
         .keys()
-        .filter(|k| in_scenario(s, &k.fixture, &k.op, &k.variant))
+        .filter(|k| s.holds(k))
         .map(|k| k.batch)
         .collect();
     batches.sort_unstable();
@@ -90,7 +35,7 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let values = report
         .strips
         .iter()
-        .filter(|(k, _)| in_scenario(s, &k.fixture, &k.op, &k.variant))
+        .filter(|(k, _)| s.holds(k))
         .flat_map(|(_, v)| v.iter().copied());
     let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
     if codecs.is_empty() || !lo.is_finite() || hi <= 0.0 {
@@ -126,11 +71,10 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
             );
         }
         for (bi, &batch) in batches.iter().enumerate() {
-            let key = report.strips.keys().find(|k| {
-                in_scenario(s, &k.fixture, &k.op, &k.variant)
-                    && k.codec == *codec
-                    && k.batch == batch
-            });
+            let key = report
+                .strips
+                .keys()
+                .find(|k| s.holds(k) && k.codec == *codec && k.batch == batch);
             let Some(key) = key else { continue };
             let cx = x0 + (bi as f64 + 0.5) * sub;
             let color = BATCH_COLORS[bi % BATCH_COLORS.len()];
@@ -188,9 +132,7 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
     let mut rows: Vec<(&str, Vec<f64>)> = report
         .cells
         .iter()
-        .filter(|c| {
-            in_scenario(s, &c.key.fixture, &c.key.op, &c.key.variant) && c.key.batch == batch
-        })
+        .filter(|c| s.holds(&c.key) && c.key.batch == batch)
         .filter(|c| !c.phases.0.is_empty())
         .map(|c| {
             let v = PHASES
@@ -284,41 +226,6 @@ fn ops_label(n: f64) -> String {
     }
 }
 
-/// The x range the cost charts show: up to ten times the last crossing with the reference (or
-/// any crossing without one), at least 10⁴.
-pub fn cost_x_max(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> f64 {
-    let any_warm = curves.iter().any(|c| c.warm_ns.is_some());
-    let largest_batch = curves
-        .iter()
-        .filter_map(|c| c.points.last())
-        .map(|p| f64::from(p.0))
-        .fold(1.0, f64::max);
-    if !any_warm {
-        return largest_batch;
-    }
-    let with_reference =
-        |a: &str, b: &str| report.reference.as_deref().is_none_or(|r| a == r || b == r);
-    let latest = report
-        .break_evens
-        .iter()
-        .filter(|b| &b.scenario == s && with_reference(&b.a, &b.b))
-        .flat_map(|b| b.crossings.iter().map(|c| c.n as f64))
-        .fold(0.0, f64::max);
-    let want = (latest * 10.0).clamp(1e4, 1e9);
-    10f64.powf(want.log10().ceil())
-}
-
-/// The curves a cost chart draws: every codec of the scenario but the harness floor.
-fn chart_curves<'a>(report: &'a Report, s: &Scenario) -> Vec<&'a CostCurve> {
-    report
-        .curves
-        .iter()
-        .filter(|c| {
-            &c.scenario == s && !c.points.is_empty() && !NOT_COMPARED.contains(&c.codec.as_str())
-        })
-        .collect()
-}
-
 /// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
 /// where extrapolated with the warm time per operation; rings where a codec crosses the reference.
 pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
@@ -327,30 +234,10 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
         return None;
     }
     let colors = codec_colors(report);
-    let x_lo = curves
-        .iter()
-        .map(|c| f64::from(c.points[0].0))
-        .fold(f64::INFINITY, f64::min);
-    let x_hi = cost_x_max(report, s, &curves).max(x_lo * 10.0);
+    let (x_lo, x_hi) = x_range(report, s, &curves);
     let (left, right, top, bottom) = (78.0, 190.0, 24.0, 48.0);
     let (width, height) = (980.0, 460.0);
-    let steps = 240;
-    let sample = |c: &CostCurve| -> Vec<(f64, f64)> {
-        (0..=steps)
-            .map(|i| x_lo * (x_hi / x_lo).powf(i as f64 / steps as f64))
-            .chain(c.points.iter().map(|p| f64::from(p.0)))
-            .filter_map(|n| c.cost(n).map(|v| (n, v)))
-            .collect()
-    };
-    let mut series: Vec<(&CostCurve, Vec<(f64, f64)>)> = curves
-        .iter()
-        .map(|c| {
-            let mut pts = sample(c);
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            pts.dedup_by(|a, b| a.0 == b.0);
-            (*c, pts)
-        })
-        .collect();
+    let mut series = cost_series(&curves, x_lo, x_hi);
     let (y_lo, y_hi) = series
         .iter()
         .flat_map(|(_, p)| p.iter().map(|q| q.1))
@@ -380,7 +267,7 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
         "operations in one process (log scale)",
         "cumulative cost (log scale)",
     );
-    sort_by_final_cost(&mut series);
+    sort_by_final_value(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
         let last_batch = f64::from(c.points.last().map_or(1, |p| p.0));
@@ -458,7 +345,7 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
     let refname = report.reference.as_deref()?;
     let curves = chart_curves(report, s);
     let rc = *curves.iter().find(|c| c.codec == refname)?;
-    let others: Vec<&CostCurve> = curves
+    let others: Vec<_> = curves
         .iter()
         .copied()
         .filter(|c| c.codec != refname)
@@ -467,26 +354,8 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         return None;
     }
     let colors = codec_colors(report);
-    let x_lo = curves
-        .iter()
-        .map(|c| f64::from(c.points[0].0))
-        .fold(f64::INFINITY, f64::min);
-    let x_hi = cost_x_max(report, s, &curves).max(x_lo * 10.0);
-    let steps = 240;
-    let mut series: Vec<(&CostCurve, Vec<(f64, f64)>)> = others
-        .iter()
-        .map(|c| {
-            let mut pts: Vec<(f64, f64)> = (0..=steps)
-                .map(|i| x_lo * (x_hi / x_lo).powf(i as f64 / steps as f64))
-                .chain(c.points.iter().map(|p| f64::from(p.0)))
-                .filter_map(|n| Some((n, c.cost(n)? / rc.cost(n)?)))
-                .filter(|p| p.1 > 0.0 && p.1.is_finite())
-                .collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            pts.dedup_by(|a, b| a.0 == b.0);
-            (*c, pts)
-        })
-        .collect();
+    let (x_lo, x_hi) = x_range(report, s, &curves);
+    let mut series = relative_series(&others, rc, x_lo, x_hi);
     let (y_lo, y_hi) = series
         .iter()
         .flat_map(|(_, p)| p.iter().map(|q| q.1))
@@ -529,7 +398,7 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         "operations in one process (log scale)",
         &format!("cost / {refname} cost (log scale)"),
     );
-    sort_by_final_cost(&mut series);
+    sort_by_final_value(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
         let last_batch = f64::from(c.points.last().map_or(1, |p| p.0))
@@ -565,12 +434,6 @@ pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
         s.fixture, s.op, s.variant
     );
     Some(svg.finish(&title))
-}
-
-/// Largest cost at the right edge first, so the legend reads top to bottom like the lines.
-fn sort_by_final_cost(series: &mut [(&CostCurve, Vec<(f64, f64)>)]) {
-    let last = |pts: &[(f64, f64)]| pts.last().map_or(0.0, |p| p.1);
-    series.sort_by(|a, b| last(&b.1).total_cmp(&last(&a.1)));
 }
 
 /// A cost curve, solid up to `last_measured` operations (the cold medians) and dashed beyond

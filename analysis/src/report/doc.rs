@@ -47,6 +47,18 @@ impl From<&str> for Cell {
     }
 }
 
+impl From<schema::Op> for Cell {
+    fn from(op: schema::Op) -> Self {
+        Cell::new(op.name())
+    }
+}
+
+impl From<schema::Variant> for Cell {
+    fn from(variant: schema::Variant) -> Self {
+        Cell::new(variant.name())
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
     pub header: Vec<String>,

@@ -1,52 +1,7 @@
-//! How numbers read in the reports: durations with a unit and three significant digits, ratios,
-//! p-values, byte sizes.
+//! How numbers read in the reports: ratios, p-values, factors, axis ticks and amounts; durations,
+//! sizes and counts come from `schema::units`, shared with the cold runner's closing table.
 
-/// A duration unit chosen for a value in ns.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Unit {
-    pub name: &'static str,
-    pub ns: f64,
-}
-
-pub fn unit_for(ns: f64) -> Unit {
-    let a = ns.abs();
-    if a >= 1e9 {
-        Unit { name: "s", ns: 1e9 }
-    } else if a >= 1e6 {
-        Unit {
-            name: "ms",
-            ns: 1e6,
-        }
-    } else if a >= 1e3 {
-        Unit {
-            name: "µs",
-            ns: 1e3,
-        }
-    } else {
-        Unit {
-            name: "ns",
-            ns: 1.0,
-        }
-    }
-}
-
-/// `x` (already in the unit) with three significant digits, no exponent.
-pub fn sig3(x: f64) -> String {
-    let a = x.abs();
-    if a >= 100.0 || a == 0.0 {
-        format!("{x:.0}")
-    } else if a >= 10.0 {
-        format!("{x:.1}")
-    } else {
-        format!("{x:.2}")
-    }
-}
-
-/// e.g. `45.6 µs`.
-pub fn ns(v: f64) -> String {
-    let u = unit_for(v);
-    format!("{} {}", sig3(v / u.ns), u.name)
-}
+pub use schema::units::{bytes, count, ns, sig3, unit_for, Unit};
 
 /// e.g. `45.6 µs [44.9, 46.3]`: the bounds in the median's unit.
 pub fn ns_ci(median: f64, lo: f64, hi: f64) -> String {
@@ -102,33 +57,6 @@ pub fn p(p: f64) -> String {
     } else {
         format!("{p:.4}")
     }
-}
-
-/// Bytes in binary units, e.g. `1.2 MiB`.
-pub fn bytes(b: f64) -> String {
-    if b >= 1024.0 * 1024.0 {
-        format!("{} MiB", sig3(b / (1024.0 * 1024.0)))
-    } else if b >= 1024.0 {
-        format!("{} KiB", sig3(b / 1024.0))
-    } else {
-        format!("{b:.0} B")
-    }
-}
-
-/// A whole count with thousands separators, e.g. `1,234,567`.
-pub fn count(n: f64) -> String {
-    let s = format!("{:.0}", n.round().abs());
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0.0 && n.round() != 0.0 {
-        out.insert(0, '-');
-    }
-    out
 }
 
 /// A per-operation amount that may be fractional: `12`, `0.25`, `37.5`, `1,234`.

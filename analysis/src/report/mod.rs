@@ -1,9 +1,10 @@
 //! The `report` command's output: [`model`] computes everything a report says (pure, from what
-//! `inputs` read); [`sections`] lays it out as a document of headings, paragraphs, tables and
+//! `inputs` read) and [`chart_data`] what its charts show; [`sections`] lays it out as a document of headings, paragraphs, tables and
 //! charts; the renderers turn that document into Markdown, self-contained HTML and console text;
 //! [`summary_csv`] and summary.json carry the same numbers for machines; [`mod@write`] puts the files
 //! on disk.
 
+pub mod chart_data;
 pub mod charts;
 pub mod console;
 pub mod doc;

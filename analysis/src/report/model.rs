@@ -7,7 +7,7 @@ use crate::analyze::coldwarm::{
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
 use crate::analyze::contrasts::{contrasts, ContrastRow};
-use crate::analyze::manifest::{self, CodecInfo, FixtureInfo, Verification};
+use crate::analyze::manifest;
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -16,6 +16,8 @@ use crate::inputs::run::Run;
 use crate::inputs::warm_gate::GateRow;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
+use schema::run_folder::{CheckEntry, CodecEntry, FixtureEntry};
+use schema::{Style, Variant};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -68,9 +70,13 @@ pub struct Report {
     pub seed: u64,
     pub reference: Option<String>,
     pub conditions: Vec<(String, String)>,
-    pub codecs: Vec<CodecInfo>,
-    pub fixtures: Vec<FixtureInfo>,
-    pub verification: Vec<Verification>,
+    pub codecs: Vec<CodecEntry>,
+    pub fixtures: Vec<FixtureEntry>,
+    pub verification: Vec<CheckEntry>,
+    /// The harness floor: the codecs the manifest gives the style `baseline`. Never compared
+    /// with the others; drawn grey.
+    #[serde(skip)]
+    pub baselines: BTreeSet<String>,
     pub planned: usize,
     pub samples: usize,
     pub cells: Vec<CellSummary>,
@@ -109,6 +115,16 @@ impl Report {
     pub fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
         self.cells.iter().find(|c| &c.key == key)
     }
+
+    /// Whether `codec` is the harness floor rather than a library.
+    pub fn is_baseline(&self, codec: &str) -> bool {
+        self.baselines.contains(codec)
+    }
+
+    /// The style the manifest gives `codec`.
+    pub fn style_of(&self, codec: &str) -> Option<Style> {
+        self.codecs.iter().find(|c| c.id == codec)?.style
+    }
 }
 
 /// Evenly spaced order statistics of `values`, at most `k` of them (all when fewer).
@@ -124,7 +140,13 @@ fn thin(values: &[f64], k: usize) -> Vec<f64> {
 
 pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let run = inputs.run;
-    let manifest = run.manifest.clone();
+    let manifest = run.manifest.clone().unwrap_or_default();
+    let baselines: BTreeSet<String> = manifest
+        .codecs
+        .iter()
+        .filter(|c| c.style == Some(Style::Baseline))
+        .map(|c| c.id.clone())
+        .collect();
     let codecs_in_run: BTreeSet<&str> = run.samples.iter().map(|r| r.codec.as_str()).collect();
     let mut notes = run.notes.clone();
 
@@ -143,10 +165,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         }
     };
 
-    let seed = opts
-        .seed
-        .or_else(|| manifest.as_ref().and_then(manifest::seed))
-        .unwrap_or(0);
+    let seed = opts.seed.or(manifest.seed).unwrap_or(0);
     let stat = StatOptions {
         resamples: opts.resamples,
         level: opts.level,
@@ -155,7 +174,14 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let grouped = group(&run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
     let contrasts = match &reference {
-        Some(r) => contrasts(&grouped, r, Figure::InitPlusOps, opts.level, opts.alpha),
+        Some(r) => contrasts(
+            &grouped,
+            r,
+            &baselines,
+            Figure::InitPlusOps,
+            opts.level,
+            opts.alpha,
+        ),
         None => Vec::new(),
     };
     let strips = grouped
@@ -178,22 +204,30 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         }
         None => (Vec::new(), false),
     };
-    let cold_variants: BTreeSet<&str> = cells.iter().map(|c| c.key.variant.as_str()).collect();
-    let warm_variants: BTreeSet<&str> = warm.iter().map(|w| w.variant.as_str()).collect();
+    let cold_variants: BTreeSet<Option<Variant>> =
+        cells.iter().map(|c| Some(c.key.variant)).collect();
+    let warm_variants: BTreeSet<Option<Variant>> = warm.iter().map(|w| w.variant).collect();
     if warm_present
         && !warm.is_empty()
         && cold_variants.is_disjoint(&warm_variants)
-        && !warm_variants.contains("")
+        && !warm_variants.contains(&None)
     {
+        let names = |v: &BTreeSet<Option<Variant>>| {
+            v.iter()
+                .flatten()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         notes.push(format!(
             "The warm results are for variant(s) {} but this run is {}: no cold/warm comparison.",
-            warm_variants.iter().copied().collect::<Vec<_>>().join(", "),
-            cold_variants.iter().copied().collect::<Vec<_>>().join(", ")
+            names(&warm_variants),
+            names(&cold_variants)
         ));
     }
     let penalties = penalties(&cells, &warm);
     let curves = cost_curves(&cells, &warm);
-    let break_evens = break_evens(&curves, opts.level);
+    let break_evens = break_evens(&curves, &baselines, opts.level);
 
     let warm_gate = inputs.warm_gate.map_or_else(Vec::new, |(rows, note)| {
         notes.extend(note);
@@ -217,9 +251,14 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     };
 
     let finished_samples = run.samples.len();
-    let mut warnings = warnings(manifest.as_ref(), run.plan.len(), finished_samples, &cells);
+    let mut warnings = warnings(
+        run.manifest.as_ref(),
+        run.plan.len(),
+        finished_samples,
+        &cells,
+    );
     warnings.extend(short_warm_runs(&warm));
-    let m = manifest.clone().unwrap_or(Value::Null);
+    let m = run.manifest_json.clone().unwrap_or(Value::Null);
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
         run_dir: run.dir.display().to_string(),
@@ -229,9 +268,10 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         seed,
         reference,
         conditions: manifest::conditions(&m),
-        codecs: manifest::codecs(&m),
-        fixtures: manifest::fixtures(&m),
-        verification: manifest::verification(&m),
+        codecs: manifest.codecs,
+        fixtures: manifest.fixtures,
+        verification: manifest.verification,
+        baselines,
         planned: run.plan.len(),
         samples: finished_samples,
         cells,
@@ -258,7 +298,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         conformance_failures,
         warnings,
         notes,
-        manifest,
+        manifest: run.manifest_json,
         strips,
     })
 }
@@ -294,9 +334,9 @@ mod tests {
     fn estimate(samples: Option<usize>) -> WarmEstimate {
         WarmEstimate {
             fixture: "users-2kb".into(),
-            op: "de".into(),
+            op: schema::Op::De,
             codec: "serde_json".into(),
-            variant: "portable".into(),
+            variant: Some(Variant::Portable),
             median_ns: 4000.0,
             lo_ns: 3900.0,
             hi_ns: 4100.0,

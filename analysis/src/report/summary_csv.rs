@@ -70,8 +70,8 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         let w = c.wall.as_ref();
         let mut row = vec![
             k.fixture.clone(),
-            k.op.clone(),
-            k.variant.clone(),
+            k.op.to_string(),
+            k.variant.to_string(),
             k.batch.to_string(),
             k.codec.clone(),
             opt(c.planned),
@@ -93,11 +93,7 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         row.extend(PHASES.iter().map(|(n, _)| opt(c.phases.0.get(*n))));
         let con = r.contrast(k);
         let pc = con.and_then(|x| x.contrast.as_ref());
-        let s = Scenario {
-            fixture: k.fixture.clone(),
-            op: k.op.clone(),
-            variant: k.variant.clone(),
-        };
+        let s = Scenario::of(k);
         let warm = find_warm(&r.warm, &s, &k.codec).map(|w| w.median_ns);
         let penalty = r
             .penalties

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 fn valid_line(checksum: u64) -> String {
-    let t = cold::clock::monotonic_ns();
+    let t = children::clock::monotonic_ns();
     format!(
         "{{\"main\":{t},\"fixture\":{t},\"init\":{t},\"first\":{t},\"done\":{t},\"checked\":{t},\
          \"checksum\":\"{checksum:016x}\",\"bytes\":0}}\n"

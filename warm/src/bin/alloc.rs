@@ -10,12 +10,14 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
+use fixtures::catalog::CorporaOption;
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{Codec, CodecError, Op};
+use fixtures::codecs::{visit_codecs, Codec, CodecError, CodecVisitor, Op};
+use schema::warm_files::{figure_text, AllocRow};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use warm::count::{measure, CountingAlloc, Usage};
+use warm::count::{measure, Allocations, CountingAlloc};
 use warm::gate::{checkers, gate, load_documents, select};
 use warm::run::Workload;
 use warm::settings;
@@ -33,7 +35,7 @@ struct Options {
     #[arg(long, value_delimiter = ',')]
     codecs: Vec<String>,
     /// Ops to count (comma-separated: de, ser; default: both).
-    #[arg(long, value_delimiter = ',', value_parser = parse_op)]
+    #[arg(long, value_delimiter = ',', value_parser = Op::parse)]
     ops: Vec<Op>,
     /// Operations run before counting (lazy statics, buffers growing to size).
     #[arg(long, default_value_t = 5)]
@@ -44,23 +46,8 @@ struct Options {
     /// The CSV to write (default: results/warm/alloc.csv at the workspace root).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// The classic corpora folder (default: THAW_CORPORA).
-    #[arg(long)]
-    corpora: Option<PathBuf>,
-}
-
-fn parse_op(text: &str) -> Result<Op, String> {
-    Op::parse(text)
-}
-
-/// One cell's figures.
-struct Row {
-    fixture: &'static str,
-    op: Op,
-    codec: &'static str,
-    allocs_per_op: f64,
-    bytes_per_op: f64,
-    peak_live_bytes: u64,
+    #[command(flatten)]
+    corpora: CorporaOption,
 }
 
 /// What `iterations` operations of codec `C` allocated, after `warmup` uncounted ones.
@@ -71,7 +58,7 @@ fn count_cell<C: Codec>(
     document: &[u8],
     warmup: u32,
     iterations: u32,
-) -> Result<Vec<Usage>, CodecError> {
+) -> Result<Vec<Allocations>, CodecError> {
     let mut workload = Workload::<C>::new(fixture, op, seed, document)?;
     for _ in 0..warmup {
         workload.step(op);
@@ -93,17 +80,18 @@ fn count_cell<C: Codec>(
     Ok(usages)
 }
 
-type CountFn = fn(&Fixture, Op, u64, &[u8], u32, u32) -> Result<Vec<Usage>, CodecError>;
+type CountFn = fn(&Fixture, Op, u64, &[u8], u32, u32) -> Result<Vec<Allocations>, CodecError>;
 
 fn count_fns() -> Vec<(&'static str, CountFn)> {
-    let mut all: Vec<(&'static str, CountFn)> = Vec::new();
-    macro_rules! count_fn {
-        ($codec:ty) => {
-            all.push((<$codec as Codec>::ID, count_cell::<$codec>));
-        };
+    struct Collect(Vec<(&'static str, CountFn)>);
+    impl CodecVisitor for Collect {
+        fn visit<C: Codec + 'static>(&mut self) {
+            self.0.push((C::ID, count_cell::<C>));
+        }
     }
-    fixtures::for_each_codec!(count_fn);
-    all
+    let mut all = Collect(Vec::new());
+    visit_codecs(&mut all);
+    all.0
 }
 
 fn main() -> ExitCode {
@@ -130,7 +118,7 @@ fn run(options: Options) -> Result<ExitCode> {
     } else {
         options.ops.clone()
     };
-    let corpora = options.corpora.clone().or_else(settings::corpora);
+    let corpora = options.corpora.folder();
     let (documents, notes) = load_documents(&fixtures, seed, corpora.as_deref());
     for note in notes {
         eprintln!("{note}");
@@ -161,21 +149,25 @@ fn run(options: Options) -> Result<ExitCode> {
         )
         .with_context(|| format!("{}: cannot make the input", cell.id()))?;
         let n = usages.len() as f64;
-        rows.push(Row {
-            fixture: cell.fixture.name,
+        rows.push(AllocRow {
+            fixture: cell.fixture.name.to_string(),
             op: cell.op,
-            codec: cell.codec,
+            codec: cell.codec.to_string(),
             allocs_per_op: usages.iter().map(|u| u.allocs as f64).sum::<f64>() / n,
             bytes_per_op: usages.iter().map(|u| u.bytes as f64).sum::<f64>() / n,
-            peak_live_bytes: usages.iter().map(|u| u.peak_live).max().unwrap_or(0),
+            peak_live_bytes: usages.iter().map(|u| u.peak_live).max().unwrap_or(0) as f64,
+            variant: Some(variant),
         });
     }
 
     let out = options
         .out
         .clone()
-        .unwrap_or_else(|| settings::warm_results().join("alloc.csv"));
-    write_csv(&out, &rows, &variant)?;
+        .unwrap_or_else(|| settings::warm_results().join(schema::warm_files::ALLOC));
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    schema::csv_rows::write_rows(&out, &rows)?;
     print_table(&rows);
     eprintln!(
         "alloc: {} cells, {} operations each after {} warm-up, variant {variant}; wrote {}",
@@ -191,46 +183,7 @@ fn run(options: Options) -> Result<ExitCode> {
     })
 }
 
-/// A per-operation mean: whole numbers without a fraction, others to two places.
-fn figure(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
-    } else {
-        format!("{x:.2}")
-    }
-}
-
-fn write_csv(path: &std::path::Path, rows: &[Row], variant: &str) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record([
-        "fixture",
-        "op",
-        "codec",
-        "allocs_per_op",
-        "bytes_per_op",
-        "peak_live_bytes",
-        "variant",
-    ])?;
-    for r in rows {
-        w.write_record([
-            r.fixture.to_string(),
-            r.op.to_string(),
-            r.codec.to_string(),
-            figure(r.allocs_per_op),
-            figure(r.bytes_per_op),
-            r.peak_live_bytes.to_string(),
-            variant.to_string(),
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
-}
-
-fn print_table(rows: &[Row]) {
+fn print_table(rows: &[AllocRow]) {
     let header = [
         "fixture",
         "op",
@@ -243,12 +196,12 @@ fn print_table(rows: &[Row]) {
         .iter()
         .map(|r| {
             [
-                r.fixture.to_string(),
+                r.fixture.clone(),
                 r.op.to_string(),
-                r.codec.to_string(),
-                figure(r.allocs_per_op),
-                figure(r.bytes_per_op),
-                r.peak_live_bytes.to_string(),
+                r.codec.clone(),
+                figure_text(r.allocs_per_op),
+                figure_text(r.bytes_per_op),
+                figure_text(r.peak_live_bytes),
             ]
         })
         .collect();

@@ -1,6 +1,8 @@
 //! Cold against warm: the cold penalty and the break-even tables, with their charts.
 
 use super::*;
+use schema::warm_files::GateDecision;
+use schema::{Op, Variant};
 
 fn break_even_text(b: &BreakEven) -> (String, String) {
     let first = b.cheaper_first.clone().unwrap_or_else(|| "tie".into());
@@ -82,7 +84,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
             });
             t.row(vec![
                 x.scenario.fixture.clone().into(),
-                x.scenario.op.clone().into(),
+                x.scenario.op.name().into(),
                 x.codec.clone().into(),
                 format::ns(x.first_op_ns).into(),
                 warm.into(),
@@ -95,7 +97,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         out.push(h(3, "Break-even"));
         out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. Pairs with the reference come first; the charts follow each table."));
     }
-    for (i, s) in charts::scenarios(r).iter().enumerate() {
+    for (i, s) in chart_data::scenarios(r).iter().enumerate() {
         let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
         if !rows.is_empty() {
             out.push(h(4, format!("Break-even, {}", scenario_title(s))));
@@ -151,10 +153,10 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
         codecs.sort_unstable();
         codecs.dedup();
-        let mut rows: Vec<(&str, &str, &str)> = r
+        let mut rows: Vec<(&str, Op, Option<Variant>)> = r
             .warm
             .iter()
-            .map(|w| (w.fixture.as_str(), w.op.as_str(), w.variant.as_str()))
+            .map(|w| (w.fixture.as_str(), w.op, w.variant))
             .collect();
         rows.dedup();
         let variants = rows.iter().any(|x| x.2 != rows[0].2);
@@ -166,9 +168,9 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         header.extend(codec_cols.iter().map(String::as_str));
         let mut t = Table::new(&header);
         for (fixture, op, variant) in rows {
-            let mut row: Vec<Cell> = vec![fixture.into(), op.into()];
+            let mut row: Vec<Cell> = vec![fixture.into(), op.name().into()];
             if variants {
-                row.push(variant.into());
+                row.push(variant.map_or("", Variant::name).into());
             }
             for c in &codecs {
                 let w = r.warm.iter().find(|w| {
@@ -187,15 +189,15 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
 }
 
 /// A warm table cell with no figure: what the warm gate decided for it, if it says.
-fn gate_cell(r: &Report, fixture: &str, op: &str, codec: &str) -> Cell {
+fn gate_cell(r: &Report, fixture: &str, op: Op, codec: &str) -> Cell {
     let decision = r
         .warm_gate
         .iter()
         .find(|g| g.fixture == fixture && g.op == op && g.codec == codec)
-        .map(|g| g.decision.as_str());
+        .map(|g| g.decision);
     match decision {
-        Some("unsupported") => Cell::toned("unsupported", Tone::Muted),
-        Some("refused") => Cell::toned("refused", Tone::Bad),
+        Some(GateDecision::Unsupported) => Cell::toned("unsupported", Tone::Muted),
+        Some(GateDecision::Refused) => Cell::toned("refused", Tone::Bad),
         _ => Cell::new(""),
     }
 }

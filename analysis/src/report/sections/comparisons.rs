@@ -7,7 +7,7 @@ pub(super) fn chart_blocks(r: &Report) -> Vec<Block> {
         h(2, "Charts"),
         p(format!("Every sample of init_plus_ops per codec and batch (log scale; at most {} points per cell are drawn, evenly spaced in rank, so the picture keeps its shape), and the median of each phase of a child's life at the smallest batch.", crate::report::model::STRIP_POINTS)),
     ];
-    for (i, s) in charts::scenarios(r).iter().enumerate() {
+    for (i, s) in chart_data::scenarios(r).iter().enumerate() {
         out.push(h(3, scenario_title(s)));
         if let Some(svg) = charts::strip(r, s) {
             out.push(Block::Chart {
@@ -62,7 +62,7 @@ pub(super) fn against_reference(r: &Report) -> Vec<Block> {
         };
         t.row(vec![
             c.key.fixture.clone().into(),
-            c.key.op.clone().into(),
+            c.key.op.into(),
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
             pairs.into(),

@@ -28,11 +28,17 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
                 c.id.clone().into(),
                 c.library.clone().into(),
                 c.version.clone().into(),
-                c.style.clone().into(),
+                c.style.map_or("", schema::Style::name).into(),
                 c.child_bytes
                     .map_or("—".into(), |b| format::bytes(b as f64))
                     .into(),
-                c.child_sha256.chars().take(16).collect::<String>().into(),
+                c.child_sha256
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .take(16)
+                    .collect::<String>()
+                    .into(),
             ]);
         }
         out.push(Block::Table(t));
@@ -43,9 +49,7 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
         for f in &r.fixtures {
             t.row(vec![
                 f.name.clone().into(),
-                f.bytes
-                    .map_or("—".into(), |b| format::count(b as f64))
-                    .into(),
+                format::count(f.bytes as f64).into(),
                 f.sha256.chars().take(16).collect::<String>().into(),
             ]);
         }
@@ -68,7 +72,7 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
             t.row(vec![
                 v.codec.clone().into(),
                 v.fixture.clone().into(),
-                v.op.clone().into(),
+                v.op.into(),
                 Cell::toned(v.status.clone(), tone),
                 v.detail.clone().into(),
             ]);

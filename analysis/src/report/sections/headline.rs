@@ -25,7 +25,7 @@ pub fn headline_table(r: &Report, s: &Scenario) -> Table {
     for c in cells {
         let (ratio, verdict) = if Some(c.key.codec.as_str()) == r.reference.as_deref() {
             (Cell::toned("reference", Tone::Muted), Cell::new(""))
-        } else if NOT_COMPARED.contains(&c.key.codec.as_str()) {
+        } else if r.is_baseline(&c.key.codec) {
             (Cell::toned("harness floor", Tone::Muted), Cell::new(""))
         } else {
             contrast_cells(r.contrast(&c.key))
@@ -56,7 +56,7 @@ pub(super) fn headline(r: &Report) -> Vec<Block> {
         h(2, "Headline"),
         p("One row per cell: each sample is a fresh child process that performs `batch` operations. init_plus_ops is the library's whole cost in that process (its set-up, the first operation, the rest); wall is the process from spawn to reaped. The ratio is this codec's time over the reference's, paired within blocks."),
     ];
-    for s in charts::scenarios(r) {
+    for s in chart_data::scenarios(r) {
         out.push(h(3, scenario_title(&s)));
         out.push(Block::Table(headline_table(r, &s)));
     }
@@ -66,7 +66,7 @@ pub(super) fn headline(r: &Report) -> Vec<Block> {
 /// The headline as plain text for the terminal: one table per scenario, then the warnings.
 pub fn headline_text(r: &Report) -> String {
     let mut out = String::new();
-    for s in charts::scenarios(r) {
+    for s in chart_data::scenarios(r) {
         out.push_str(&format!("\n{}\n", scenario_title(&s)));
         out.push_str(&crate::report::console::render(&headline_table(r, &s)));
     }

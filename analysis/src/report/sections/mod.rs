@@ -1,13 +1,14 @@
 //! The report's layout: which sections, in which order, with which tables, charts and words,
 //! one module per section. Everything here reads the model; nothing computes a statistic.
 
+use super::chart_data;
 use super::charts;
 use super::doc::{Block, Cell, Table, Tone};
 use super::format;
 use super::model::Report;
 use crate::analyze::cells::{CellSummary, PHASES};
 use crate::analyze::coldwarm::{find_warm, BreakEven, Scenario};
-use crate::analyze::contrasts::{ContrastRow, NOT_COMPARED};
+use crate::analyze::contrasts::ContrastRow;
 use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
 use crate::stats::paired::Verdict;
 use crate::stats::signed_rank::EXACT_MAX_N;
@@ -84,9 +85,7 @@ fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
 }
 
 fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a CellSummary> {
-    r.cells.iter().filter(move |c| {
-        c.key.fixture == s.fixture && c.key.op == s.op && c.key.variant == s.variant
-    })
+    r.cells.iter().filter(move |c| s.holds(&c.key))
 }
 
 /// The whole report as a document.

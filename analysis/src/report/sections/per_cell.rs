@@ -111,7 +111,7 @@ pub(super) fn per_cell(r: &Report) -> Vec<Block> {
         h(2, "Per cell"),
         p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process (user and system CPU time, max RSS and page faults from wait4; child size is the binary's size from the manifest)."),
     ];
-    for s in charts::scenarios(r) {
+    for s in chart_data::scenarios(r) {
         out.push(h(3, format!("Timing, {}", scenario_title(&s))));
         out.push(Block::Table(timing_table(cells_of(r, &s))));
         out.push(h(

@@ -46,12 +46,12 @@ pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
     let dom: Vec<&str> = r
         .codecs
         .iter()
-        .filter(|c| c.style == "dom")
+        .filter(|c| c.style == Some(schema::Style::Dom))
         .map(|c| c.id.as_str())
         .filter(|id| {
             r.cells
                 .iter()
-                .any(|c| c.key.codec == *id && c.key.op == "ser")
+                .any(|c| c.key.codec == *id && c.key.op == schema::Op::Ser)
         })
         .collect();
     let dom_list = if dom.is_empty() {

@@ -15,15 +15,12 @@ pub(super) fn allocations(r: &Report) -> Vec<Block> {
         "From {}: heap allocations and bytes allocated per operation in a warm loop, and the peak of live heap bytes during one operation.",
         r.alloc_source.path
     )));
-    let variant = |a: &crate::inputs::alloc::AllocRow| a.variant.clone().unwrap_or_default();
-    let scenarios = charts::scenarios(r);
+    let scenarios = chart_data::scenarios(r);
     let in_run: Vec<_> = rows
         .iter()
         .filter(|a| {
             scenarios.iter().any(|s| {
-                s.fixture == a.fixture
-                    && s.op == a.op
-                    && a.variant.as_deref().is_none_or(|v| v == s.variant)
+                s.fixture == a.fixture && s.op == a.op && a.variant.is_none_or(|v| v == s.variant)
             })
         })
         .collect();
@@ -41,7 +38,7 @@ pub(super) fn allocations(r: &Report) -> Vec<Block> {
         for a in in_run {
             t.row(vec![
                 a.fixture.clone().into(),
-                a.op.clone().into(),
+                a.op.name().into(),
                 a.codec.clone().into(),
                 format::amount(a.allocs_per_op).into(),
                 format::bytes(a.bytes_per_op).into(),
@@ -50,9 +47,9 @@ pub(super) fn allocations(r: &Report) -> Vec<Block> {
         }
         out.push(Block::Table(t));
     }
-    let mut keys: Vec<(String, String, String)> = rows
+    let mut keys: Vec<(&str, schema::Op, Option<schema::Variant>)> = rows
         .iter()
-        .map(|a| (a.fixture.clone(), a.op.clone(), variant(a)))
+        .map(|a| (a.fixture.as_str(), a.op, a.variant))
         .collect();
     keys.dedup();
     if beyond_run {
@@ -68,14 +65,14 @@ pub(super) fn allocations(r: &Report) -> Vec<Block> {
         let cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
         header.extend(cols.iter().map(String::as_str));
         let mut t = Table::new(&header);
-        for (fixture, op, v) in &keys {
-            let mut row: Vec<Cell> = vec![fixture.clone().into(), op.clone().into()];
+        for &(fixture, op, v) in &keys {
+            let mut row: Vec<Cell> = vec![fixture.into(), op.name().into()];
             if variants {
-                row.push(v.clone().into());
+                row.push(v.map_or("", schema::Variant::name).into());
             }
             for c in &codecs {
                 let a = rows.iter().find(|a| {
-                    &a.fixture == fixture && &a.op == op && &variant(a) == v && a.codec == *c
+                    a.fixture == fixture && a.op == op && a.variant == v && a.codec == *c
                 });
                 row.push(a.map_or(Cell::new(""), |a| format::amount(a.allocs_per_op).into()));
             }

@@ -1,41 +1,15 @@
-//! Where the child binaries are: `child-<codec>` next to the runner's own executable for the
-//! `portable` variant (`cargo build --release -p cold` builds them all into target/release), and
-//! in target/native/release for `native` (`scripts/build-children.sh native`). And, when the
-//! runner was started by `cargo run`, building them first: `cargo run` builds only the runner's
-//! own binary, so without this a fresh checkout would have no children and an edited one would
-//! time stale children.
+//! Where the runner's binaries are: the `children` package's `child-<codec>` binaries and the
+//! `cold-spawner`, next to the runner's own executable for the `portable` variant (`cargo build
+//! --release --workspace` builds them all into target/release), and in target/native/release for
+//! `native` (`scripts/build-children.sh native`). And, when the runner was started by `cargo
+//! run`, building them first: `cargo run` builds only the runner's own binary, so without this a
+//! fresh checkout would have no children and an edited one would time stale children.
 
 use anyhow::{bail, Context, Result};
-use clap::ValueEnum;
+use schema::Variant;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// How the children were built.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Variant {
-    /// The default target; libraries detect CPU features at run time where they can.
-    Portable,
-    /// `-C target-cpu=native`.
-    Native,
-}
-
-impl Variant {
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Portable => "portable",
-            Variant::Native => "native",
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<Variant> {
-        match text {
-            "portable" => Ok(Variant::Portable),
-            "native" => Ok(Variant::Native),
-            other => bail!("unknown variant `{other}`; valid variants: portable, native"),
-        }
-    }
-}
 
 /// The folder that holds the children of `variant`, found from the runner's own executable.
 pub fn default_dir(variant: Variant) -> Result<PathBuf> {
@@ -68,7 +42,15 @@ pub fn cargo_build_command(variant: Variant) -> Result<Option<Command>> {
     }
     let mut command = Command::new(cargo);
     command
-        .args(["build", "-p", "cold", "--bins", "--manifest-path"])
+        .args([
+            "build",
+            "-p",
+            "cold",
+            "-p",
+            "children",
+            "--bins",
+            "--manifest-path",
+        ])
         .arg(Path::new(&manifest_dir).join("Cargo.toml"));
     match variant {
         Variant::Portable => {
@@ -140,7 +122,7 @@ pub fn find(dir: &Path, codecs: &[&str], variant: Variant) -> Result<Vec<PathBuf
     }
     if !missing.is_empty() {
         let how = match variant {
-            Variant::Portable => "cargo build --release -p cold",
+            Variant::Portable => "cargo build --release -p children",
             Variant::Native => "scripts/build-children.sh native",
         };
         bail!(
@@ -156,17 +138,6 @@ pub fn find(dir: &Path, codecs: &[&str], variant: Variant) -> Result<Vec<PathBuf
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn variants_round_trip_and_reject_unknowns() {
-        for v in [Variant::Portable, Variant::Native] {
-            assert_eq!(Variant::parse(v.name()).unwrap(), v);
-        }
-        assert!(Variant::parse("fast")
-            .unwrap_err()
-            .to_string()
-            .contains("portable, native"));
-    }
 
     #[test]
     fn missing_children_say_how_to_build_them() {

@@ -21,7 +21,7 @@ fn one_child_of_one_line_per_codec() {
             .collect();
         assert_eq!(code.len(), 3, "{}: {code:?}", path.display());
         assert!(
-            code[1].starts_with("cold::child::main::<fixtures::codecs::"),
+            code[1].starts_with("children::run::main::<fixtures::codecs::"),
             "{}",
             path.display()
         );

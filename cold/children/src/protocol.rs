@@ -1,0 +1,441 @@
+//! The cold child protocol, both sides of it (docs/child-protocol.md): the arguments the runner
+//! gives a child, and the one line the child prints. The Rust children write with
+//! [`Args::parse`] and [`Line::text`]; the runner writes with [`Args::to_argv`] and reads with
+//! [`Line::parse`], so the two cannot drift apart.
+//!
+//! The line is read strictly: one JSON object of exactly the protocol's keys, each once, whole
+//! numbers without sign or fraction that fit in 64 bits, a checksum of 16 lowercase hex digits,
+//! and one `\n` at the end. Anything else is refused with a message saying what was wrong.
+
+use fixtures::codecs::Op;
+use schema::Drops;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// The exit code of a child that could not do its job (it says why on stderr).
+pub const FAILURE_EXIT: i32 = 2;
+
+/// What the runner asks of a child.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    pub op: Op,
+    /// Operations in this process, at least 1.
+    pub batch: usize,
+    /// The document (`de`, and a DOM `ser`'s input).
+    pub fixture_file: PathBuf,
+    pub fixture: String,
+    /// The seed of the fixtures' generator (a typed `ser` child builds its value with it).
+    pub seed: u64,
+    pub drops: Drops,
+}
+
+/// How a child is called, for its error messages.
+pub const USAGE: &str = "--op ser|de --batch N --fixture-file PATH --fixture NAME [--seed S] \
+                         [--drops end|each]";
+
+impl Args {
+    /// The arguments after the program, in any order; `--seed` defaults to the fixtures' seed
+    /// and `--drops` to `end`.
+    pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
+        let mut op = None;
+        let mut batch = None;
+        let mut fixture_file = None;
+        let mut fixture = None;
+        let mut seed = fixtures::DEFAULT_SEED;
+        let mut drops = Drops::default();
+        let mut args = args.into_iter();
+        while let Some(flag) = args.next() {
+            let flag = flag.to_string_lossy().into_owned();
+            let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            let text = value.to_string_lossy().into_owned();
+            match flag.as_str() {
+                "--op" => op = Some(Op::parse(&text)?),
+                "--batch" => {
+                    let n: usize = text
+                        .parse()
+                        .map_err(|_| format!("--batch `{text}` is not a number"))?;
+                    if n == 0 {
+                        return Err("--batch must be at least 1".to_string());
+                    }
+                    batch = Some(n);
+                }
+                "--fixture-file" => fixture_file = Some(PathBuf::from(&value)),
+                "--fixture" => fixture = Some(text),
+                "--drops" => drops = Drops::parse(&text)?,
+                "--seed" => {
+                    seed = text
+                        .parse()
+                        .map_err(|_| format!("--seed `{text}` is not a number"))?
+                }
+                other => return Err(format!("unknown argument `{other}`; usage: {USAGE}")),
+            }
+        }
+        Ok(Args {
+            op: op.ok_or("missing --op")?,
+            batch: batch.ok_or("missing --batch")?,
+            fixture_file: fixture_file.ok_or("missing --fixture-file")?,
+            fixture: fixture.ok_or("missing --fixture")?,
+            seed,
+            drops,
+        })
+    }
+
+    /// The arguments, as the runner passes them.
+    pub fn to_argv(&self) -> Vec<OsString> {
+        vec![
+            "--op".into(),
+            self.op.name().into(),
+            "--batch".into(),
+            self.batch.to_string().into(),
+            "--fixture-file".into(),
+            self.fixture_file.clone().into(),
+            "--fixture".into(),
+            self.fixture.clone().into(),
+            "--seed".into(),
+            self.seed.to_string().into(),
+            "--drops".into(),
+            self.drops.name().into(),
+        ]
+    }
+}
+
+/// The one line a child prints: its CLOCK_MONOTONIC stamps (ns), the checksum of what its
+/// operations produced, and the byte count (input length for `de`, output length for `ser`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// First thing in `main`.
+    pub main: u64,
+    /// The input is ready.
+    pub fixture: u64,
+    /// The library's state is ready.
+    pub init: u64,
+    /// The first operation is done.
+    pub first: u64,
+    /// Every operation is done.
+    pub done: u64,
+    /// The checksum is computed.
+    pub checked: u64,
+    pub checksum: u64,
+    pub bytes: u64,
+}
+
+/// The keys of the line, in the order children print them.
+const KEYS: [&str; 8] = [
+    "main", "fixture", "init", "first", "done", "checked", "checksum", "bytes",
+];
+
+impl Line {
+    /// The line as a child prints it, `\n` included.
+    pub fn text(&self) -> String {
+        format!(
+            "{{\"main\":{},\"fixture\":{},\"init\":{},\"first\":{},\"done\":{},\"checked\":{},\
+             \"checksum\":\"{:016x}\",\"bytes\":{}}}\n",
+            self.main,
+            self.fixture,
+            self.init,
+            self.first,
+            self.done,
+            self.checked,
+            self.checksum,
+            self.bytes
+        )
+    }
+
+    /// Reads a child's whole stdout: exactly one line, ended by `\n`.
+    pub fn parse(stdout: &[u8]) -> Result<Line, String> {
+        let text = std::str::from_utf8(stdout).map_err(|_| "stdout is not UTF-8".to_string())?;
+        if text.is_empty() {
+            return Err("no line on stdout".to_string());
+        }
+        let Some(body) = text.strip_suffix('\n') else {
+            return Err(format!(
+                "the line does not end with a newline: {}",
+                clip(text)
+            ));
+        };
+        if body.contains('\n') {
+            return Err(format!(
+                "more than one line on stdout; first: {}",
+                clip(body.lines().next().unwrap_or(""))
+            ));
+        }
+        if body.contains('\r') {
+            return Err(format!("the line holds a carriage return: {}", clip(body)));
+        }
+        let fields = object_fields(body).map_err(|e| format!("{e}: {}", clip(body)))?;
+        let mut values: [Option<u64>; 8] = [None; 8];
+        for (key, value) in fields {
+            let slot = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
+                format!(
+                    "unknown key `{key}`; the line has exactly: {}",
+                    KEYS.join(", ")
+                )
+            })?;
+            if values[slot].is_some() {
+                return Err(format!("key `{key}` appears twice"));
+            }
+            values[slot] = Some(if key == "checksum" {
+                checksum(value)?
+            } else {
+                whole_number(key, value)?
+            });
+        }
+        let get = |i: usize| values[i].ok_or_else(|| format!("missing key `{}`", KEYS[i]));
+        Ok(Line {
+            main: get(0)?,
+            fixture: get(1)?,
+            init: get(2)?,
+            first: get(3)?,
+            done: get(4)?,
+            checked: get(5)?,
+            checksum: get(6)?,
+            bytes: get(7)?,
+        })
+    }
+}
+
+/// A value as it appeared on the line: a JSON string's content, or a bare token.
+enum Value<'a> {
+    Text(&'a str),
+    Token(&'a str),
+}
+
+/// The `"key": value` pairs of a flat JSON object whose values are strings without escapes or
+/// bare tokens (numbers); JSON's insignificant spaces are allowed.
+fn object_fields(body: &str) -> Result<Vec<(&str, Value<'_>)>, String> {
+    let mut rest = body.trim_matches([' ', '\t']);
+    rest = rest
+        .strip_prefix('{')
+        .ok_or("not a JSON object")?
+        .strip_suffix('}')
+        .ok_or("the object is not closed, or text follows it")?;
+    let mut fields = Vec::new();
+    loop {
+        rest = rest.trim_start_matches([' ', '\t']);
+        if rest.is_empty() && fields.is_empty() {
+            return Ok(fields);
+        }
+        let (key, after) = quoted(rest).ok_or("expected a quoted key")?;
+        rest = after.trim_start_matches([' ', '\t']);
+        rest = rest.strip_prefix(':').ok_or("expected `:` after a key")?;
+        rest = rest.trim_start_matches([' ', '\t']);
+        let value = if rest.starts_with('"') {
+            let (text, after) = quoted(rest).ok_or("a string is not closed")?;
+            rest = after;
+            Value::Text(text)
+        } else {
+            let end = rest.find([',', ' ', '\t']).unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            Value::Token(token)
+        };
+        fields.push((key, value));
+        rest = rest.trim_start_matches([' ', '\t']);
+        if rest.is_empty() {
+            return Ok(fields);
+        }
+        rest = rest
+            .strip_prefix(',')
+            .ok_or("expected `,` between fields")?;
+    }
+}
+
+/// The content of the string `text` starts with, and what follows it; no escapes allowed.
+fn quoted(text: &str) -> Option<(&str, &str)> {
+    let inner = text.strip_prefix('"')?;
+    let end = inner.find('"')?;
+    let content = &inner[..end];
+    (!content.contains('\\')).then(|| (content, &inner[end + 1..]))
+}
+
+fn whole_number(key: &str, value: Value<'_>) -> Result<u64, String> {
+    let Value::Token(token) = value else {
+        return Err(format!("`{key}` must be a whole number, not a string"));
+    };
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{key}` must be a whole number of digits only, not `{}`",
+            clip(token)
+        ));
+    }
+    if token.len() > 1 && token.starts_with('0') {
+        return Err(format!("`{key}` has a leading zero: `{token}`"));
+    }
+    token
+        .parse()
+        .map_err(|_| format!("`{key}` = {} does not fit in 64 bits", clip(token)))
+}
+
+fn checksum(value: Value<'_>) -> Result<u64, String> {
+    let Value::Text(hex) = value else {
+        return Err("`checksum` must be a string of 16 hex digits".to_string());
+    };
+    if hex.len() != 16
+        || !hex
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return Err(format!(
+            "`checksum` must be 16 lowercase hex digits, not `{}`",
+            clip(hex)
+        ));
+    }
+    u64::from_str_radix(hex, 16).map_err(|e| format!("`checksum` `{hex}`: {e}"))
+}
+
+/// At most 200 characters of `text`, for an error message.
+pub fn clip(text: &str) -> String {
+    const MAX: usize = 200;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    fn line() -> Line {
+        Line {
+            main: 10,
+            fixture: 20,
+            init: 30,
+            first: 40,
+            done: 50,
+            checked: 55,
+            checksum: 0xff,
+            bytes: 2100,
+        }
+    }
+
+    const GOOD: &str = "{\"main\":10,\"fixture\":20,\"init\":30,\"first\":40,\"done\":50,\"checked\":55,\"checksum\":\"00000000000000ff\",\"bytes\":2100}\n";
+
+    #[test]
+    fn arguments_round_trip_in_any_order() {
+        let args = Args {
+            op: Op::De,
+            batch: 10,
+            fixture_file: "/tmp/x.json".into(),
+            fixture: "users-2kb".into(),
+            seed: 7,
+            drops: Drops::EachCall,
+        };
+        assert_eq!(Args::parse(args.to_argv()).unwrap(), args);
+        let shuffled = os(&[
+            "--fixture",
+            "users-2kb",
+            "--batch",
+            "10",
+            "--op",
+            "de",
+            "--fixture-file",
+            "/tmp/x.json",
+            "--seed",
+            "7",
+            "--drops",
+            "each",
+        ]);
+        assert_eq!(Args::parse(shuffled).unwrap(), args);
+    }
+
+    #[test]
+    fn bad_arguments_say_why() {
+        let base = ["--op", "de", "--fixture-file", "f", "--fixture", "small"];
+        let mut a = os(&base);
+        a.extend(os(&["--batch", "0"]));
+        assert!(Args::parse(a).unwrap_err().contains("at least 1"));
+        assert!(Args::parse(os(&base)).unwrap_err().contains("--batch"));
+        assert!(Args::parse(os(&["--op", "zip"]))
+            .unwrap_err()
+            .contains("zip"));
+        assert!(Args::parse(os(&["--what", "1"]))
+            .unwrap_err()
+            .contains("--what"));
+        assert!(Args::parse(os(&["--op"]))
+            .unwrap_err()
+            .contains("needs a value"));
+        let mut a = os(&base);
+        a.extend(os(&["--batch", "1", "--drops", "sometimes"]));
+        assert!(Args::parse(a).unwrap_err().contains("end, each"));
+    }
+
+    #[test]
+    fn the_line_reads_back_what_a_child_writes() {
+        assert_eq!(line().text(), GOOD);
+        assert_eq!(Line::parse(GOOD.as_bytes()).unwrap(), line());
+        // Spaces between tokens are JSON too (other runtimes' writers put them in).
+        let spaced = GOOD.replace(',', ", ").replace(':', ": ");
+        assert_eq!(Line::parse(spaced.as_bytes()).unwrap(), line());
+        // Keys in another order.
+        let moved = "{\"bytes\":2100,\"checksum\":\"00000000000000ff\",\"checked\":55,\"done\":50,\"first\":40,\"init\":30,\"fixture\":20,\"main\":10}\n";
+        assert_eq!(Line::parse(moved.as_bytes()).unwrap(), line());
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_what_was_wrong() {
+        let cases: &[(String, &str)] = &[
+            (String::new(), "no line"),
+            ("hello\n".into(), "not a JSON object"),
+            (GOOD.trim_end().to_string(), "newline"),
+            (GOOD.replace('\n', "\r\n"), "carriage return"),
+            (format!("{GOOD}{GOOD}"), "more than one line"),
+            (
+                GOOD.replace("}\n", "} trailing\n"),
+                "not closed, or text follows",
+            ),
+            (
+                GOOD.replace("\"bytes\"", "\"extra\":1,\"bytes\""),
+                "unknown key `extra`",
+            ),
+            (
+                GOOD.replace("\"main\":10", "\"main\":10,\"main\":11"),
+                "twice",
+            ),
+            (GOOD.replace("\"main\":10,", ""), "missing key `main`"),
+            (GOOD.replace("00000000000000ff", "+ff"), "16 lowercase hex"),
+            (
+                GOOD.replace("00000000000000ff", "000000000000000ff"),
+                "16 lowercase hex",
+            ),
+            (
+                GOOD.replace("00000000000000ff", "00000000000000FF"),
+                "16 lowercase hex",
+            ),
+            (
+                GOOD.replace("\"00000000000000ff\"", "255"),
+                "string of 16 hex",
+            ),
+            (GOOD.replace("\"main\":10", "\"main\":-10"), "digits only"),
+            (GOOD.replace("\"main\":10", "\"main\":1.5"), "digits only"),
+            (GOOD.replace("\"main\":10", "\"main\":1e3"), "digits only"),
+            (GOOD.replace("\"main\":10", "\"main\":010"), "leading zero"),
+            (
+                GOOD.replace("\"main\":10", "\"main\":18446744073709551616"),
+                "64 bits",
+            ),
+            (
+                GOOD.replace("\"main\":10", "\"main\":\"10\""),
+                "not a string",
+            ),
+            (GOOD.replace("\"main\"", "\"ma\\\"in\""), "quoted key"),
+        ];
+        for (text, want) in cases {
+            let e = Line::parse(text.as_bytes()).unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+        assert!(Line::parse(&[0xff, 0xfe]).unwrap_err().contains("UTF-8"));
+        let max = GOOD.replace("\"main\":10", "\"main\":18446744073709551615");
+        assert_eq!(Line::parse(max.as_bytes()).unwrap().main, u64::MAX);
+    }
+
+    #[test]
+    fn clip_cuts_long_text_on_a_char_boundary() {
+        let long = "가".repeat(300);
+        assert_eq!(clip(&long).chars().count(), 201);
+    }
+}

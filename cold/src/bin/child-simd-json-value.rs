@@ -1,4 +1,0 @@
-//! The cold child of codec `simd-json-value` (see cold::child).
-fn main() {
-    cold::child::main::<fixtures::codecs::SimdJsonDom>()
-}
