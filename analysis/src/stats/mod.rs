@@ -15,6 +15,7 @@ pub mod bootstrap;
 pub mod describe;
 pub mod hodges_lehmann;
 pub mod holm;
+pub mod median_interval;
 pub mod outliers;
 pub mod paired;
 pub mod quantile;
