@@ -105,7 +105,8 @@ pub struct CellSummary {
     pub drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
     pub duplicate_blocks: usize,
-    /// The bootstrap medians of init_plus_ops behind its interval (for the break-even's).
+    /// Bootstrap medians of init_plus_ops, drawn exactly in O(1) each (for the break-even's
+    /// interval; the median's own interval is by order statistics and needs none).
     #[serde(skip)]
     pub boot_medians: Vec<f64>,
 }
@@ -159,12 +160,7 @@ fn summarize_cell(
         Some((d, boot)) => (Some(d), boot),
         None => (None, Vec::new()),
     };
-    let wall = describe(
-        &values_of(Figure::Wall),
-        opts.resamples,
-        opts.level,
-        seed ^ 2,
-    );
+    let wall = describe(&values_of(Figure::Wall), opts.level);
     let mut phases = BTreeMap::new();
     for (name, get) in PHASES {
         if let Some(m) = median_of(&ok, get) {

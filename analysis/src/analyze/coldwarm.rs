@@ -101,7 +101,7 @@ pub struct CostCurve {
     pub points: Vec<(u32, f64)>,
     /// Warm ns per operation, for n beyond the largest batch; `None` without warm data.
     pub warm_ns: Option<f64>,
-    /// For each point, the bootstrap medians of its cell (same draws as its interval).
+    /// For each point, the bootstrap medians of its cell.
     #[serde(skip)]
     pub boot: Vec<Vec<f64>>,
 }
@@ -194,7 +194,7 @@ pub struct BreakEven {
 }
 
 /// "From n on, `codec` stays cheaper", with a percentile bootstrap interval: each cell's
-/// samples resampled (the draws behind its median's interval), the curves rebuilt, the n found
+/// median redrawn from its bootstrap distribution, the curves rebuilt, the n found
 /// again. A bound of `None` means no such n within the search range (the other codec stays
 /// cheaper at the far end in that share of resamples).
 #[derive(Debug, Clone, PartialEq, Serialize)]
