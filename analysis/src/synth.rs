@@ -376,6 +376,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 library: m.id.trim_end_matches("-value").into(),
                 version: "0.0.0-synthetic".into(),
                 style: Some(m.style),
+                output: None,
                 child: None,
                 child_bytes: Some(m.child_kib * 1024),
                 child_sha256: Some("0".repeat(64)),

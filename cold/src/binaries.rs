@@ -29,10 +29,10 @@ pub fn default_dir(variant: Variant) -> Result<PathBuf> {
     })
 }
 
-/// The `cargo build` that makes the children of `variant` for a runner started by `cargo run`
-/// of this package (`CARGO`, `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME=cold` in its environment),
-/// or `None` for a runner started any other way.
-pub fn cargo_build_command(variant: Variant) -> Result<Option<Command>> {
+/// The `cargo build` that makes the spawner and the child binaries `binaries` of `variant` for a
+/// runner started by `cargo run` of this package (`CARGO`, `CARGO_MANIFEST_DIR` and
+/// `CARGO_PKG_NAME=cold` in its environment), or `None` for a runner started any other way.
+pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Option<Command>> {
     let var = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
     let (Some(cargo), Some(manifest_dir)) = (var("CARGO"), var("CARGO_MANIFEST_DIR")) else {
         return Ok(None);
@@ -42,15 +42,10 @@ pub fn cargo_build_command(variant: Variant) -> Result<Option<Command>> {
     }
     let mut command = Command::new(cargo);
     command
-        .args([
-            "build",
-            "-p",
-            "cold",
-            "-p",
-            "children",
-            "--bins",
-            "--manifest-path",
-        ])
+        .args(["build", "-p", "cold", "-p", "children"])
+        .args(["--bin", crate::spawner::BINARY])
+        .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]))
+        .arg("--manifest-path")
         .arg(Path::new(&manifest_dir).join("Cargo.toml"));
     match variant {
         Variant::Portable => {
@@ -103,21 +98,17 @@ pub fn build(mut command: Command) -> Result<()> {
     Ok(())
 }
 
-/// The child binary of `codec` in `dir`.
-pub fn child_path(dir: &Path, codec: &str) -> PathBuf {
-    dir.join(format!("child-{codec}"))
-}
-
-/// The children of `codecs`, checked to exist, with a hint at how to build them if not.
-pub fn find(dir: &Path, codecs: &[&str], variant: Variant) -> Result<Vec<PathBuf>> {
+/// The child binaries `binaries` (file names) in `dir`, checked to exist, with a hint at how to
+/// build them if not.
+pub fn find(dir: &Path, binaries: &[String], variant: Variant) -> Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
     let mut missing = Vec::new();
-    for codec in codecs {
-        let path = child_path(dir, codec);
+    for binary in binaries {
+        let path = dir.join(binary);
         if path.is_file() {
             paths.push(path);
         } else {
-            missing.push(format!("child-{codec}"));
+            missing.push(binary.clone());
         }
     }
     if !missing.is_empty() {
@@ -141,10 +132,11 @@ mod tests {
 
     #[test]
     fn missing_children_say_how_to_build_them() {
-        let e = find(Path::new("/nonexistent"), &["noop"], Variant::Native).unwrap_err();
+        let wanted = ["child-noop-de-any".to_string()];
+        let e = find(Path::new("/nonexistent"), &wanted, Variant::Native).unwrap_err();
         let e = e.to_string();
         assert!(
-            e.contains("child-noop") && e.contains("build-children.sh native"),
+            e.contains("child-noop-de-any") && e.contains("build-children.sh native"),
             "{e}"
         );
     }

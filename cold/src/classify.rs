@@ -1,12 +1,22 @@
 //! A sample's row: what one reaped child (or a failed spawn) means. Pure: it decides the status
 //! (`ok`, `timeout`, `signal:N`, `crash`, `bad-output`, `wrong-checksum`, `spawn-failed`), and
-//! fills the phases only for an `ok` sample, rusage for every child that ran.
+//! fills the phases and the child's own memory only for an `ok` sample, rusage for every child
+//! that ran. A child is `ok` only when its line is valid, its stamps are in order, and both its
+//! checksum and its byte count are the ones the runner computed for its cell.
 
 use crate::phases::{phases, Stamps};
 use crate::process::{Exit, Reaped};
 use children::protocol::{clip, Line};
 use schema::run_folder::{PlanRow, SampleRow};
 use schema::Status;
+
+/// What a child of a cell must print: the checksum and the byte count (input length for `de`,
+/// output length for `ser`) the runner computed in-process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expected {
+    pub checksum: u64,
+    pub bytes: u64,
+}
 
 /// The row of a child that could not be spawned.
 pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
@@ -17,9 +27,9 @@ pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
     }
 }
 
-/// The row of a reaped child. `expected` is the checksum it must print; `timeout_secs` is only
-/// quoted in the error of a timed-out child.
-pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> SampleRow {
+/// The row of a reaped child. `expected` is what it must print; `timeout_secs` is only quoted in
+/// the error of a timed-out child.
+pub fn reaped(plan: &PlanRow, r: &Reaped, expected: &Expected, timeout_secs: f64) -> SampleRow {
     let u = &r.usage;
     let mut row = SampleRow {
         user_us: Some(u.user_us),
@@ -47,6 +57,12 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
         );
     }
     match r.exit {
+        Exit::Signal(libc::SIGXFSZ) => {
+            let limit = crate::spawner::FILE_SIZE_LIMIT >> 20;
+            let why =
+                format!("SIGXFSZ: it wrote more than {limit} MiB to stdout, stderr or a file");
+            return failed(row, Status::Signal(libc::SIGXFSZ), why);
+        }
         Exit::Signal(s) => return failed(row, Status::Signal(s), stderr),
         Exit::Code(0) => {}
         Exit::Code(c) => return failed(row, Status::Crash, format!("exit code {c}: {stderr}")),
@@ -71,15 +87,30 @@ pub fn reaped(plan: &PlanRow, r: &Reaped, expected: u64, timeout_secs: f64) -> S
         Ok(p) => p,
         Err(e) => return failed(row, Status::BadOutput, e),
     };
-    if line.checksum != expected {
+    if line.checksum != expected.checksum {
         return failed(
             row,
             Status::WrongChecksum,
-            format!("expected {expected:016x}, the child printed {printed}"),
+            format!(
+                "expected {:016x}, the child printed {printed}",
+                expected.checksum
+            ),
+        );
+    }
+    if line.bytes != expected.bytes {
+        return failed(
+            row,
+            Status::BadOutput,
+            format!(
+                "the child says it handled {} bytes; the cell's are {}",
+                line.bytes, expected.bytes
+            ),
         );
     }
     SampleRow {
         status: Status::Ok,
+        hwm_kib: Some(line.hwm_kib),
+        rss_kib: Some(line.rss_kib),
         spawn_to_main_ns: Some(p.spawn_to_main),
         fixture_ns: Some(p.fixture),
         init_ns: Some(p.init),
@@ -146,11 +177,15 @@ mod tests {
         }
     }
 
-    const GOOD: &str = "{\"main\":200,\"fixture\":300,\"init\":310,\"first\":400,\"done\":600,\"checked\":650,\"checksum\":\"000000000000002a\",\"bytes\":5}\n";
+    const GOOD: &str = "{\"main\":200,\"fixture\":300,\"init\":310,\"first\":400,\"done\":600,\"checked\":650,\"checksum\":\"000000000000002a\",\"bytes\":5,\"hwm_kib\":900,\"rss_kib\":800}\n";
+
+    fn want(checksum: u64) -> Expected {
+        Expected { checksum, bytes: 5 }
+    }
 
     #[test]
     fn ok_row_has_every_phase() {
-        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), 42, 60.0);
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), &want(42), 60.0);
         assert_eq!(row.status, Status::Ok);
         assert_eq!(row.plan_index, 7);
         assert_eq!(row.spawn_to_main_ns, Some(100));
@@ -164,6 +199,7 @@ mod tests {
         assert_eq!(row.maxrss_kib, Some(1234));
         assert_eq!(row.exit_code, Some(0));
         assert_eq!(row.checksum.as_deref(), Some("000000000000002a"));
+        assert_eq!((row.hwm_kib, row.rss_kib), (Some(900), Some(800)));
         assert_eq!(row.error, None);
     }
 
@@ -174,6 +210,7 @@ mod tests {
             (reaped_with(Exit::Code(0), "garbage"), 42, Status::BadOutput),
             (reaped_with(Exit::Code(101), ""), 42, Status::Crash),
             (reaped_with(Exit::Signal(6), ""), 42, Status::Signal(6)),
+            (reaped_with(Exit::Signal(25), ""), 42, Status::Signal(25)),
             (
                 Reaped {
                     timed_out: true,
@@ -184,14 +221,14 @@ mod tests {
             ),
         ];
         for (r, expected, status) in cases {
-            let row = reaped(&plan(), &r, expected, 60.0);
+            let row = reaped(&plan(), &r, &want(expected), 60.0);
             assert_eq!(row.status, status);
             assert_eq!(row.wall_ns, None, "{status}");
             assert_eq!(row.init_plus_ops_ns, None, "{status}");
             assert_eq!(row.maxrss_kib, Some(1234), "{status}");
             assert!(row.error.is_some(), "{status}");
         }
-        let crash = reaped(&plan(), &reaped_with(Exit::Code(101), ""), 42, 60.0);
+        let crash = reaped(&plan(), &reaped_with(Exit::Code(101), ""), &want(42), 60.0);
         let error = crash.error.unwrap();
         assert!(
             error.contains("panicked at boom") && !error.contains("line 1"),
@@ -202,9 +239,27 @@ mod tests {
     #[test]
     fn stamps_out_of_order_are_bad_output() {
         let backwards = GOOD.replace("\"first\":400", "\"first\":305");
-        let row = reaped(&plan(), &reaped_with(Exit::Code(0), &backwards), 42, 60.0);
+        let row = reaped(
+            &plan(),
+            &reaped_with(Exit::Code(0), &backwards),
+            &want(42),
+            60.0,
+        );
         assert_eq!(row.status, Status::BadOutput);
         assert!(row.error.unwrap().contains("first"));
+    }
+
+    #[test]
+    fn a_wrong_byte_count_is_bad_output_and_a_huge_output_says_so() {
+        let wrong = Expected {
+            checksum: 42,
+            bytes: 6,
+        };
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), &wrong, 60.0);
+        assert_eq!(row.status, Status::BadOutput);
+        assert!(row.error.unwrap().contains("5 bytes; the cell's are 6"));
+        let row = reaped(&plan(), &reaped_with(Exit::Signal(25), ""), &want(42), 60.0);
+        assert!(row.error.unwrap().contains("more than 256 MiB"));
     }
 
     #[test]

@@ -57,9 +57,12 @@ pub struct RunArgs {
     /// Fixture names, comma-separated or repeated.
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
     pub fixture: Vec<String>,
-    /// The seed of the fixtures' generator and of the plan's shuffle.
+    /// The seed of the fixtures' generator (and of the plan's shuffle, unless --plan-seed).
     #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
     pub seed: u64,
+    /// The seed of the plan's shuffle alone [default: --seed].
+    #[arg(long)]
+    pub plan_seed: Option<u64>,
     /// The run folder (default: results/cold/<UTC time>, and results/cold/latest names it).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -77,6 +80,9 @@ pub struct RunArgs {
     /// Seconds a child may run before it is killed and recorded as `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Also give the children this variable (repeatable). They start with PATH and HOME only.
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
+    pub env: Vec<(String, String)>,
     /// How the children were built: portable (target/release) or native (target/native/release).
     #[arg(long, default_value = "portable", value_parser = Variant::parse)]
     pub variant: Variant,
@@ -88,8 +94,8 @@ pub struct RunArgs {
     /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
     /// run's own settings.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "codecs", "ops", "batches", "samples", "fixture", "seed", "out", "pin", "cold_cache",
-        "drop_each", "timeout", "variant", "children_dir", "corpora",
+        "codecs", "ops", "batches", "samples", "fixture", "seed", "plan_seed", "out", "pin",
+        "cold_cache", "drop_each", "timeout", "env", "variant", "children_dir", "corpora",
     ])]
     pub resume: Option<PathBuf>,
     /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
@@ -106,11 +112,14 @@ pub struct RunOptions {
     pub samples: u32,
     pub fixtures: Vec<&'static Fixture>,
     pub seed: u64,
+    pub plan_seed: u64,
     pub out: Option<PathBuf>,
     pub pin: Option<Vec<usize>>,
     pub cold_cache: bool,
     pub drops: Drops,
     pub timeout: Duration,
+    /// Variables given to the children beyond PATH and HOME.
+    pub env: Vec<(String, String)>,
     pub variant: Variant,
     pub children_dir: Option<PathBuf>,
     pub corpora: Option<PathBuf>,
@@ -119,8 +128,23 @@ pub struct RunOptions {
 
 /// What `cold run` was asked to do.
 pub enum RunRequest {
-    Fresh(RunOptions),
+    Fresh(Box<RunOptions>),
     Resume { dir: PathBuf, dry_run: bool },
+}
+
+/// The largest number of samples per cell.
+pub const MAX_SAMPLES: u32 = 100_000;
+/// The longest a child may be allowed to run, in seconds (a day).
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
+/// `KEY=VALUE`, for `--env`.
+fn key_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() && !key.contains('\0') && !value.contains('\0') => {
+            Ok((key.to_string(), value.to_string()))
+        }
+        _ => Err(format!("`{text}` is not KEY=VALUE")),
+    }
 }
 
 fn dedup<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
@@ -155,14 +179,18 @@ impl RunArgs {
             bail!("--ops is empty; valid ops: ser, de");
         }
         let batches = dedup(&self.batches);
-        if batches.is_empty() || batches.contains(&0) {
-            bail!(
-                "--batches {:?}: every batch is at least 1 operation",
-                self.batches
-            );
+        let max_batch = children::protocol::MAX_BATCH as u32;
+        if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
+            bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
         }
-        if self.samples == 0 {
-            bail!("--samples 0: a cell needs at least 1 sample");
+        if batches.is_empty() {
+            bail!("--batches is empty; give 1 to {max_batch} operations per child");
+        }
+        if !(1..=MAX_SAMPLES).contains(&self.samples) {
+            bail!(
+                "--samples {}: give 1 to {MAX_SAMPLES} samples per cell",
+                self.samples
+            );
         }
         let fixtures = dedup(&self.fixture)
             .iter()
@@ -171,21 +199,23 @@ impl RunArgs {
         if fixtures.is_empty() {
             bail!("--fixture is empty; see `cold list` for the fixtures");
         }
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_SECS) {
             bail!(
-                "--timeout {}: give a positive number of seconds",
+                "--timeout {}: give a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} \
+                 (a day)",
                 self.timeout
             );
         }
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
         let corpora = self.corpora.folder();
-        Ok(RunRequest::Fresh(RunOptions {
+        Ok(RunRequest::Fresh(Box::new(RunOptions {
             codecs,
             ops,
             batches,
             samples: self.samples,
             fixtures,
             seed: self.seed,
+            plan_seed: self.plan_seed.unwrap_or(self.seed),
             out: self.out,
             pin,
             cold_cache: self.cold_cache,
@@ -195,11 +225,12 @@ impl RunArgs {
                 Drops::AfterOps
             },
             timeout: Duration::from_secs_f64(self.timeout),
+            env: self.env,
             variant: self.variant,
             children_dir: self.children_dir,
             corpora,
             dry_run: self.dry_run,
-        }))
+        })))
     }
 }
 
@@ -218,7 +249,7 @@ mod tests {
 
     fn fresh(args: &[&str]) -> RunOptions {
         match resolve(args).unwrap() {
-            RunRequest::Fresh(o) => o,
+            RunRequest::Fresh(o) => *o,
             RunRequest::Resume { .. } => panic!("resume"),
         }
     }
@@ -240,7 +271,8 @@ mod tests {
         assert_eq!(o.fixtures.len(), 1);
         assert_eq!(o.fixtures[0].name, "users-2kb");
         assert_eq!(o.variant, Variant::Portable);
-        assert!(!o.dry_run && !o.cold_cache && o.pin.is_none());
+        assert_eq!(o.plan_seed, o.seed);
+        assert!(!o.dry_run && !o.cold_cache && o.pin.is_none() && o.env.is_empty());
     }
 
     #[test]
@@ -274,9 +306,15 @@ mod tests {
         assert!(e.contains("nope") && e.contains("users-2kb"), "{e}");
         let e = error(&["--ops", "zip"]);
         assert!(e.contains("zip") && e.contains("ser, de"), "{e}");
-        assert!(error(&["--batches", "1,0"]).contains("at least 1"));
-        assert!(error(&["--samples", "0"]).contains("--samples"));
+        assert!(error(&["--batches", "1,0"]).contains("give 1 to 1000000"));
+        assert!(error(&["--batches", "1000000000"]).contains("give 1 to 1000000"));
+        assert!(error(&["--samples", "0"]).contains("give 1 to 100000"));
+        assert!(error(&["--samples", "4294967295"]).contains("give 1 to 100000"));
+        assert!(error(&["--samples", "4294967296"]).contains("--samples"));
         assert!(error(&["--timeout", "0"]).contains("--timeout"));
+        assert!(error(&["--timeout", "1e20"]).contains("at most 86400"));
+        assert!(error(&["--timeout", "nan"]).contains("--timeout"));
+        assert!(error(&["--env", "NOEQUALS"]).contains("KEY=VALUE"));
         assert!(error(&["--pin", "x"]).contains("--pin"));
         assert!(error(&["--variant", "fast"]).contains("portable"));
         assert!(error(&["--resume", "d", "--seed", "3"]).contains("--seed"));

@@ -4,28 +4,80 @@
 //! `schema::run_folder`'s; the CSV rules are `schema::csv_rows`'.
 
 use anyhow::{bail, Context, Result};
+use fixtures::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
-use schema::run_folder::{PlanRow, SampleRow, DEFAULT_ROOT, FIXTURES, LATEST, PLAN, SAMPLES};
+use schema::run_folder::{
+    PlanRow, SampleRow, DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES,
+};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Where a run goes by default: results/cold/<UTC time>.
+/// Where a run goes by default: results/cold/<UTC time> (with `-2`, `-3`… when a run started
+/// in the same second).
 pub fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
-    Path::new(DEFAULT_ROOT).join(started.format("%Y-%m-%dT%H-%M-%SZ").to_string())
+    let base = Path::new(DEFAULT_ROOT).join(started.format("%Y-%m-%dT%H-%M-%SZ").to_string());
+    let mut dir = base.clone();
+    let mut n = 2;
+    while dir.exists() {
+        dir = PathBuf::from(format!("{}-{n}", base.display()));
+        n += 1;
+    }
+    dir
 }
 
-/// Creates the run folder; refuses one that already holds a run.
+/// Creates a fresh run folder: `dir` must not exist, or be an empty folder. Anything else is
+/// refused (a run: finish it with `--resume`; other files: never overwritten).
 pub fn create(dir: &Path) -> Result<()> {
-    if dir.join(PLAN).exists() || dir.join(SAMPLES).exists() {
-        bail!(
-            "{} already holds a run; give another --out, or --resume {} to finish it",
-            dir.display(),
-            dir.display()
-        );
+    if dir.exists() {
+        let empty = fs::read_dir(dir)
+            .map(|mut entries| entries.next().is_none())
+            .unwrap_or(false);
+        if !empty {
+            let what = if dir.join(MANIFEST).exists() {
+                format!(
+                    "it holds a run: finish it with --resume {}, or give another --out",
+                    dir.display()
+                )
+            } else {
+                "it is not an empty folder, and a run never writes over other files: give a \
+                 new or empty --out"
+                    .to_string()
+            };
+            bail!("--out {}: {what}", dir.display());
+        }
     }
     fs::create_dir_all(dir.join(FIXTURES))
         .with_context(|| format!("cannot create the run folder {}", dir.display()))
+}
+
+/// Removes the temporary files (`.<name>.tmp-<pid>`) a writer killed mid-write left behind.
+pub fn clear_temporaries(dir: &Path) -> Result<()> {
+    for folder in [dir.to_path_buf(), dir.join(FIXTURES)] {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp-") {
+                fs::remove_file(entry.path())
+                    .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path of a fixture's input file of `kind` inside the run folder (`fixtures/users-2kb.json`,
+/// `fixtures/users-2kb.model`, `fixtures/users-2kb.tree`).
+pub fn input_file(dir: &Path, fixture: &str, kind: InputKind) -> PathBuf {
+    dir.join(FIXTURES)
+        .join(format!("{fixture}.{}", kind.extension()))
+}
+
+/// The input file's path relative to the run folder, as the manifest records it.
+pub fn input_relative(fixture: &str, kind: InputKind) -> String {
+    format!("{FIXTURES}/{fixture}.{}", kind.extension())
 }
 
 /// Points `<parent>/latest` at `dir` (a relative symlink, replaced atomically).
@@ -154,18 +206,47 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_with_a_run_is_refused_and_latest_follows() {
+    fn only_a_new_or_empty_folder_is_taken_and_latest_follows() {
         let root = tmp("latest");
         let a = root.join("a");
         let b = root.join("b");
         create(&a).unwrap();
         point_latest(&a).unwrap();
-        write_plan(&a, &[]).unwrap();
-        assert!(create(&a).unwrap_err().to_string().contains("--resume"));
+        fs::write(a.join(MANIFEST), "{}").unwrap();
+        let e = create(&a).unwrap_err().to_string();
+        assert!(e.contains("--resume"), "{e}");
+        // A folder of the user's own files is never written over.
+        let theirs = root.join("theirs");
+        fs::create_dir_all(&theirs).unwrap();
+        fs::write(theirs.join("notes.txt"), "mine").unwrap();
+        let e = create(&theirs).unwrap_err().to_string();
+        assert!(e.contains("never writes over"), "{e}");
+        assert_eq!(
+            fs::read_to_string(theirs.join("notes.txt")).unwrap(),
+            "mine"
+        );
+        // An empty folder is fine.
+        let empty = root.join("empty");
+        fs::create_dir_all(&empty).unwrap();
+        create(&empty).unwrap();
         create(&b).unwrap();
         point_latest(&b).unwrap();
         assert_eq!(fs::read_link(root.join("latest")).unwrap(), Path::new("b"));
         fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn leftover_temporaries_are_cleared_and_nothing_else() {
+        let dir = tmp("temporaries");
+        create(&dir).unwrap();
+        fs::write(dir.join(".manifest.json.tmp-123"), "half").unwrap();
+        fs::write(dir.join("fixtures/.users-2kb.json.tmp-9"), "half").unwrap();
+        fs::write(dir.join("fixtures/users-2kb.json"), "{}").unwrap();
+        clear_temporaries(&dir).unwrap();
+        assert!(!dir.join(".manifest.json.tmp-123").exists());
+        assert!(!dir.join("fixtures/.users-2kb.json.tmp-9").exists());
+        assert!(dir.join("fixtures/users-2kb.json").exists());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //!
 //! Pure pieces ([`plan`], [`phases`], [`classify`], [`summary`]) are kept apart from the ones
 //! that touch the system ([`process`], [`capture`], [`spawner`], [`cache`], [`pin`], [`folder`],
-//! [`manifest`], [`binaries`]) and from the orchestration ([`runner`], [`resume`], [`session`],
-//! [`sampler`]). `src/bin/cold-spawner.rs` is the small helper process that spawns the children.
+//! [`lock`], [`interrupt`], [`manifest`], [`binaries`]) and from the orchestration
+//! ([`prepare`], [`runner`], [`resume`], [`session`], [`sampler`]). `src/bin/cold-spawner.rs` is the small helper process that spawns the children.
 //! It computes no statistics beyond the closing table's medians: `analysis` does that.
 
 pub mod binaries;
@@ -14,11 +14,14 @@ pub mod capture;
 pub mod classify;
 pub mod cli;
 pub mod folder;
+pub mod interrupt;
 pub mod list;
+pub mod lock;
 pub mod manifest;
 pub mod phases;
 pub mod pin;
 pub mod plan;
+pub mod prepare;
 pub mod process;
 pub mod progress;
 pub mod resume;

@@ -16,6 +16,12 @@ fn main() {
         if broken_pipe {
             return;
         }
+        // A run stopped by a signal says how to finish it, and exits as the shells expect
+        // (128 + the signal).
+        if let Some(stopped) = error.downcast_ref::<cold::interrupt::Interrupted>() {
+            eprintln!("cold: {stopped}");
+            std::process::exit(128 + stopped.signal);
+        }
         eprintln!("cold: error: {error:#}");
         std::process::exit(1);
     }

@@ -1,7 +1,11 @@
 //! The plan: which cells a run has, and in what order their samples run. A pure function of the
-//! codecs, ops, batches, fixtures, samples per cell and seed: each block holds every supported
-//! cell once, in an order shuffled by ChaCha8 seeded from the seed, so `plan.csv` can be derived
-//! again from the manifest, and machine drift falls on every cell alike.
+//! codecs, ops, batches, fixtures, samples per cell and plan seed: each block holds every
+//! supported cell once, in an order shuffled by ChaCha8 seeded from the plan seed, so `plan.csv`
+//! can be derived again from the manifest, and machine drift falls on every cell alike.
+//!
+//! The order is drawn over every supported cell; cells the correctness gate or the preflight
+//! leave out are then removed ([`without`]) without moving the others, so an exclusion changes
+//! no other sample's place in its block.
 
 use fixtures::codecs::{AnyCodec, Op};
 use fixtures::Fixture;
@@ -9,7 +13,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use schema::run_folder::PlanRow;
-use schema::Variant;
+use schema::{GateCell, Variant};
+use std::collections::BTreeSet;
 
 /// codec × op × batch × fixture: a cell before its variant is chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +80,8 @@ pub fn cells(
 
 /// `samples` blocks of every cell once, each block shuffled; plan indices count from 0.
 pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: Variant) -> Vec<PlanRow> {
+    // Cells come in table order from `cells`; the shuffle (ChaCha8, `rand`'s slice shuffle) is
+    // pinned by the golden test below, so a `rand` upgrade cannot change a plan silently.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut rows = Vec::with_capacity(cells.len() * samples as usize);
     for block in 0..samples {
@@ -93,6 +100,19 @@ pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: Variant) -> Vec<P
         }
     }
     rows
+}
+
+/// The plan without the rows of `excluded` codec × fixture × op, the other rows in the same
+/// order, renumbered from 0.
+pub fn without(rows: Vec<PlanRow>, excluded: &BTreeSet<GateCell>) -> Vec<PlanRow> {
+    rows.into_iter()
+        .filter(|r| !excluded.contains(&r.gate_cell()))
+        .enumerate()
+        .map(|(i, r)| PlanRow {
+            plan_index: i as u64,
+            ..r
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -178,6 +198,85 @@ mod tests {
                 .collect()
         };
         assert_ne!(order(0), order(1));
+    }
+
+    /// The plan text of a fixed list of cells (not the registry's, which grows).
+    fn golden_cells() -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for codec in ["noop", "alpha", "beta"] {
+            for op in Op::ALL {
+                for batch in [1, 10, 100] {
+                    cells.push(Cell {
+                        codec,
+                        op,
+                        batch,
+                        fixture: "users-2kb",
+                    });
+                }
+            }
+        }
+        cells
+    }
+
+    #[test]
+    fn the_order_for_a_seed_is_pinned() {
+        let rows = build(&golden_cells(), 3, 20_261_130, PORTABLE);
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &rows {
+            w.serialize(r).unwrap();
+        }
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let first: Vec<String> = rows[..6]
+            .iter()
+            .map(|r| format!("{} {} {}", r.codec, r.op, r.batch))
+            .collect();
+        // Recorded from this code on 2026-11-30. A change here changes every plan: make it on
+        // purpose, and say so.
+        assert_eq!(
+            (first, schema::figures::fnv1a(text.as_bytes())),
+            (
+                GOLDEN_FIRST.iter().map(|s| s.to_string()).collect(),
+                GOLDEN_HASH
+            ),
+            "{text}"
+        );
+    }
+
+    const GOLDEN_FIRST: [&str; 6] = [
+        "alpha de 10",
+        "noop ser 10",
+        "beta ser 100",
+        "beta de 100",
+        "noop ser 100",
+        "alpha ser 100",
+    ];
+    const GOLDEN_HASH: u64 = 8390044448879785171;
+
+    #[test]
+    fn excluded_cells_leave_the_others_in_place() {
+        let cells = golden_cells();
+        let all = build(&cells, 4, 9, PORTABLE);
+        let beta_de = GateCell {
+            codec: "beta".into(),
+            fixture: "users-2kb".into(),
+            op: Op::De,
+        };
+        let kept = without(all.clone(), &BTreeSet::from([beta_de.clone()]));
+        let expected: Vec<_> = all
+            .iter()
+            .filter(|r| r.gate_cell() != beta_de)
+            .map(|r| (r.block, r.codec.clone(), r.op, r.batch))
+            .collect();
+        let got: Vec<_> = kept
+            .iter()
+            .map(|r| (r.block, r.codec.clone(), r.op, r.batch))
+            .collect();
+        assert_eq!(got, expected);
+        assert_eq!(kept.len(), all.len() - 4 * 3);
+        assert!(kept
+            .iter()
+            .enumerate()
+            .all(|(i, r)| r.plan_index == i as u64));
     }
 
     #[test]

@@ -1,9 +1,12 @@
-//! Running one child process: spawn it without a shell, stamp `spawn` just before the spawn and
-//! `reaped` just after `wait4` returns, take its rusage from `wait4`, and kill it if it runs past
-//! the timeout. What the child prints goes to the [`Capture`] files.
+//! Running one child process: spawn it without a shell, with exactly the environment given, in
+//! a process group of its own; stamp `spawn` just before the spawn and `reaped` just after
+//! `wait4` returns; take its rusage from `wait4`; kill its whole group if it runs past the
+//! timeout, and kill whatever is left of the group once it has been reaped, so that nothing a
+//! child started outlives its sample. What the child prints goes to the [`Capture`] files.
 //!
-//! The timeout waits on a pidfd with `poll`, which cannot kill a recycled pid; where pidfds are
-//! unavailable (old kernels, strict seccomp), a watchdog thread does it instead.
+//! The timeout waits on a pidfd with `poll`; where pidfds are unavailable (old kernels, strict
+//! seccomp), a watchdog thread does it instead. Either way the child is not reaped before the
+//! kill, so its pid (which is its group's id) cannot have been recycled.
 
 use crate::capture::Capture;
 use children::clock::monotonic_ns;
@@ -57,18 +60,25 @@ pub enum Watch {
     Watchdog,
 }
 
-/// Runs `program args…` to its end (or its timeout). `Err` only when it could not be spawned
-/// or waited for.
+/// Runs `program args…` to its end (or its timeout), with the environment `env` and nothing
+/// else. `started` is told the child's pid (its group's id) as soon as it runs. `Err` only when
+/// it could not be spawned or waited for.
 pub fn run(
     program: &Path,
     args: &[OsString],
+    env: &[(OsString, OsString)],
     timeout: Duration,
     capture: &mut Capture,
     watch: Watch,
+    started: &mut dyn FnMut(u32),
 ) -> io::Result<Reaped> {
+    use std::os::unix::process::CommandExt;
     let mut command = Command::new(program);
     command
         .args(args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::from(capture.stdout_for_child()?))
         .stderr(Stdio::from(capture.stderr_for_child()?));
@@ -78,6 +88,7 @@ pub fn run(
     let pid = child.id() as libc::pid_t;
     // The Command holds our copies of the capture files; the child has its own.
     drop(command);
+    started(child.id());
 
     let pidfd = match watch {
         Watch::Auto => pidfd_open(pid),
@@ -89,6 +100,9 @@ pub fn run(
     };
     // `child` is reaped already; dropping it neither waits nor kills.
     drop(child);
+    // Whatever the child started and left behind in its group goes now: it must not write into
+    // the next sample's capture files or compete with it for the machine.
+    kill_group(pid);
 
     Ok(Reaped {
         spawn_ns,
@@ -153,17 +167,8 @@ fn wait_with_pidfd(pid: libc::pid_t, pidfd: &OwnedFd, timeout: Duration) -> io::
             return Err(e);
         }
         if Instant::now() >= deadline {
-            // SAFETY: the pidfd names our unreaped child; a signal to it cannot reach another
-            // process even if the child has just exited.
-            unsafe {
-                libc::syscall(
-                    libc::SYS_pidfd_send_signal,
-                    pidfd.as_raw_fd(),
-                    libc::SIGKILL,
-                    std::ptr::null::<libc::siginfo_t>(),
-                    0,
-                )
-            };
+            // The child is unreaped, so its pid, the id of its group, is still its own.
+            kill_group(pid);
             timed_out = true;
             break;
         }
@@ -186,8 +191,8 @@ fn wait_with_watchdog(pid: libc::pid_t, timeout: Duration) -> io::Result<Waited>
                 .wait_timeout_while(guard, timeout, |(ended, _)| !*ended)
                 .unwrap_or_else(|p| p.into_inner());
             if !guard.0 {
-                // SAFETY: the child is not reaped while `ended` is false (see above).
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+                // The child is not reaped while `ended` is false (see above).
+                kill_group(pid);
                 guard.1 = true;
             }
         })
@@ -224,6 +229,15 @@ fn wait_with_watchdog(pid: libc::pid_t, timeout: Duration) -> io::Result<Waited>
     Ok((status, usage, killed, reaped_ns))
 }
 
+/// SIGKILL to every process of the group `pgid` (a child's pid: it leads its own group). A group
+/// already gone is not an error.
+pub fn kill_group(pgid: libc::pid_t) {
+    // SAFETY: killpg takes a group id and a signal; a positive id never means "every process".
+    if pgid > 0 {
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+}
+
 fn decode_status(status: libc::c_int) -> Exit {
     if libc::WIFSIGNALED(status) {
         Exit::Signal(libc::WTERMSIG(status))
@@ -257,14 +271,20 @@ mod tests {
         vec!["-c".into(), script.into()]
     }
 
+    fn env() -> Vec<(OsString, OsString)> {
+        vec![("PATH".into(), "/usr/bin:/bin".into())]
+    }
+
     fn run_sh(script: &str, timeout: Duration, watch: Watch) -> Reaped {
         let mut capture = Capture::new().unwrap();
         run(
             Path::new("/bin/sh"),
             &sh(script),
+            &env(),
             timeout,
             &mut capture,
             watch,
+            &mut |_| {},
         )
         .unwrap()
     }
@@ -287,25 +307,88 @@ mod tests {
     }
 
     #[test]
+    fn the_child_gets_exactly_the_environment_given_and_its_own_group() {
+        let mut capture = Capture::new().unwrap();
+        let mut pid = 0;
+        let given = vec![("THAW_ONLY".into(), "1".into())];
+        let r = run(
+            Path::new("/usr/bin/env"),
+            &[],
+            &given,
+            Duration::from_secs(10),
+            &mut capture,
+            Watch::Auto,
+            &mut |p| pid = p,
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8_lossy(&r.stdout), "THAW_ONLY=1\n");
+        assert!(pid > 0);
+        let r = run_sh(
+            "ps -o pgid= -p $$; echo $$",
+            Duration::from_secs(10),
+            Watch::Auto,
+        );
+        let text = String::from_utf8_lossy(&r.stdout);
+        let ids: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(ids.len(), 2, "{text}");
+        assert_eq!(ids[0], ids[1], "the child leads its own process group");
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie waiting for whoever adopted it).
+    fn ended(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn nothing_the_child_started_outlives_its_sample() {
+        for watch in [Watch::Auto, Watch::Watchdog] {
+            // A child that leaves a sleeper behind and exits; and one that hangs with one.
+            let left = run_sh("sleep 300 & echo $!", Duration::from_secs(10), watch);
+            let hung = run_sh(
+                "sleep 300 & echo $!; wait",
+                Duration::from_millis(300),
+                watch,
+            );
+            assert!(hung.timed_out);
+            for r in [left, hung] {
+                let pid = String::from_utf8_lossy(&r.stdout).trim().to_string();
+                // SIGKILL is final; only its delivery is waited for, with a generous bound.
+                let deadline = Instant::now() + Duration::from_secs(30);
+                while !ended(&pid) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                assert!(
+                    ended(&pid),
+                    "grandchild {pid} outlived its sample ({watch:?})"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn capture_files_are_emptied_between_children() {
         let mut capture = Capture::new().unwrap();
         let long = Duration::from_secs(10);
-        let a = run(
-            Path::new("/bin/sh"),
-            &sh("echo first-long-line"),
-            long,
-            &mut capture,
-            Watch::Auto,
-        )
-        .unwrap();
-        let b = run(
-            Path::new("/bin/sh"),
-            &sh("echo b"),
-            long,
-            &mut capture,
-            Watch::Auto,
-        )
-        .unwrap();
+        let mut run_one = |script: &str| {
+            run(
+                Path::new("/bin/sh"),
+                &sh(script),
+                &env(),
+                long,
+                &mut capture,
+                Watch::Auto,
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        let a = run_one("echo first-long-line");
+        let b = run_one("echo b");
         assert_eq!(a.stdout, b"first-long-line\n");
         assert_eq!(b.stdout, b"b\n");
     }
@@ -313,11 +396,9 @@ mod tests {
     #[test]
     fn kills_at_the_timeout() {
         for watch in [Watch::Auto, Watch::Watchdog] {
-            let started = Instant::now();
             let r = run_sh("exec sleep 30", Duration::from_millis(200), watch);
             assert!(r.timed_out, "{watch:?}");
             assert_eq!(r.exit, Exit::Signal(libc::SIGKILL));
-            assert!(started.elapsed() < Duration::from_secs(10));
         }
     }
 
@@ -334,9 +415,11 @@ mod tests {
         let e = run(
             Path::new("/nonexistent/child"),
             &[],
+            &env(),
             Duration::from_secs(1),
             &mut capture,
             Watch::Auto,
+            &mut |_| {},
         );
         assert!(e.is_err());
     }

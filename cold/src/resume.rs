@@ -1,23 +1,33 @@
-//! `cold run --resume DIR`: finish a run that stopped early. It reads plan.csv and samples.csv,
-//! and takes exactly the plan indices that have no row, with the run's own settings (seed,
-//! variant, timeout, cold cache, pinning, from manifest.json), its own fixture documents, and
-//! only if the children are byte for byte the ones the run started with.
+//! `cold run --resume DIR`: finish a run that stopped early, exactly as it started. It takes the
+//! folder's lock, then checks everything the manifest promises before running a sample: the plan
+//! derived again from the manifest's settings must be plan.csv (written now if the run stopped
+//! before it), every input file and every child binary must have the SHA-256 the manifest
+//! recorded. Then it takes exactly the plan indices that have no row, with the run's own
+//! settings (variant, timeout, cold cache, pinning, drops, environment).
 
-use crate::binaries;
+use crate::classify::Expected;
 use crate::folder;
+use crate::interrupt;
+use crate::lock;
 use crate::manifest;
 use crate::pin;
+use crate::plan;
+use crate::prepare::Route;
 use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
 use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
-use schema::run_folder::{fixture_file, Manifest, PlanRow, PLAN};
-use schema::{GateCell, Variant};
+use schema::run_folder::{Manifest, PlanRow, MANIFEST, PLAN};
+use schema::GateCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// Finishes the run in `dir` (with `dry_run`: prints what is left of its plan).
 pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
+    interrupt::install();
+    if dry_run {
+        session::status_to_stderr();
+    }
     if !dir.is_dir() {
         bail!(
             "--resume {}: no run folder there (give the folder of a run that was started, \
@@ -25,25 +35,44 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
             dir.display()
         );
     }
-    if !dir.join(PLAN).exists() {
+    if !dir.join(MANIFEST).exists() {
         bail!(
-            "--resume {}: no {} there: not a run folder, or a run that stopped before its plan \
-             was written (during the correctness gate or the preflight); start a new run",
-            dir.display(),
-            PLAN
+            "--resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
+             it had one (while preparing its children and inputs); start a new run",
+            dir.display()
         );
+    }
+    let _lock = if dry_run {
+        None
+    } else {
+        Some(lock::lock(dir)?)
+    };
+    if !dry_run {
+        folder::clear_temporaries(dir)?;
     }
     let mut manifest = manifest::read(dir)?;
     let settings = manifest
         .settings()
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("--resume {}", dir.display()))?;
-    let plan_rows = folder::read_plan(dir)?;
-    let cut = folder::repair_samples(dir)?;
-    if cut > 0 {
-        say!("samples.csv: cut a partial last row ({cut} bytes) left by an interrupted write");
+
+    let plan_rows = planned(dir, &manifest, dry_run)?;
+    let routes = checked_routes(dir, &manifest, &plan_rows)?;
+    if !dry_run {
+        let cut = folder::repair_samples(dir)?;
+        if cut > 0 {
+            say!("samples.csv: cut a partial last row ({cut} bytes) left by an interrupted write");
+        }
     }
     let done = folder::finished_indices(&folder::read_samples(dir)?);
+    if let Some(stray) = done.iter().find(|i| **i >= plan_rows.len() as u64) {
+        bail!(
+            "{}: samples.csv has plan index {stray}, beyond its plan of {} samples: this folder \
+             was written by something else; start a new run",
+            dir.display(),
+            plan_rows.len()
+        );
+    }
     let left: Vec<PlanRow> = plan_rows
         .iter()
         .filter(|r| !done.contains(&r.plan_index))
@@ -65,80 +94,145 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         let mask = pin::pin(&pin::parse_cpus(cpus)?)?;
         say!("pinned to CPUs {}", pin::format_cpus(&mask));
     }
-    let child_paths = same_children(&manifest, &left, &settings.children_dir, settings.variant)?;
-    let expected = expected_checksums(dir, &manifest, &left, settings.seed)?;
-
     manifest.finished = false;
     manifest.resumed_utc.push(manifest::utc_now().1);
     manifest::write(dir, &manifest)?;
 
-    let jobs = session::jobs(&left, &child_paths, dir, &settings, &expected)?;
+    let jobs = session::jobs(&left, &routes, &settings)?;
     let before = plan_rows.len() - left.len();
     let tally = session::take_samples(dir, &jobs, &settings, plan_rows.len(), before)?;
     session::finish(dir, &mut manifest, &settings, &tally)?;
     Ok(dir.to_path_buf())
 }
 
-/// The children of the codecs left, checked against the manifest's SHA-256.
-fn same_children(
-    m: &Manifest,
-    left: &[PlanRow],
-    children_dir: &str,
-    variant: Variant,
-) -> Result<HashMap<String, PathBuf>> {
-    let codecs: Vec<&str> = left
+/// The plan the manifest describes (its codecs, ops, batches, fixtures, samples, plan seed,
+/// variant, and the cells it left out), checked against plan.csv, or written as plan.csv when
+/// the run stopped before writing it.
+fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
+    let s = m.settings().map_err(anyhow::Error::msg)?;
+    let codecs = m
+        .codecs
         .iter()
-        .map(|r| r.codec.as_str())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let paths = binaries::find(Path::new(children_dir), &codecs, variant)?;
-    let mut by_codec = HashMap::new();
-    for (codec, path) in codecs.into_iter().zip(paths) {
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let recorded = m.codecs.iter().find(|c| c.id == codec);
-        if recorded.and_then(|c| c.child_sha256.as_deref()) != Some(sha256_hex(&bytes).as_str()) {
-            bail!(
-                "the child of codec {codec} ({}) is not the one this run started with (its \
-                 SHA-256 differs from manifest.json); a resumed run would mix two builds — \
-                 start a new run",
-                path.display()
-            );
-        }
-        by_codec.insert(codec.to_string(), path);
+        .map(|c| find_codec(&c.id).map_err(anyhow::Error::msg))
+        .collect::<Result<Vec<_>>>()?;
+    let fixtures = m
+        .fixtures
+        .iter()
+        .map(|f| catalog::find(&f.name).map_err(anyhow::Error::from))
+        .collect::<Result<Vec<_>>>()?;
+    if m.ops.is_empty() || m.batches.is_empty() {
+        bail!(
+            "{}: manifest.json names no ops or batches (a run of an older thaw?); start a new run",
+            dir.display()
+        );
     }
-    Ok(by_codec)
+    let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
+    let excluded: BTreeSet<GateCell> = m.excluded.iter().map(|e| e.gate_cell()).collect();
+    let derived = plan::without(
+        plan::build(&cells, s.samples_per_cell, s.plan_seed, s.variant),
+        &excluded,
+    );
+    let path = dir.join(PLAN);
+    if !path.exists() {
+        if !dry_run {
+            folder::write_plan(dir, &derived)?;
+            say!("plan.csv: written from manifest.json (the run stopped before writing it)");
+        }
+        return Ok(derived);
+    }
+    let written = folder::read_plan(dir)?;
+    if written != derived {
+        let first = written
+            .iter()
+            .zip(&derived)
+            .position(|(a, b)| a != b)
+            .unwrap_or(written.len().min(derived.len()));
+        bail!(
+            "{}: plan.csv ({} rows) is not the plan manifest.json describes ({} rows; first \
+             difference at row {first}): one of them was changed since the run started; a \
+             resumed run would not be the run that started, so start a new run",
+            dir.display(),
+            written.len(),
+            derived.len()
+        );
+    }
+    Ok(written)
 }
 
-/// The checksum each codec × fixture × op left must print, from the run's own documents
-/// (checked against the manifest's SHA-256).
-fn expected_checksums(
-    dir: &Path,
-    m: &Manifest,
-    left: &[PlanRow],
-    seed: u64,
-) -> Result<HashMap<GateCell, u64>> {
-    let cells: BTreeSet<GateCell> = left.iter().map(PlanRow::gate_cell).collect();
-    let mut expected = HashMap::new();
-    for cell in cells {
-        let path = fixture_file(dir, &cell.fixture);
-        let document = std::fs::read(&path).with_context(|| {
-            format!("cannot read fixture {} at {}", cell.fixture, path.display())
-        })?;
-        let recorded = m.fixtures.iter().find(|f| f.name == cell.fixture);
-        if recorded.map(|f| f.sha256.as_str()) != Some(sha256_hex(&document).as_str()) {
+/// Where each codec × fixture × op of the plan runs, once every input file and every child has
+/// been checked against the manifest's SHA-256, and what its children must print (computed again
+/// from those inputs).
+fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<HashMap<GateCell, Route>> {
+    let s = m.settings().map_err(anyhow::Error::msg)?;
+    let mut inputs: HashMap<String, Vec<u8>> = HashMap::new();
+    for entry in &m.inputs {
+        let path = dir.join(&entry.file);
+        let bytes = std::fs::read(&path)
+            .with_context(|| format!("cannot read the input {} of this run", path.display()))?;
+        if sha256_hex(&bytes) != entry.sha256 {
             bail!(
-                "{} differs from the document this run started with",
+                "{} is not the input this run started with (its SHA-256 differs from \
+                 manifest.json); a resumed run would time other work — start a new run",
                 path.display()
             );
         }
+        inputs.insert(entry.file.clone(), bytes);
+    }
+    let mut children: HashMap<String, PathBuf> = HashMap::new();
+    let cells: BTreeSet<GateCell> = rows.iter().map(PlanRow::gate_cell).collect();
+    let mut routes = HashMap::new();
+    for cell in cells {
+        let recorded = m
+            .children
+            .iter()
+            .find(|c| c.codec == cell.codec && c.fixture == cell.fixture && c.op == cell.op)
+            .with_context(|| {
+                format!("manifest.json records no child for {cell}; start a new run")
+            })?;
+        let path = match children.get(&recorded.binary) {
+            Some(path) => path.clone(),
+            None => {
+                let path = crate::binaries::find(
+                    Path::new(&s.children_dir),
+                    std::slice::from_ref(&recorded.binary),
+                    s.variant,
+                )?
+                .remove(0);
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                if sha256_hex(&bytes) != recorded.sha256 {
+                    bail!(
+                        "the child {} is not the one this run started with (its SHA-256 \
+                         differs from manifest.json); a resumed run would mix two builds — \
+                         start a new run",
+                        path.display()
+                    );
+                }
+                children.insert(recorded.binary.clone(), path.clone());
+                path
+            }
+        };
         let codec = find_codec(&cell.codec).map_err(anyhow::Error::msg)?;
         let fixture = catalog::find(&cell.fixture)?;
-        let sum = codec
-            .expected_checksum(fixture, cell.op, seed, &document)
-            .map_err(|e| anyhow::anyhow!("{cell}: expected checksum: {e}"))?;
-        expected.insert(cell, sum);
+        let kind = codec.input_kind(fixture, cell.op);
+        let file = folder::input_relative(&cell.fixture, kind);
+        let bytes = inputs.get(&file).with_context(|| {
+            format!("manifest.json records no input {file} for {cell}; start a new run")
+        })?;
+        let out = codec
+            .expected_output(fixture, cell.op, bytes)
+            .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
+        routes.insert(
+            cell,
+            Route {
+                child: path,
+                input: dir.join(&file),
+                expected: Expected {
+                    checksum: out.checksum,
+                    bytes: out.bytes,
+                },
+            },
+        );
     }
-    Ok(expected)
+    Ok(routes)
 }

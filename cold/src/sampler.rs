@@ -1,11 +1,13 @@
-//! Taking samples: one planned sample is one child, run with the protocol's arguments (after
-//! evicting its files with `--cold-cache`), turned into its row, and appended to samples.csv
-//! before the next child starts. A child that misbehaves is a row with its status; only a
-//! failure to write the row stops the run.
+//! Taking samples: one planned sample is one child, run with the protocol's arguments and the
+//! run's environment (after evicting its files with `--cold-cache`), turned into its row, and
+//! appended to samples.csv before the next child starts. A child that misbehaves is a row with
+//! its status; only a failure to write the row, a lost spawner or an interrupting signal stops
+//! the run.
 
 use crate::cache::EvictionTally;
-use crate::classify;
+use crate::classify::{self, Expected};
 use crate::folder::SamplesWriter;
+use crate::interrupt::{self, Interrupted};
 use crate::process::Watch;
 use crate::progress::Progress;
 use crate::spawner::{Request, Spawner};
@@ -22,12 +24,12 @@ use std::time::Duration;
 pub struct Job {
     pub plan: PlanRow,
     pub child: PathBuf,
-    pub fixture_file: PathBuf,
-    pub seed: u64,
+    /// The input file the child reads.
+    pub input: PathBuf,
     /// When a `de` child drops its values (`--drops`).
     pub drops: Drops,
-    /// The checksum the child must print.
-    pub expected: u64,
+    /// What the child must print.
+    pub expected: Expected,
 }
 
 impl Job {
@@ -36,10 +38,9 @@ impl Job {
         Args {
             op: self.plan.op,
             batch: self.plan.batch as usize,
-            fixture_file: self.fixture_file.clone(),
-            fixture: self.plan.fixture.clone(),
-            seed: self.seed,
+            input: self.input.clone(),
             drops: self.drops,
+            check_file: None,
         }
         .to_argv()
     }
@@ -51,17 +52,27 @@ pub struct Sampler {
     timeout: Duration,
     cold_cache: bool,
     watch: Watch,
+    env: Vec<(OsString, OsString)>,
     pub eviction: EvictionTally,
 }
 
 impl Sampler {
-    /// `spawner`: the `cold-spawner` binary (see `spawner`).
-    pub fn new(spawner: &Path, timeout: Duration, cold_cache: bool) -> Result<Sampler> {
+    /// `spawner`: the `cold-spawner` binary (see `spawner`); `env`: every child's whole
+    /// environment.
+    pub fn new(
+        spawner: &Path,
+        timeout: Duration,
+        cold_cache: bool,
+        env: Vec<(OsString, OsString)>,
+    ) -> Result<Sampler> {
+        let spawner = Spawner::start(spawner)?;
+        interrupt::watch_spawner(spawner.pid());
         Ok(Sampler {
-            spawner: Spawner::start(spawner)?,
+            spawner,
             timeout,
             cold_cache,
             watch: Watch::Auto,
+            env,
             eviction: EvictionTally::default(),
         })
     }
@@ -72,15 +83,18 @@ impl Sampler {
         self
     }
 
-    /// Takes one sample. `Err` only when the spawner itself is lost.
+    /// Takes one sample. `Err` only when the spawner itself is lost (or was stopped by a
+    /// signal).
     pub fn sample(&mut self, job: &Job) -> Result<SampleRow> {
-        if self.cold_cache {
-            self.eviction.evict(&job.child);
-            self.eviction.evict(&job.fixture_file);
-        }
+        let evicted = self.cold_cache.then(|| {
+            let binary = self.eviction.evict(&job.child);
+            let input = self.eviction.evict(&job.input);
+            binary && input
+        });
         let request = Request {
             program: job.child.clone(),
             args: job.args(),
+            env: self.env.clone(),
             timeout: self.timeout,
             watch: self.watch,
         };
@@ -91,26 +105,50 @@ impl Sampler {
                 job.child.display()
             )
         })?;
-        Ok(match reply {
-            Ok(reaped) => {
-                classify::reaped(&job.plan, &reaped, job.expected, self.timeout.as_secs_f64())
-            }
+        let mut row = match reply {
+            Ok(reaped) => classify::reaped(
+                &job.plan,
+                &reaped,
+                &job.expected,
+                self.timeout.as_secs_f64(),
+            ),
             Err(why) => classify::spawn_failed(&job.plan, &why),
-        })
+        };
+        row.evicted = evicted;
+        Ok(row)
+    }
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        interrupt::watch_spawner(0);
     }
 }
 
 /// Takes every job in order, appending each row as its child is reaped. Returns how many
-/// samples were not `ok`.
+/// samples were not `ok`. A signal stops it with an [`Interrupted`] error (`done` counts the
+/// samples already in the folder before these jobs: `before`).
 pub fn execute(
     jobs: &[Job],
     sampler: &mut Sampler,
     writer: &mut SamplesWriter,
     progress: &mut Progress,
+    stop: &dyn Fn(usize) -> Option<Interrupted>,
 ) -> Result<u64> {
     let mut failed = 0;
-    for job in jobs {
-        let row = sampler.sample(job)?;
+    for (taken, job) in jobs.iter().enumerate() {
+        if let Some(stopped) = stop(taken) {
+            return Err(stopped.into());
+        }
+        let row = match sampler.sample(job) {
+            Ok(row) => row,
+            Err(e) => {
+                return Err(match stop(taken) {
+                    Some(stopped) => stopped.into(),
+                    None => e,
+                })
+            }
+        };
         writer.append(&row).with_context(|| {
             format!(
                 "plan index {} ({} {} ×{} on {})",

@@ -4,15 +4,18 @@
 
 use crate::cache::EvictionTally;
 use crate::folder::{self, SamplesWriter};
+use crate::interrupt::{self, Interrupted};
 use crate::manifest;
+use crate::prepare::Route;
 use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
 use crate::summary;
 use anyhow::{bail, Context, Result};
 use fixtures::codecs::{registry, Style};
-use schema::run_folder::{fixture_file, Manifest, PlanRow, Settings};
+use schema::run_folder::{Manifest, PlanRow, Settings};
 use schema::GateCell;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -20,10 +23,26 @@ use std::time::Duration;
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout(), $($arg)*);
+        if $crate::session::status_on_stderr() {
+            let _ = writeln!(std::io::stderr(), $($arg)*);
+        } else {
+            let _ = writeln!(std::io::stdout(), $($arg)*);
+        }
     }};
 }
 pub(crate) use say;
+
+static STATUS_ON_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sends the runner's status lines to stderr from now on (a dry run's stdout is the plan).
+pub fn status_to_stderr() {
+    STATUS_ON_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether status lines go to stderr.
+pub fn status_on_stderr() -> bool {
+    STATUS_ON_STDERR.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// The `cold-spawner` next to the runner, which must exist.
 pub fn spawner_path() -> Result<PathBuf> {
@@ -49,43 +68,44 @@ pub fn print_plan(rows: &[PlanRow]) -> Result<()> {
     Ok(())
 }
 
-/// One job per plan row: its child, its input file, the checksum it must print.
+/// One job per plan row: its child, its input file, what it must print.
 pub fn jobs(
     rows: &[PlanRow],
-    children: &HashMap<String, PathBuf>,
-    dir: &Path,
+    routes: &HashMap<GateCell, Route>,
     settings: &Settings,
-    expected: &HashMap<GateCell, u64>,
 ) -> Result<Vec<Job>> {
     rows.iter()
         .map(|row| {
             let key = row.gate_cell();
-            let expected = *expected.get(&key).with_context(|| {
-                format!(
-                    "plan index {}: no expected checksum for {key}",
-                    row.plan_index
-                )
-            })?;
-            let child = children.get(&row.codec).with_context(|| {
-                format!(
-                    "plan index {}: no child for codec {}",
-                    row.plan_index, row.codec
-                )
-            })?;
+            let route = routes
+                .get(&key)
+                .with_context(|| format!("plan index {}: no child for {key}", row.plan_index))?;
             Ok(Job {
                 plan: row.clone(),
-                child: child.clone(),
-                fixture_file: fixture_file(dir, &row.fixture),
-                seed: settings.seed,
+                child: route.child.clone(),
+                input: route.input.clone(),
                 drops: settings.drops,
-                expected,
+                expected: route.expected,
             })
         })
         .collect()
 }
 
+/// The children's environment as the settings record it (`KEY=VALUE`).
+pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
+    settings
+        .child_env
+        .iter()
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) => (k.into(), v.into()),
+            None => (kv.into(), OsString::new()),
+        })
+        .collect()
+}
+
 /// Takes `jobs` into the folder's samples.csv (`before` of `total` planned samples are there
-/// already). Returns how eviction went, for the summary.
+/// already). Returns how eviction went, for the summary. A signal stops it with an
+/// [`Interrupted`] error that says how to resume.
 pub fn take_samples(
     dir: &Path,
     jobs: &[Job],
@@ -94,11 +114,24 @@ pub fn take_samples(
     before: usize,
 ) -> Result<EvictionTally> {
     let timeout = Duration::from_secs_f64(settings.timeout_secs);
-    let mut sampler = Sampler::new(&spawner_path()?, timeout, settings.cold_cache)?;
+    let mut sampler = Sampler::new(
+        &spawner_path()?,
+        timeout,
+        settings.cold_cache,
+        env_of(settings),
+    )?;
     let mut writer = SamplesWriter::open(dir)?;
     let mut progress = Progress::new(total as u64, before as u64);
-    sampler::execute(jobs, &mut sampler, &mut writer, &mut progress)?;
-    Ok(sampler.eviction)
+    let stop = |taken: usize| {
+        interrupt::caught().map(|signal| Interrupted {
+            signal,
+            dir: dir.to_path_buf(),
+            done: before + taken,
+            planned: total,
+        })
+    };
+    sampler::execute(jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
+    Ok(std::mem::take(&mut sampler.eviction))
 }
 
 /// Marks the manifest finished and prints the summary.
@@ -121,10 +154,22 @@ pub fn finish(
 
 fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Result<()> {
     let rows = folder::read_samples(dir)?;
-    let child_bytes: HashMap<String, u64> = m
+    let child_bytes: HashMap<GateCell, u64> = m
+        .children
+        .iter()
+        .map(|c| {
+            let cell = GateCell {
+                codec: c.codec.clone(),
+                fixture: c.fixture.clone(),
+                op: c.op,
+            };
+            (cell, c.bytes)
+        })
+        .collect();
+    let outputs: HashMap<String, schema::OutputMode> = m
         .codecs
         .iter()
-        .filter_map(|c| Some((c.id.clone(), c.child_bytes?)))
+        .filter_map(|c| Some((c.id.clone(), c.output?)))
         .collect();
     let codecs = registry();
     let codec_order: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
@@ -138,14 +183,12 @@ fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Res
         baseline,
         fixture_order: &fixture_order,
         child_bytes: &child_bytes,
+        outputs: &outputs,
         cold_cache: tally.is_some(),
     };
     say!();
     say!("{}", summary::table(&rows, &cx).trim_end());
-    say!(
-        "(init+ops: init + first op + remaining ops; wall: spawn to reaped; \
-         medians and p90 of the ok samples)"
-    );
+    say!("{}", summary::LEGEND);
     if let Some(f) = summary::failures(&rows) {
         say!("{f}");
     }

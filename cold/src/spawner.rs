@@ -9,8 +9,16 @@
 //! stamps `spawn` and `reaped` itself, around the same spawn and `wait4` (see `process`).
 //!
 //! The runner talks to it over its stdin and stdout with length-prefixed binary frames: a
-//! request (program, arguments, timeout, how to watch) and a reply (the reaped child, or why it
-//! could not be spawned).
+//! request (program, arguments, environment, timeout, how to watch), then the child's pid as
+//! soon as it runs, then a reply (the reaped child, or why it could not be spawned).
+//!
+//! Nothing outlives the runner: the spawner runs in a process group of its own (a Ctrl-C at the
+//! terminal reaches the runner only, which decides), asks the kernel for SIGTERM when the runner
+//! dies and then kills the child in flight with its group before exiting; if the spawner itself
+//! dies, the runner (a child subreaper) adopts the child in flight and kills its group. The
+//! spawner is a subreaper too: whatever a child leaves behind is adopted by it, killed with the
+//! child's group at the end of the sample, and reaped. It also caps, for itself and so for every
+//! child, the size of any file a process may write (the capture files included) and core dumps.
 
 use crate::capture::Capture;
 use crate::process::{self, Exit, Reaped, ResourceUsage, Watch};
@@ -19,16 +27,26 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 /// The spawner binary's name, next to the runner's executable.
 pub const BINARY: &str = "cold-spawner";
+
+/// The environment variable that tells the spawner its runner's pid.
+const RUNNER_PID_VAR: &str = "THAW_RUNNER_PID";
+
+/// The largest file a child may write, the capture of its stdout and stderr included: beyond it
+/// the kernel stops the child with SIGXFSZ (recorded as `signal:25`).
+pub const FILE_SIZE_LIMIT: u64 = 256 * 1024 * 1024;
 
 /// One child to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     pub program: PathBuf,
     pub args: Vec<OsString>,
+    /// The child's whole environment.
+    pub env: Vec<(OsString, OsString)>,
     pub timeout: Duration,
     pub watch: Watch,
 }
@@ -69,6 +87,11 @@ pub fn write_request(w: &mut impl Write, q: &Request) -> io::Result<()> {
     for a in &q.args {
         put_bytes(w, a.as_bytes())?;
     }
+    put_u64(w, q.env.len() as u64)?;
+    for (k, v) in &q.env {
+        put_bytes(w, k.as_bytes())?;
+        put_bytes(w, v.as_bytes())?;
+    }
     put_u64(w, q.timeout.as_nanos().min(u64::MAX as u128) as u64)?;
     put_u64(w, matches!(q.watch, Watch::Watchdog) as u64)?;
     w.flush()
@@ -85,6 +108,14 @@ pub fn read_request(r: &mut impl Read) -> io::Result<Option<Request>> {
     let args = (0..n)
         .map(|_| get_bytes(r).map(OsString::from_vec))
         .collect::<io::Result<_>>()?;
+    let n = get_u64(r)?;
+    let env = (0..n)
+        .map(|_| {
+            let k = get_bytes(r).map(OsString::from_vec)?;
+            let v = get_bytes(r).map(OsString::from_vec)?;
+            Ok((k, v))
+        })
+        .collect::<io::Result<_>>()?;
     let timeout = Duration::from_nanos(get_u64(r)?);
     let watch = if get_u64(r)? == 1 {
         Watch::Watchdog
@@ -94,9 +125,19 @@ pub fn read_request(r: &mut impl Read) -> io::Result<Option<Request>> {
     Ok(Some(Request {
         program,
         args,
+        env,
         timeout,
         watch,
     }))
+}
+
+/// The frame that says a child is running, with its pid (the id of its process group).
+const STARTED: u64 = 2;
+
+pub fn write_started(w: &mut impl Write, pid: u32) -> io::Result<()> {
+    put_u64(w, STARTED)?;
+    put_u64(w, u64::from(pid))?;
+    w.flush()
 }
 
 pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
@@ -136,8 +177,15 @@ pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
     w.flush()
 }
 
-pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
-    if get_u64(r)? == 0 {
+/// Reads the reply to a request, telling `started` the child's pid if a "started" frame comes
+/// first.
+pub fn read_reply(r: &mut impl Read, started: &mut dyn FnMut(u32)) -> io::Result<Reply> {
+    let mut kind = get_u64(r)?;
+    if kind == STARTED {
+        started(get_u64(r)? as u32);
+        kind = get_u64(r)?;
+    }
+    if kind == 0 {
         return Ok(Err(String::from_utf8_lossy(&get_bytes(r)?).into_owned()));
     }
     let mut v = [0u64; 13];
@@ -171,6 +219,76 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
 
 // ---- the spawner's side ----
 
+/// The child in flight (its pid, which is its group's id), for the signal handler; 0 when none.
+static IN_FLIGHT: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn runner_gone(_signal: libc::c_int) {
+    let pid = IN_FLIGHT.load(Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: killpg and _exit are async-signal-safe.
+        unsafe { libc::killpg(pid, libc::SIGKILL) };
+    }
+    unsafe { libc::_exit(1) };
+}
+
+/// What the spawner sets up for itself before serving: the file-size and core-dump limits its
+/// children inherit, and its death with the runner (SIGTERM when the runner dies, handled by
+/// killing the child in flight). Refuses to serve if the runner is gone already.
+pub fn bind_to_runner() -> io::Result<()> {
+    crate::interrupt::unblock();
+    let limit = |resource, value: u64| {
+        let r = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: a valid rlimit; lowering a limit needs no privilege.
+        unsafe { libc::setrlimit(resource, &r) }
+    };
+    limit(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT);
+    limit(libc::RLIMIT_CORE, 0);
+    // SAFETY: sigaction with a handler that only calls async-signal-safe functions.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = runner_gone as *const () as usize;
+        libc::sigemptyset(&mut action.sa_mask);
+        for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+        libc::prctl(
+            libc::PR_SET_PDEATHSIG,
+            libc::SIGTERM as libc::c_ulong,
+            0,
+            0,
+            0,
+        );
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+    let runner: Option<i32> = std::env::var(RUNNER_PID_VAR)
+        .ok()
+        .and_then(|p| p.parse().ok());
+    // SAFETY: getppid has no preconditions.
+    let parent = unsafe { libc::getppid() };
+    if runner.is_some_and(|r| r != parent) {
+        return Err(io::Error::other(
+            "the runner that started this spawner is gone",
+        ));
+    }
+    Ok(())
+}
+
+/// Reaps whatever has died among the processes this subreaper adopted (a child's leftovers,
+/// killed with its group); those still dying are reaped after a later sample.
+fn reap_orphans() {
+    loop {
+        // SAFETY: waitpid with WNOHANG on any child; this process's only other child, the one in
+        // flight, has been reaped already.
+        let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+        if r <= 0 {
+            break;
+        }
+    }
+}
+
 /// The spawner's loop: one request in, one child run, one reply out, until the runner closes
 /// its stdin.
 pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
@@ -178,8 +296,23 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
     while let Some(q) = read_request(&mut input)? {
-        let reply = process::run(&q.program, &q.args, q.timeout, &mut capture, q.watch)
-            .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
+        let mut started = |pid: u32| {
+            IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
+            // The runner learns the pid before the child ends, in case this process dies.
+            let _ = write_started(&mut output, pid);
+        };
+        let reply = process::run(
+            &q.program,
+            &q.args,
+            &q.env,
+            q.timeout,
+            &mut capture,
+            q.watch,
+            &mut started,
+        )
+        .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
+        IN_FLIGHT.store(0, Ordering::SeqCst);
+        reap_orphans();
         write_reply(&mut output, &reply)?;
     }
     Ok(())
@@ -196,9 +329,15 @@ pub struct Spawner {
 }
 
 impl Spawner {
-    /// Starts the spawner binary at `path`.
+    /// Starts the spawner binary at `path`, in a process group of its own, and makes this
+    /// process the subreaper of whatever the spawner starts.
     pub fn start(path: &Path) -> io::Result<Spawner> {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only changes this process's own flag.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
         let mut child = Command::new(path)
+            .env(RUNNER_PID_VAR, std::process::id().to_string())
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -222,17 +361,37 @@ impl Spawner {
         Ok(exe.with_file_name(BINARY))
     }
 
-    /// Runs one child. The outer error means the spawner itself failed.
+    /// Runs one child. The outer error means the spawner itself failed; the child it had
+    /// started, if any, is killed with its group and reaped (this process adopted it).
     pub fn run(&mut self, q: &Request) -> io::Result<Reply> {
-        let lost = |e: io::Error| {
-            io::Error::new(
-                e.kind(),
-                format!("lost the spawner {}: {e}", self.path.display()),
-            )
-        };
-        let input = self.input.as_mut().expect("open until drop");
+        let path = self.path.display().to_string();
+        let lost = |e: io::Error| io::Error::new(e.kind(), format!("lost the spawner {path}: {e}"));
+        let input = self
+            .input
+            .as_mut()
+            .ok_or_else(|| io::Error::other("spawner closed"))?;
         write_request(input, q).map_err(lost)?;
-        read_reply(&mut self.output).map_err(lost)
+        let mut in_flight = 0u32;
+        let reply = read_reply(&mut self.output, &mut |pid| in_flight = pid);
+        if reply.is_err() && in_flight > 0 {
+            process::kill_group(in_flight as libc::pid_t);
+            // SAFETY: waitpid on a pid this subreaper adopted (or ECHILD if it did not).
+            unsafe { libc::waitpid(in_flight as libc::pid_t, std::ptr::null_mut(), 0) };
+        }
+        reply.map_err(lost)
+    }
+
+    /// The spawner's pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Stops the spawner now (and with it the child in flight): for a runner interrupted
+    /// mid-sample.
+    pub fn kill(&mut self) {
+        // SAFETY: the spawner's pid is our unreaped child; SIGTERM runs its handler, which kills
+        // the child in flight.
+        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
     }
 }
 
@@ -255,6 +414,7 @@ mod tests {
                 "-c".into(),
                 OsString::from_vec(b"echo \xffhi; echo err >&2; exit 3".to_vec()),
             ],
+            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
             timeout: Duration::from_millis(2500),
             watch: Watch::Watchdog,
         }
@@ -295,8 +455,11 @@ mod tests {
             Err("no".to_string()),
         ] {
             let mut buf = Vec::new();
+            write_started(&mut buf, 77).unwrap();
             write_reply(&mut buf, &reply).unwrap();
-            let back = read_reply(&mut &buf[..]).unwrap();
+            let mut pid = 0;
+            let back = read_reply(&mut &buf[..], &mut |p| pid = p).unwrap();
+            assert_eq!(pid, 77);
             match (&reply, &back) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(
@@ -326,11 +489,13 @@ mod tests {
         let mut output = Vec::new();
         serve(&input[..], &mut output).unwrap();
         let mut r = &output[..];
-        let first = read_reply(&mut r).unwrap().unwrap();
+        let mut pid = 0;
+        let first = read_reply(&mut r, &mut |p| pid = p).unwrap().unwrap();
+        assert!(pid > 0, "the pid comes before the reply");
         assert_eq!(first.exit, Exit::Code(3));
         assert_eq!(first.stdout, b"\xffhi\n");
         assert_eq!(first.stderr, b"err\n");
-        assert!(read_reply(&mut r)
+        assert!(read_reply(&mut r, &mut |_| {})
             .unwrap()
             .unwrap_err()
             .contains("/nonexistent"));

@@ -1,13 +1,15 @@
 //! The closing table of `cold run`: per fixture × op × batch × codec, the samples ok and failed,
 //! median and p90 of init_plus_ops, median wall and how far it sits above the floor (the
-//! baseline codec's cell), median max RSS, the child's size (and with `--cold-cache`, median major
-//! faults and block reads). Pure: rows in, text out. The full statistics are `analysis`'s job;
-//! the quantiles and units are the ones it uses (`schema`).
+//! baseline codec's cell) once the input building is taken out of both, the median of the
+//! child's own peak RSS, the child's size, how a `ser` hands its output over (and with
+//! `--cold-cache`, median major faults, block reads, and how many samples were fully evicted).
+//! Pure: rows in, text out. The full statistics are `analysis`'s job; the quantiles and units are
+//! the ones it uses (`schema`).
 
 use schema::figures::quantile;
 use schema::run_folder::SampleRow;
 use schema::units::{bytes, ns};
-use schema::CellKey;
+use schema::{CellKey, GateCell, Op, OutputMode};
 use std::collections::{BTreeMap, HashMap};
 
 fn sorted(values: impl Iterator<Item = u64>) -> Vec<f64> {
@@ -23,10 +25,18 @@ pub struct Context<'a> {
     pub baseline: Option<&'a str>,
     /// Fixture names in the order rows are listed.
     pub fixture_order: &'a [&'a str],
-    /// Each codec's child size in bytes.
-    pub child_bytes: &'a HashMap<String, u64>,
+    /// The child size of each codec × fixture × op, in bytes.
+    pub child_bytes: &'a HashMap<GateCell, u64>,
+    /// How each codec's `ser` hands its output over.
+    pub outputs: &'a HashMap<String, OutputMode>,
     pub cold_cache: bool,
 }
+
+/// What the table's columns mean, printed under it.
+pub const LEGEND: &str = "(init+ops: init + first op + remaining ops; wall: spawn to reaped; \
+over floor: median of (wall − input phase) minus the floor's, so building the input is charged \
+to no codec; peak RSS: the child's own VmHWM; output: how `ser` hands its output over; medians \
+and p90 of the ok samples)";
 
 /// The figures of one cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,9 +46,15 @@ pub struct CellFigures {
     pub init_plus_ops_median: Option<f64>,
     pub init_plus_ops_p90: Option<f64>,
     pub wall_median: Option<f64>,
+    /// Median of wall − fixture (the whole process but its input building).
+    pub wall_without_input_median: Option<f64>,
+    /// Median of the child's own peak RSS (VmHWM), KiB.
+    pub hwm_median: Option<f64>,
     pub maxrss_median: Option<f64>,
     pub majflt_median: Option<f64>,
     pub inblock_median: Option<f64>,
+    /// Samples whose child and input were fully evicted (with `--cold-cache`).
+    pub evicted: usize,
 }
 
 pub fn figures(rows: &[SampleRow]) -> BTreeMap<CellKey, CellFigures> {
@@ -58,9 +74,15 @@ pub fn figures(rows: &[SampleRow]) -> BTreeMap<CellKey, CellFigures> {
                 init_plus_ops_median: quantile(&ipo, 0.5),
                 init_plus_ops_p90: quantile(&ipo, 0.9),
                 wall_median: quantile(&of(|r| r.wall_ns), 0.5),
+                wall_without_input_median: quantile(
+                    &of(|r| Some(r.wall_ns?.saturating_sub(r.fixture_ns?))),
+                    0.5,
+                ),
+                hwm_median: quantile(&of(|r| r.hwm_kib), 0.5),
                 maxrss_median: quantile(&of(|r| r.maxrss_kib), 0.5),
                 majflt_median: quantile(&of(|r| r.majflt), 0.5),
                 inblock_median: quantile(&of(|r| r.inblock), 0.5),
+                evicted: ok.iter().filter(|r| r.evicted == Some(true)).count(),
             };
             (key, figures)
         })
@@ -98,12 +120,13 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
         "init+ops",
         "p90",
         "wall",
-        "wall−floor",
-        "max RSS",
+        "over floor",
+        "peak RSS",
         "child",
+        "output",
     ];
     if cx.cold_cache {
-        header.extend(["majflt", "inblock"]);
+        header.extend(["majflt", "inblock", "evicted"]);
     }
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for key in keys {
@@ -111,11 +134,11 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
         let floor = cx
             .baseline
             .and_then(|id| figures.get(&key.with_codec(id)))
-            .and_then(|n| n.wall_median);
+            .and_then(|n| n.wall_without_input_median);
         let above_floor = if Some(key.codec.as_str()) == cx.baseline {
             "floor".to_string()
         } else {
-            match (f.wall_median, floor) {
+            match (f.wall_without_input_median, floor) {
                 (Some(w), Some(n)) => {
                     format!("{}{}", if w >= n { "+" } else { "−" }, ns((w - n).abs()))
                 }
@@ -133,12 +156,20 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
             or_dash(f.init_plus_ops_p90, ns),
             or_dash(f.wall_median, ns),
             above_floor,
-            or_dash(f.maxrss_median.map(|k| k * 1024.0), bytes),
-            or_dash(cx.child_bytes.get(&key.codec).map(|&b| b as f64), bytes),
+            or_dash(f.hwm_median.map(|k| k * 1024.0), bytes),
+            or_dash(
+                cx.child_bytes.get(&key.gate_cell()).map(|&b| b as f64),
+                bytes,
+            ),
+            match (key.op, cx.outputs.get(&key.codec)) {
+                (Op::Ser, Some(mode)) => mode.name().to_string(),
+                _ => String::new(),
+            },
         ];
         if cx.cold_cache {
             line.push(or_dash(f.majflt_median, |v| format!("{v:.0}")));
             line.push(or_dash(f.inblock_median, |v| format!("{v:.0}")));
+            line.push(format!("{}/{}", f.evicted, f.ok));
         }
         lines.push(line);
     }
@@ -235,33 +266,41 @@ mod tests {
     }
 
     #[test]
-    fn table_puts_the_floor_first_and_measures_from_it() {
-        let rows = vec![
-            row("serde_json", Status::Ok, 40_000, 1_500_000),
-            row("floor", Status::Ok, 100, 1_000_000),
-        ];
-        let sizes = HashMap::from([("floor".to_string(), 400_000u64)]);
+    fn table_puts_the_floor_first_and_measures_from_it_without_input() {
+        let mut codec = row("serde_json", Status::Ok, 40_000, 1_500_000);
+        codec.op = Op::Ser;
+        codec.fixture_ns = Some(400_000);
+        codec.hwm_kib = Some(3000);
+        let mut floor = row("floor", Status::Ok, 100, 1_000_000);
+        floor.op = Op::Ser;
+        floor.fixture_ns = Some(20_000);
+        let sizes = HashMap::from([(floor.gate_cell(), 400_000u64)]);
+        let outputs = HashMap::from([("serde_json".to_string(), OutputMode::ReusedBuffer)]);
         let cx = Context {
             codec_order: &["floor", "serde_json"],
             baseline: Some("floor"),
             fixture_order: &["users-2kb"],
             child_bytes: &sizes,
+            outputs: &outputs,
             cold_cache: false,
         };
-        let text = table(&rows, &cx);
+        let text = table(&[codec, floor], &cx);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("fixture"));
         assert!(
             lines[1].contains("floor") && lines[1].contains("391 KiB"),
             "{text}"
         );
+        // (1,500,000 − 400,000) − (1,000,000 − 20,000) = 120,000 ns over the floor: the
+        // 380 µs more input building of the codec's cell is not charged to it.
         assert!(
-            lines[2].contains("serde_json") && lines[2].contains("+500 µs"),
+            lines[2].contains("serde_json") && lines[2].contains("+120 µs"),
             "{text}"
         );
         assert!(
-            lines[2].contains("40.0 µs") && lines[2].contains("2.00 MiB"),
+            lines[2].contains("40.0 µs") && lines[2].contains("2.93 MiB"),
             "{text}"
         );
+        assert!(lines[2].ends_with("reused-buffer"), "{text}");
     }
 }

@@ -1,6 +1,8 @@
 //! A child that panics, hangs, prints garbage, exits non-zero, dies by a signal, prints a wrong
-//! checksum or cannot be spawned is recorded with its status, and the run goes on to the end.
+//! checksum, cannot be spawned, leaves a process behind or floods its output is recorded with its
+//! status, and the run goes on to the end; nothing it left behind spoils a later sample.
 
+use cold::classify::Expected;
 use cold::folder::{self, SamplesWriter};
 use cold::process::Watch;
 use cold::progress::Progress;
@@ -8,7 +10,7 @@ use cold::sampler::{execute, Job, Sampler};
 use schema::run_folder::PlanRow;
 use schema::{Drops, Op, Variant};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-{name}-{}", std::process::id()));
@@ -25,15 +27,26 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
             codec: "test-child".into(),
             op: Op::De,
             batch: 1,
-            fixture: behaviour.into(),
+            fixture: "small".into(),
             variant: Variant::Portable,
         },
         child: child.to_path_buf(),
-        fixture_file: "/dev/null".into(),
-        seed: 1,
+        input: PathBuf::from("/behaviour").join(behaviour),
         drops: Drops::AfterOps,
-        expected: 0,
+        expected: Expected {
+            checksum: 0,
+            bytes: 0,
+        },
     }
+}
+
+fn sampler(watch: Watch) -> Sampler {
+    let spawner = Path::new(env!("CARGO_BIN_EXE_cold-spawner"));
+    let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
+    // Long enough for a debug build to print a panic with its backtrace on a busy machine.
+    Sampler::new(spawner, Duration::from_secs(3), false, env)
+        .unwrap()
+        .with_watch(watch)
 }
 
 fn run_all(name: &str, watch: Watch) {
@@ -57,15 +70,17 @@ fn run_all(name: &str, watch: Watch) {
     jobs.push(job(8, "ok", Path::new("/nonexistent/child-x")));
     jobs.push(job(9, "ok", &child));
 
-    let spawner = Path::new(env!("CARGO_BIN_EXE_cold-spawner"));
-    // Long enough for a debug build to print a panic with its backtrace on a busy machine.
-    let mut sampler = Sampler::new(spawner, Duration::from_secs(3), false)
-        .unwrap()
-        .with_watch(watch);
+    let mut sampler = sampler(watch);
     let mut writer = SamplesWriter::open(&dir).unwrap();
-    let started = Instant::now();
-    let failed = execute(&jobs, &mut sampler, &mut writer, &mut Progress::hidden(10)).unwrap();
-    assert!(started.elapsed() < Duration::from_secs(20));
+    let never = |_: usize| None;
+    let failed = execute(
+        &jobs,
+        &mut sampler,
+        &mut writer,
+        &mut Progress::hidden(10),
+        &never,
+    )
+    .unwrap();
 
     let rows = folder::read_samples(&dir).unwrap();
     assert_eq!(rows.len(), 10, "one row per sample, the run went on");
@@ -100,4 +115,52 @@ fn every_misbehaviour_is_a_row_with_its_status() {
 #[test]
 fn the_watchdog_fallback_does_the_same() {
     run_all("misbehaving-watchdog", Watch::Watchdog);
+}
+
+#[test]
+fn a_process_left_behind_spoils_no_later_sample() {
+    let dir = tmp("orphan");
+    let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let mut jobs = vec![job(0, "orphan", &child)];
+    // Later samples that run while the stray would still be writing, had it survived.
+    jobs.extend((1..30).map(|i| job(i, "ok", &child)));
+    let mut sampler = sampler(Watch::Auto);
+    let mut writer = SamplesWriter::open(&dir).unwrap();
+    let never = |_: usize| None;
+    let total = jobs.len() as u64;
+    execute(
+        &jobs,
+        &mut sampler,
+        &mut writer,
+        &mut Progress::hidden(total),
+        &never,
+    )
+    .unwrap();
+    let rows = folder::read_samples(&dir).unwrap();
+    let bad: Vec<_> = rows.iter().filter(|r| !r.is_ok()).collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_flood_of_output_is_cut_while_written() {
+    let dir = tmp("flood");
+    let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let jobs = vec![job(0, "flood", &child), job(1, "ok", &child)];
+    let mut sampler = sampler(Watch::Auto);
+    let mut writer = SamplesWriter::open(&dir).unwrap();
+    let never = |_: usize| None;
+    execute(
+        &jobs,
+        &mut sampler,
+        &mut writer,
+        &mut Progress::hidden(2),
+        &never,
+    )
+    .unwrap();
+    let rows = folder::read_samples(&dir).unwrap();
+    assert_eq!(rows[0].status.name(), "signal:25", "{:?}", rows[0]);
+    assert!(rows[0].error.as_deref().unwrap().contains("256 MiB"));
+    assert!(rows[1].is_ok(), "{:?}", rows[1]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -112,10 +112,20 @@ fn a_small_run_writes_its_folder() {
     assert_eq!(m["samples_per_cell"], 2);
     assert_eq!(m["variant"], "portable");
     assert_eq!(m["codecs"].as_array().unwrap().len(), 3);
-    assert!(m["codecs"][0]["child_sha256"].as_str().unwrap().len() == 64);
+    // One child per codec × op × fixture: noop de and ser, serde_json de and ser, jiter de.
+    let children = m["children"].as_array().unwrap();
+    assert_eq!(children.len(), 5);
+    assert!(children
+        .iter()
+        .all(|c| c["sha256"].as_str().unwrap().len() == 64));
+    assert!(children
+        .iter()
+        .any(|c| c["binary"] == "child-serde_json-de-small"));
+    assert_eq!(m["child_env"].as_array().unwrap().len(), 2, "PATH and HOME");
     assert_eq!(m["fixtures"][0]["name"], "small");
     assert_eq!(m["fixtures"][0]["bytes"], 27);
     assert_eq!(m["unsupported"][0]["codec"], "jiter");
+    // One preflight child per cell (five cells of batch 1).
     assert_eq!(m["preflight"].as_array().unwrap().len(), 5);
     assert!(m["verification"]
         .as_array()
@@ -160,7 +170,7 @@ fn bad_inputs_are_clear_errors() {
         (&["--codecs", "yaml"], &["yaml", "serde_json"]),
         (&["--fixture", "huge"], &["huge", "users-2kb"]),
         (&["--ops", "both"], &["both", "ser, de"]),
-        (&["--batches", "0"], &["at least 1"]),
+        (&["--batches", "0"], &["give 1 to 1000000"]),
         (
             &["--resume", "/nonexistent/run"],
             &["/nonexistent/run", "no run folder"],

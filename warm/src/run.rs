@@ -2,26 +2,27 @@
 //! benches and the `alloc` binary call, so that what is timed is exactly what is counted.
 //!
 //! A [`Workload`] is made once per cell, outside anything measured: the codec's own state
-//! (`C::new()`), the value a `ser` starts from (`C::ser_input`: the seeded generator for typed
-//! codecs, the library's own parser for DOM codecs), the document for `de`, and one output
+//! (`C::new()`), the value a `ser` starts from (built from the same prepared input a cold child
+//! loads: the seeded generator's model for typed codecs, the document's neutral tree turned into
+//! the library's tree by its constructors for DOM codecs), the document for `de`, and one output
 //! buffer that every `ser` clears and reuses, as a tuned application would. [`Workload::parts`]
 //! splits it into the [`Inputs`] that set-up code copies from and the [`Runner`] whose two
 //! methods are the measured operation:
 //!
-//! - `de`: codecs that parse in place (`C::MUTATES_INPUT`, simd-json) get a fresh copy of the
-//!   document per call, made by [`Inputs::fresh`] outside the measured region; the others all
-//!   read one shared copy, which they never change. The value is returned, so that the caller
-//!   drops it outside the measured region.
+//! - `de`: every codec gets a fresh copy of the document per call, made by [`Inputs::fresh`]
+//!   outside the measured region, as in a cold child (a library that parses in place and one
+//!   that only reads are handed the same input). The value is returned, so that the caller drops
+//!   it outside the measured region.
 //! - `ser`: clears the output buffer, writes the value into it, returns the length written.
 
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{Codec, CodecError, Op};
+use fixtures::codecs::{input_kind, Codec, CodecError, Op};
+use fixtures::inputs::{load, prepare};
 use fixtures::models::ModelKind;
 
 /// Everything one cell needs, made before measuring.
 pub struct Workload<C: Codec> {
-    /// The document that `Inputs::fresh` copies: `Some` only for `de` by a codec that parses in
-    /// place.
+    /// The document that `Inputs::fresh` copies: `Some` for `de`.
     source: Option<Vec<u8>>,
     runner: Runner<C>,
 }
@@ -30,8 +31,6 @@ pub struct Workload<C: Codec> {
 pub struct Runner<C: Codec> {
     codec: C,
     model: Option<ModelKind>,
-    /// The document, for `de` by codecs that only read their input.
-    shared: Vec<u8>,
     /// The value every `ser` writes.
     value: Option<C::Value>,
     /// The output buffer every `ser` clears and reuses.
@@ -41,7 +40,7 @@ pub struct Runner<C: Codec> {
 /// Where fresh inputs come from.
 #[derive(Clone, Copy)]
 pub struct Inputs<'a> {
-    /// `Some` only for `de` by a codec that parses in place.
+    /// `Some` for `de`.
     source: Option<&'a [u8]>,
 }
 
@@ -54,21 +53,21 @@ impl<C: Codec> Workload<C> {
         seed: u64,
         document: &[u8],
     ) -> Result<Workload<C>, CodecError> {
-        let in_place = op == Op::De && C::MUTATES_INPUT;
         let value = match op {
-            Op::Ser => Some(C::ser_input(fixture, seed, document)?),
+            Op::Ser => {
+                let kind = input_kind::<C>(op, fixture.model_kind());
+                let input = prepare(kind, fixture, seed, document)
+                    .and_then(|bytes| load(kind, bytes))
+                    .map_err(CodecError)?;
+                Some(C::ser_value(input)?)
+            }
             Op::De => None,
         };
         Ok(Workload {
-            source: in_place.then(|| document.to_vec()),
+            source: (op == Op::De).then(|| document.to_vec()),
             runner: Runner {
                 codec: C::new(),
                 model: fixture.model_kind(),
-                shared: if op == Op::De && !in_place {
-                    document.to_vec()
-                } else {
-                    Vec::new()
-                },
                 value,
                 out: Vec::new(),
             },
@@ -101,8 +100,8 @@ impl<C: Codec> Workload<C> {
 }
 
 impl Inputs<'_> {
-    /// The input of one `de` call: a fresh copy of the document for codecs that parse in place,
-    /// `None` (no copy, no allocation) for the others. Call it outside the measured region.
+    /// The input of one `de` call: a fresh copy of the document (`None` for `ser`, which has no
+    /// input to copy). Call it outside the measured region.
     #[inline]
     pub fn fresh(&self) -> Option<Vec<u8>> {
         self.source.map(<[u8]>::to_vec)
@@ -110,12 +109,11 @@ impl Inputs<'_> {
 }
 
 impl<C: Codec> Runner<C> {
-    /// One `de`: the fresh copy when there is one, else the shared document.
+    /// One `de`, of its fresh copy of the document.
     #[inline]
     pub fn de(&mut self, fresh: &mut Option<Vec<u8>>) -> C::Value {
-        let input: &mut [u8] = match fresh {
-            Some(copy) => copy,
-            None => &mut self.shared,
+        let Some(input) = fresh else {
+            failed(C::ID, Op::De, &CodecError("no input to read".into()))
         };
         match self.codec.de(self.model, input) {
             Ok(value) => value,
@@ -173,7 +171,7 @@ mod tests {
     }
 
     #[test]
-    fn only_in_place_codecs_get_fresh_copies() {
+    fn every_de_gets_a_fresh_copy_of_the_document() {
         let (fixture, doc) = document("users-1kb");
         let seed = fixtures::DEFAULT_SEED;
         let mut simd = Workload::<SimdJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
@@ -184,14 +182,11 @@ mod tests {
         assert_eq!(Some(value), fixture.model(seed));
 
         let mut serde = Workload::<SerdeJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
-        let (inputs, runner) = serde.parts();
-        let mut none = inputs.fresh();
-        assert!(none.is_none());
-        let first = runner.de(&mut none);
+        let (inputs, _) = serde.parts();
         assert_eq!(
-            first,
-            runner.de(&mut none),
-            "the shared copy is read, not changed"
+            inputs.fresh().as_deref(),
+            Some(&doc[..]),
+            "a codec that only reads gets its own copy all the same"
         );
 
         // simd-json's ser has no input to copy.
@@ -201,7 +196,7 @@ mod tests {
     }
 
     #[test]
-    fn dom_ser_starts_from_the_library_parse() {
+    fn dom_ser_starts_from_the_library_tree_built_from_the_document() {
         let (fixture, doc) = document("list-korean");
         let mut w =
             Workload::<SonicRsDom>::new(fixture, Op::Ser, fixtures::DEFAULT_SEED, &doc).unwrap();

@@ -21,28 +21,28 @@ pub struct Args {
     pub op: Op,
     /// Operations in this process, at least 1.
     pub batch: usize,
-    /// The document (`de`, and a DOM `ser`'s input).
-    pub fixture_file: PathBuf,
-    pub fixture: String,
-    /// The seed of the fixtures' generator (a typed `ser` child builds its value with it).
-    pub seed: u64,
+    /// The input file: the document, or a prepared model or tree (see `fixtures::inputs`).
+    pub input: PathBuf,
     pub drops: Drops,
+    /// Where to write what the operations produced, for the preflight's check by meaning
+    /// (children whose checksum the runner cannot compute itself).
+    pub check_file: Option<PathBuf>,
 }
 
 /// How a child is called, for its error messages.
-pub const USAGE: &str = "--op ser|de --batch N --fixture-file PATH --fixture NAME [--seed S] \
-                         [--drops end|each]";
+pub const USAGE: &str = "--op ser|de --batch N --input PATH [--drops end|each] [--check-file PATH]";
+
+/// The largest batch a child accepts.
+pub const MAX_BATCH: usize = 1_000_000;
 
 impl Args {
-    /// The arguments after the program, in any order; `--seed` defaults to the fixtures' seed
-    /// and `--drops` to `end`.
+    /// The arguments after the program, in any order; `--drops` defaults to `end`.
     pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, String> {
         let mut op = None;
         let mut batch = None;
-        let mut fixture_file = None;
-        let mut fixture = None;
-        let mut seed = fixtures::DEFAULT_SEED;
+        let mut input = None;
         let mut drops = Drops::default();
+        let mut check_file = None;
         let mut args = args.into_iter();
         while let Some(flag) = args.next() {
             let flag = flag.to_string_lossy().into_owned();
@@ -53,54 +53,50 @@ impl Args {
                 "--batch" => {
                     let n: usize = text
                         .parse()
-                        .map_err(|_| format!("--batch `{text}` is not a number"))?;
-                    if n == 0 {
-                        return Err("--batch must be at least 1".to_string());
+                        .map_err(|_| format!("--batch `{text}` is not a whole number"))?;
+                    if !(1..=MAX_BATCH).contains(&n) {
+                        return Err(format!("--batch {n}: give 1 to {MAX_BATCH}"));
                     }
                     batch = Some(n);
                 }
-                "--fixture-file" => fixture_file = Some(PathBuf::from(&value)),
-                "--fixture" => fixture = Some(text),
+                "--input" => input = Some(PathBuf::from(&value)),
                 "--drops" => drops = Drops::parse(&text)?,
-                "--seed" => {
-                    seed = text
-                        .parse()
-                        .map_err(|_| format!("--seed `{text}` is not a number"))?
-                }
+                "--check-file" => check_file = Some(PathBuf::from(&value)),
                 other => return Err(format!("unknown argument `{other}`; usage: {USAGE}")),
             }
         }
         Ok(Args {
             op: op.ok_or("missing --op")?,
             batch: batch.ok_or("missing --batch")?,
-            fixture_file: fixture_file.ok_or("missing --fixture-file")?,
-            fixture: fixture.ok_or("missing --fixture")?,
-            seed,
+            input: input.ok_or("missing --input")?,
             drops,
+            check_file,
         })
     }
 
     /// The arguments, as the runner passes them.
     pub fn to_argv(&self) -> Vec<OsString> {
-        vec![
+        let mut argv: Vec<OsString> = vec![
             "--op".into(),
             self.op.name().into(),
             "--batch".into(),
             self.batch.to_string().into(),
-            "--fixture-file".into(),
-            self.fixture_file.clone().into(),
-            "--fixture".into(),
-            self.fixture.clone().into(),
-            "--seed".into(),
-            self.seed.to_string().into(),
+            "--input".into(),
+            self.input.clone().into(),
             "--drops".into(),
             self.drops.name().into(),
-        ]
+        ];
+        if let Some(path) = &self.check_file {
+            argv.extend(["--check-file".into(), path.clone().into()]);
+        }
+        argv
     }
 }
 
 /// The one line a child prints: its CLOCK_MONOTONIC stamps (ns), the checksum of what its
-/// operations produced, and the byte count (input length for `de`, output length for `ser`).
+/// operations produced, the byte count (input length for `de`, output length for `ser`), and
+/// its own memory as the kernel counts it (`VmHWM` and `VmRSS` of /proc/self/status, KiB, read
+/// after `checked`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     /// First thing in `main`.
@@ -117,11 +113,16 @@ pub struct Line {
     pub checked: u64,
     pub checksum: u64,
     pub bytes: u64,
+    /// The peak resident set size of this process (`VmHWM`), KiB.
+    pub hwm_kib: u64,
+    /// The resident set size at the end (`VmRSS`), KiB.
+    pub rss_kib: u64,
 }
 
 /// The keys of the line, in the order children print them.
-const KEYS: [&str; 8] = [
-    "main", "fixture", "init", "first", "done", "checked", "checksum", "bytes",
+const KEYS: [&str; 10] = [
+    "main", "fixture", "init", "first", "done", "checked", "checksum", "bytes", "hwm_kib",
+    "rss_kib",
 ];
 
 impl Line {
@@ -129,7 +130,7 @@ impl Line {
     pub fn text(&self) -> String {
         format!(
             "{{\"main\":{},\"fixture\":{},\"init\":{},\"first\":{},\"done\":{},\"checked\":{},\
-             \"checksum\":\"{:016x}\",\"bytes\":{}}}\n",
+             \"checksum\":\"{:016x}\",\"bytes\":{},\"hwm_kib\":{},\"rss_kib\":{}}}\n",
             self.main,
             self.fixture,
             self.init,
@@ -137,7 +138,9 @@ impl Line {
             self.done,
             self.checked,
             self.checksum,
-            self.bytes
+            self.bytes,
+            self.hwm_kib,
+            self.rss_kib
         )
     }
 
@@ -163,7 +166,7 @@ impl Line {
             return Err(format!("the line holds a carriage return: {}", clip(body)));
         }
         let fields = object_fields(body).map_err(|e| format!("{e}: {}", clip(body)))?;
-        let mut values: [Option<u64>; 8] = [None; 8];
+        let mut values: [Option<u64>; KEYS.len()] = [None; KEYS.len()];
         for (key, value) in fields {
             let slot = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
                 format!(
@@ -190,6 +193,8 @@ impl Line {
             checked: get(5)?,
             checksum: get(6)?,
             bytes: get(7)?,
+            hwm_kib: get(8)?,
+            rss_kib: get(9)?,
         })
     }
 }
@@ -310,58 +315,61 @@ mod tests {
             checked: 55,
             checksum: 0xff,
             bytes: 2100,
+            hwm_kib: 2048,
+            rss_kib: 1900,
         }
     }
 
-    const GOOD: &str = "{\"main\":10,\"fixture\":20,\"init\":30,\"first\":40,\"done\":50,\"checked\":55,\"checksum\":\"00000000000000ff\",\"bytes\":2100}\n";
+    const GOOD: &str = "{\"main\":10,\"fixture\":20,\"init\":30,\"first\":40,\"done\":50,\"checked\":55,\"checksum\":\"00000000000000ff\",\"bytes\":2100,\"hwm_kib\":2048,\"rss_kib\":1900}\n";
 
     #[test]
     fn arguments_round_trip_in_any_order() {
         let args = Args {
             op: Op::De,
             batch: 10,
-            fixture_file: "/tmp/x.json".into(),
-            fixture: "users-2kb".into(),
-            seed: 7,
+            input: "/tmp/x.json".into(),
             drops: Drops::EachCall,
+            check_file: Some("/tmp/out".into()),
         };
         assert_eq!(Args::parse(args.to_argv()).unwrap(), args);
         let shuffled = os(&[
-            "--fixture",
-            "users-2kb",
-            "--batch",
-            "10",
-            "--op",
-            "de",
-            "--fixture-file",
-            "/tmp/x.json",
-            "--seed",
-            "7",
             "--drops",
             "each",
+            "--batch",
+            "10",
+            "--check-file",
+            "/tmp/out",
+            "--op",
+            "de",
+            "--input",
+            "/tmp/x.json",
         ]);
         assert_eq!(Args::parse(shuffled).unwrap(), args);
+        let plain = os(&["--op", "ser", "--batch", "1", "--input", "f"]);
+        let parsed = Args::parse(plain).unwrap();
+        assert_eq!((parsed.drops, parsed.check_file), (Drops::AfterOps, None));
     }
 
     #[test]
     fn bad_arguments_say_why() {
-        let base = ["--op", "de", "--fixture-file", "f", "--fixture", "small"];
-        let mut a = os(&base);
-        a.extend(os(&["--batch", "0"]));
-        assert!(Args::parse(a).unwrap_err().contains("at least 1"));
+        let base = ["--op", "de", "--input", "f"];
+        let with = |extra: &[&str]| {
+            let mut a = os(&base);
+            a.extend(os(extra));
+            Args::parse(a).unwrap_err()
+        };
+        assert!(with(&["--batch", "0"]).contains("1 to 1000000"));
+        assert!(with(&["--batch", "1000001"]).contains("1 to 1000000"));
+        assert!(with(&["--batch", "-1"]).contains("whole number"));
         assert!(Args::parse(os(&base)).unwrap_err().contains("--batch"));
         assert!(Args::parse(os(&["--op", "zip"]))
             .unwrap_err()
             .contains("zip"));
-        assert!(Args::parse(os(&["--what", "1"]))
-            .unwrap_err()
-            .contains("--what"));
+        assert!(with(&["--what", "1"]).contains("--what"));
         assert!(Args::parse(os(&["--op"]))
             .unwrap_err()
             .contains("needs a value"));
-        let mut a = os(&base);
-        a.extend(os(&["--batch", "1", "--drops", "sometimes"]));
-        assert!(Args::parse(a).unwrap_err().contains("end, each"));
+        assert!(with(&["--batch", "1", "--drops", "sometimes"]).contains("end, each"));
     }
 
     #[test]
@@ -372,7 +380,7 @@ mod tests {
         let spaced = GOOD.replace(',', ", ").replace(':', ": ");
         assert_eq!(Line::parse(spaced.as_bytes()).unwrap(), line());
         // Keys in another order.
-        let moved = "{\"bytes\":2100,\"checksum\":\"00000000000000ff\",\"checked\":55,\"done\":50,\"first\":40,\"init\":30,\"fixture\":20,\"main\":10}\n";
+        let moved = "{\"rss_kib\":1900,\"hwm_kib\":2048,\"bytes\":2100,\"checksum\":\"00000000000000ff\",\"checked\":55,\"done\":50,\"first\":40,\"init\":30,\"fixture\":20,\"main\":10}\n";
         assert_eq!(Line::parse(moved.as_bytes()).unwrap(), line());
     }
 

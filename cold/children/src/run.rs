@@ -1,24 +1,41 @@
-//! The cold child, generic over a codec: every `src/bin/child-<codec>.rs` is one call to
-//! [`main`]. It follows the child protocol (docs/child-protocol.md): read the arguments, stamp
-//! `main`, make the input (`fixture`), make the library state (`init`), do the batch (`first`,
-//! `done`), compute the checksum (`checked`), print the one line.
+//! The cold child, generic over a codec and a target: every `src/bin/child-<codec>-<op>-<target>`
+//! is one call to [`de`] or [`ser`], so a child links one codec's code for one op and one model
+//! and nothing else. It follows the child protocol (docs/child-protocol.md): read the arguments,
+//! stamp `main`, make the input (`fixture`), make the library state (`init`), do the batch
+//! (`first`, `done`), compute the checksum (`checked`), read its own memory, print the one line.
 //!
-//! It must stay tiny and link only its own library: no clap, no runner code. On any error it
+//! What it does before the clock is the same for every codec of an op: `de` reads the document
+//! and makes one fresh copy per call; `ser` loads its prepared input (postcard: no JSON code, no
+//! CPU-feature detection) and builds the value with the library's constructors. On any error it
 //! prints the message on stderr and exits with [`FAILURE_EXIT`].
 
 use crate::clock::monotonic_ns;
+use crate::memory::peak_and_current_kib;
 use crate::protocol::{Args, Line, FAILURE_EXIT};
-use fixtures::catalog::{self, Fixture};
-use fixtures::codecs::{output_checksum, Codec, Op, Style};
+use fixtures::codecs::{output_checksum, Codec, Op};
+use fixtures::inputs::Target;
 use schema::Drops;
 use std::hint::black_box;
 use std::io::Write;
 
-/// The whole child for codec `C`. Call it as the only line of a binary's `main`.
-pub fn main<C: Codec>() {
+/// The `de` child of codec `C` on documents of target `T`. The only line of a child's `main`.
+pub fn de<C: Codec, T: Target>() {
+    child::<C>(Op::De, run_de::<C, T>)
+}
+
+/// The `ser` child of codec `C` on inputs of target `T`. The only line of a child's `main`.
+pub fn ser<C: Codec, T: Target>() {
+    child::<C>(Op::Ser, run_ser::<C, T>)
+}
+
+fn child<C: Codec>(op: Op, run: fn(u64, &Args) -> Result<Line, String>) {
     let main_ns = monotonic_ns();
-    let outcome =
-        Args::parse(std::env::args_os().skip(1)).and_then(|args| run::<C>(main_ns, &args));
+    let outcome = Args::parse(std::env::args_os().skip(1)).and_then(|args| {
+        if args.op != op {
+            return Err(format!("this child does {op}, not --op {}", args.op));
+        }
+        run(main_ns, &args)
+    });
     match outcome {
         Ok(line) => {
             let mut stdout = std::io::stdout().lock();
@@ -38,33 +55,37 @@ fn fail<C: Codec>(message: &str) -> ! {
     std::process::exit(FAILURE_EXIT)
 }
 
-/// Everything after `main`: the phases of one sample.
-pub fn run<C: Codec>(main_ns: u64, args: &Args) -> Result<Line, String> {
-    let fixture = catalog::find(&args.fixture).map_err(|e| e.to_string())?;
-    match args.op {
-        Op::De => de::<C>(main_ns, args, fixture),
-        Op::Ser => ser::<C>(main_ns, args, fixture),
+fn read_input(args: &Args) -> Result<Vec<u8>, String> {
+    std::fs::read(&args.input).map_err(|e| format!("cannot read {}: {e}", args.input.display()))
+}
+
+/// The stamps after `done`: the checksum, then the process's own memory.
+fn finish(stamps: [u64; 5], checksum: u64, bytes: u64) -> Line {
+    let checked = monotonic_ns();
+    let (hwm_kib, rss_kib) = peak_and_current_kib();
+    let [main, fixture, init, first, done] = stamps;
+    Line {
+        main,
+        fixture,
+        init,
+        first,
+        done,
+        checked,
+        checksum,
+        bytes,
+        hwm_kib,
+        rss_kib,
     }
 }
 
-fn read_document(args: &Args) -> Result<Vec<u8>, String> {
-    std::fs::read(&args.fixture_file)
-        .map_err(|e| format!("cannot read {}: {e}", args.fixture_file.display()))
-}
-
-fn de<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Line, String> {
-    let model = fixture.model_kind();
-    let mut document = read_document(args)?;
+/// `de`: every call decodes its own fresh copy of the document, made before the clock, for every
+/// codec alike. Every value is kept until all calls are done (so no drop falls inside the timed
+/// ops), unless the runner asked for each to be dropped after its call (`--drops each`); the
+/// last is kept for the checksum either way.
+pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+    let document = read_input(args)?;
     let bytes = document.len() as u64;
-    // A codec that parses in place gets a fresh copy per call, made here, outside the ops.
-    let mut copies: Vec<Vec<u8>> = if C::MUTATES_INPUT {
-        vec![std::mem::take(&mut document); args.batch]
-    } else {
-        Vec::new()
-    };
-    // Every result is kept until the end, so no drop falls inside the timed ops, unless the
-    // runner asked for each to be dropped after its call (`--drops each`); the last is kept for
-    // the checksum either way.
+    let mut copies: Vec<Vec<u8>> = vec![document; args.batch];
     let keep_all = args.drops == Drops::AfterOps;
     let mut values: Vec<C::Value> = Vec::with_capacity(if keep_all { args.batch } else { 1 });
     let fixture_ns = monotonic_ns();
@@ -73,14 +94,9 @@ fn de<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Line, St
     let init_ns = monotonic_ns();
 
     let mut first_ns = 0;
-    for i in 0..args.batch {
-        // `copies` is empty unless the codec parses in place.
-        let input: &mut [u8] = match copies.get_mut(i) {
-            Some(copy) => copy,
-            None => &mut document,
-        };
+    for (i, copy) in copies.iter_mut().enumerate() {
         let value = codec
-            .de(model, black_box(input))
+            .de(T::MODEL, black_box(copy))
             .map_err(|e| format!("de failed on call {}: {e}", i + 1))?;
         if keep_all || i + 1 == args.batch {
             values.push(black_box(value));
@@ -94,29 +110,20 @@ fn de<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Line, St
     let done_ns = monotonic_ns();
 
     let last = values.last().ok_or("a batch has at least one call")?;
-    let checksum = codec.digest(last);
-    let checked_ns = monotonic_ns();
-    Ok(Line {
-        main: main_ns,
-        fixture: fixture_ns,
-        init: init_ns,
-        first: first_ns,
-        done: done_ns,
-        checked: checked_ns,
+    let checksum = C::digest(last);
+    Ok(finish(
+        [main_ns, fixture_ns, init_ns, first_ns, done_ns],
         checksum,
         bytes,
-    })
+    ))
 }
 
-fn ser<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Line, String> {
-    // A typed codec's value comes from the seeded generator: the document is not even read.
-    let document = if C::STYLE == Style::Typed {
-        Vec::new()
-    } else {
-        read_document(args)?
-    };
-    let value = C::ser_input(fixture, args.seed, &document)
-        .map_err(|e| format!("cannot build the value to write: {e}"))?;
+/// `ser`: the value is built from the prepared input before the clock; every call clears and
+/// reuses one output buffer (a library that returns a new `String` hands it over, and it is
+/// dropped at the next call: its natural API).
+pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+    let input = T::load_ser(read_input(args)?)?;
+    let value = C::ser_value(input).map_err(|e| format!("cannot build the value to write: {e}"))?;
     let mut out: Vec<u8> = Vec::new();
     let fixture_ns = monotonic_ns();
 
@@ -137,94 +144,112 @@ fn ser<C: Codec>(main_ns: u64, args: &Args, fixture: &Fixture) -> Result<Line, S
     let done_ns = monotonic_ns();
 
     let checksum = output_checksum(&out);
-    let checked_ns = monotonic_ns();
-    Ok(Line {
-        main: main_ns,
-        fixture: fixture_ns,
-        init: init_ns,
-        first: first_ns,
-        done: done_ns,
-        checked: checked_ns,
+    Ok(finish(
+        [main_ns, fixture_ns, init_ns, first_ns, done_ns],
         checksum,
-        bytes: out.len() as u64,
-    })
+        out.len() as u64,
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fixtures::codecs::{registry, Noop, SerdeJsonTyped};
-    use std::ffi::OsString;
+    use fixtures::codecs::{Noop, SerdeJsonDom, SerdeJsonTyped};
+    use fixtures::inputs::{prepare, AnyInput, Dom, InputKind};
+    use fixtures::models::Users;
+    use std::path::PathBuf;
 
-    fn os(args: &[&str]) -> Vec<OsString> {
-        args.iter().map(OsString::from).collect()
-    }
-
-    fn in_process<C: Codec>(op: Op, batch: usize) -> (Line, u64) {
-        in_process_dropping::<C>(op, batch, Drops::AfterOps)
-    }
-
-    fn in_process_dropping<C: Codec>(op: Op, batch: usize, drops: Drops) -> (Line, u64) {
-        let fixture = catalog::find("small").unwrap();
-        let seed = fixtures::DEFAULT_SEED;
-        let document = fixture.document(seed, None).unwrap();
+    fn input_file(bytes: &[u8]) -> PathBuf {
         // One file per call: the tests run in parallel in one process.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "thaw-cold-child-{}-{}-{op}-{call}.json",
-            std::process::id(),
-            C::ID
-        ));
-        std::fs::write(&path, &document).unwrap();
-        let args = Args {
+        let path =
+            std::env::temp_dir().join(format!("thaw-child-{}-{call}.input", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn args(op: Op, batch: usize, input: &[u8], drops: Drops) -> Args {
+        Args {
             op,
             batch,
-            fixture_file: path.clone(),
-            fixture: "small".into(),
-            seed,
+            input: input_file(input),
             drops,
-        };
-        let report = run::<C>(monotonic_ns(), &args).unwrap();
-        std::fs::remove_file(&path).unwrap();
-        let codec = registry().into_iter().find(|c| c.id() == C::ID).unwrap();
-        let expected = codec
-            .expected_checksum(fixture, op, seed, &document)
-            .unwrap();
-        (report, expected)
+            check_file: None,
+        }
+    }
+
+    /// The checksum the runner computes in-process for this input.
+    fn expected<C: Codec>(op: Op, input: &[u8]) -> u64 {
+        fixtures::codecs::run_once::<C>(op, Some(fixtures::models::ModelKind::Users), input)
+            .unwrap()
+            .checksum
+    }
+
+    fn users() -> (&'static fixtures::Fixture, Vec<u8>) {
+        let fixture = fixtures::find("users-1kb").unwrap();
+        let document = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
+        (fixture, document)
     }
 
     #[test]
-    fn dropping_each_value_keeps_the_checksum_and_the_protocol() {
+    fn children_print_the_checksum_the_runner_expects() {
+        let (fixture, document) = users();
+        let model = prepare(
+            InputKind::Model(fixtures::models::ModelKind::Users),
+            fixture,
+            fixtures::DEFAULT_SEED,
+            &document,
+        )
+        .unwrap();
+        let tree = prepare(InputKind::Tree, fixture, fixtures::DEFAULT_SEED, &document).unwrap();
         for batch in [1, 3] {
-            let (r, expected) =
-                in_process_dropping::<SerdeJsonTyped>(Op::De, batch, Drops::EachCall);
-            assert_eq!(r.checksum, expected, "batch {batch}");
+            for drops in Drops::ALL {
+                let a = args(Op::De, batch, &document, drops);
+                let line = run_de::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap();
+                assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::De, &document));
+                assert_eq!(line.bytes, document.len() as u64);
+            }
+            let a = args(Op::Ser, batch, &model, Drops::AfterOps);
+            let line = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap();
+            assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::Ser, &model));
+            assert_eq!(
+                line.bytes,
+                document.len() as u64,
+                "writes the document back"
+            );
+            let a = args(Op::Ser, batch, &tree, Drops::AfterOps);
+            let line = run_ser::<SerdeJsonDom, Dom>(monotonic_ns(), &a).unwrap();
+            let dom = fixtures::codecs::run_once::<SerdeJsonDom>(Op::Ser, None, &tree)
+                .unwrap()
+                .checksum;
+            assert_eq!(line.checksum, dom);
+            let a = args(Op::De, batch, &document, Drops::AfterOps);
+            let line = run_de::<Noop, AnyInput>(monotonic_ns(), &a).unwrap();
+            let stamps = [
+                line.main,
+                line.fixture,
+                line.init,
+                line.first,
+                line.done,
+                line.checked,
+            ];
+            assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "{stamps:?}");
+            assert!(line.hwm_kib >= line.rss_kib && line.rss_kib > 0);
         }
-        let a = os(&[
-            "--op",
-            "de",
-            "--batch",
-            "2",
-            "--fixture-file",
-            "f",
-            "--fixture",
-            "small",
-        ]);
-        assert_eq!(Args::parse(a).unwrap().drops, Drops::AfterOps);
     }
 
     #[test]
-    fn checksums_match_what_the_runner_expects() {
-        for op in Op::ALL {
-            for batch in [1, 3] {
-                let (r, expected) = in_process::<SerdeJsonTyped>(op, batch);
-                assert_eq!(r.checksum, expected, "serde_json {op} batch {batch}");
-                let (r, expected) = in_process::<Noop>(op, batch);
-                assert_eq!(r.checksum, expected, "noop {op} batch {batch}");
-                let stamps = [r.main, r.fixture, r.init, r.first, r.done, r.checked];
-                assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "{stamps:?}");
-            }
-        }
+    fn a_wrong_input_is_an_error_not_a_misreading() {
+        let (_, document) = users();
+        let a = args(Op::Ser, 1, &document, Drops::AfterOps);
+        let e = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap_err();
+        assert!(e.contains("Users"), "{e}");
+        let missing = Args {
+            input: "/nonexistent/input".into(),
+            ..a
+        };
+        let e = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &missing).unwrap_err();
+        assert!(e.contains("/nonexistent/input"), "{e}");
     }
 }

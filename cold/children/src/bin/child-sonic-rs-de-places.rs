@@ -1,0 +1,5 @@
+//! Generated from the codec registry (children::catalog): the cold child of codec
+//! `sonic-rs`, op `de`, target `places`.
+fn main() {
+    children::run::de::<fixtures::codecs::SonicRsTyped, Vec<fixtures::models::Place>>()
+}

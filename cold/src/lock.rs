@@ -1,0 +1,89 @@
+//! One writer per run folder: an advisory lock (`flock`) on `<run>/.lock`, held by a fresh run or
+//! a resume for as long as it writes the folder. A second runner is refused with the holder's pid
+//! and command line, which the holder wrote into the lock file. The kernel drops the lock when the
+//! holder exits, however it exits, so a killed run never leaves a stale lock.
+
+use anyhow::{bail, Context, Result};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+
+/// The lock file's name inside a run folder.
+pub const LOCK: &str = ".lock";
+
+/// A held lock; released when dropped (or when the process ends).
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+/// Takes the lock of run folder `dir` (which must exist), or says who holds it.
+pub fn lock(dir: &Path) -> Result<FolderLock> {
+    let path = dir.join(LOCK);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    // SAFETY: flock on a valid fd; LOCK_NB makes it fail at once instead of waiting.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let mut holder = String::new();
+        let _ = file.read_to_string(&mut holder);
+        let holder = holder.trim();
+        bail!(
+            "{} is being written by another cold run ({}); wait for it to end, or give another \
+             folder",
+            dir.display(),
+            if holder.is_empty() {
+                "its pid is not recorded".to_string()
+            } else {
+                holder.to_string()
+            }
+        );
+    }
+    let me = format!(
+        "pid {}: {}",
+        std::process::id(),
+        std::env::args().collect::<Vec<_>>().join(" ")
+    );
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)).map(drop))
+        .and_then(|()| file.write_all(me.as_bytes()))
+        .and_then(|()| file.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(FolderLock { _file: file })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    #[test]
+    fn a_second_writer_is_refused_with_the_holder_named_and_the_lock_goes_with_its_holder() {
+        let dir = std::env::temp_dir().join(format!("thaw-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let held = lock(&dir).unwrap();
+        // flock locks belong to open file descriptions: a second open in this process is refused
+        // as another process would be.
+        let e = lock(&dir).unwrap_err().to_string();
+        assert!(e.contains("another cold run"), "{e}");
+        assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
+        // Another process is refused too (flock(1) with -n fails at once, exit 1).
+        let other = Command::new("flock")
+            .args(["-n"])
+            .arg(dir.join(LOCK))
+            .arg("true")
+            .status();
+        if let Ok(status) = other {
+            assert!(!status.success(), "another process took a held lock");
+        }
+        drop(held);
+        let again = lock(&dir).unwrap();
+        drop(again);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
