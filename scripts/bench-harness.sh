@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# How much the cold runner adds to what it measures: the `noop` child, run through `cold run`
-# and through `hyperfine -N` (no shell) on the very same command line, in alternating rounds.
-# Prints each round's two wall-time medians, and the ratio of the medians over all rounds
-# (cold / hyperfine: 1.00 means the runner measures a process exactly as hyperfine does; the aim
-# is within 10%).
+# How much the cold runner adds to what it measures: the `noop` child's wall time, through
+# `cold run` started directly, through `cold run` started by `cargo run` (which fills its own
+# environment with cargo's variables: the children must not inherit them), and through
+# `hyperfine -N` (no shell) on the very same command line and environment, in alternating
+# rounds. Prints each round's medians, then the medians over all rounds and their ratios:
+# cargo/direct should be 1.00 within noise, and direct/hyperfine within a few per cent.
 #
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
@@ -23,9 +24,8 @@ rounds="${THAW_HARNESS_ROUNDS:-3}"
 samples="${THAW_HARNESS_SAMPLES:-200}"
 fixture="${THAW_HARNESS_FIXTURE:-users-2kb}"
 op="${THAW_HARNESS_OP:-de}"
-seed=20261130
 
-cargo build --release -p cold --bins >&2
+cargo build --release -p cold -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
 bin="$PWD/target/release"
 work="$(mktemp -d "${TMPDIR:-/tmp}/thaw-bench-harness.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -43,32 +43,37 @@ wall_ns() {
            $s == "ok" { print $w }' "$1"
 }
 
-cold_medians=()
-hf_medians=()
-printf '%-6s %16s %16s %8s\n' round "cold run (us)" "hyperfine (us)" ratio
-for round in $(seq 1 "$rounds"); do
-  run="$work/cold-$round"
-  "$bin/cold" run --codecs noop --ops "$op" --batches 1 --samples "$samples" \
-    --fixture "$fixture" --seed "$seed" --out "$run" >"$work/cold-$round.log" 2>&1 \
-    || { cat "$work/cold-$round.log" >&2; exit 1; }
-  cold_ns="$(wall_ns "$run/samples.csv" | median)"
+run_cold() { # $1: how the runner is started (direct | cargo), $2: the run folder
+  local args=(run --codecs noop --ops "$op" --batches 1 --samples "$samples" --fixture "$fixture" --out "$2")
+  if [ "$1" = cargo ]; then
+    cargo run --release -q -p cold -- "${args[@]}" >"$2.log" 2>&1 || { cat "$2.log" >&2; exit 1; }
+  else
+    "$bin/cold" "${args[@]}" >"$2.log" 2>&1 || { cat "$2.log" >&2; exit 1; }
+  fi
+  wall_ns "$2/samples.csv" | median
+}
 
-  # The exact command line the runner gave its children.
-  hyperfine -N --style none --warmup 5 --runs "$samples" \
+direct=() ; cargo=() ; hf=()
+printf '%-6s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" "hyperfine (us)"
+for round in $(seq 1 "$rounds"); do
+  d_ns="$(run_cold direct "$work/direct-$round")"
+  c_ns="$(run_cold cargo "$work/cargo-$round")"
+  # The exact command line and environment the runner gave its children (PATH and HOME only).
+  input="$work/direct-$round/fixtures/$fixture.json"
+  env -i PATH="$PATH" HOME="$HOME" hyperfine -N --style none --warmup 5 --runs "$samples" \
     --export-json "$work/hyperfine-$round.json" \
-    -- "$bin/child-noop --op $op --batch 1 --fixture-file $run/fixtures/$fixture.json --fixture $fixture --seed $seed" \
+    -- "$bin/child-noop-$op-any --op $op --batch 1 --input $input --drops end" \
     >"$work/hyperfine-$round.log" 2>&1 || { cat "$work/hyperfine-$round.log" >&2; exit 1; }
   hf_s="$(grep -o '"median": *[0-9.eE+-]*' "$work/hyperfine-$round.json" | head -1 | sed 's/.*: *//')"
-  hf_ns="$(awk -v s="$hf_s" 'BEGIN { printf "%.0f", s * 1e9 }')"
-
-  cold_medians+=("$cold_ns")
-  hf_medians+=("$hf_ns")
-  awk -v r="$round" -v c="$cold_ns" -v h="$hf_ns" \
-    'BEGIN { printf "%-6s %16.1f %16.1f %8.3f\n", r, c / 1e3, h / 1e3, c / h }'
+  h_ns="$(awk -v s="$hf_s" 'BEGIN { printf "%.0f", s * 1e9 }')"
+  direct+=("$d_ns"); cargo+=("$c_ns"); hf+=("$h_ns")
+  awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" \
+    'BEGIN { printf "%-6s %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3 }'
 done
 
-cold_all="$(printf '%s\n' "${cold_medians[@]}" | median)"
-hf_all="$(printf '%s\n' "${hf_medians[@]}" | median)"
-awk -v c="$cold_all" -v h="$hf_all" -v n="$samples" -v r="$rounds" 'BEGIN {
-  printf "\nnoop wall median (median of %d rounds of %d samples): cold run %.1f us, hyperfine -N %.1f us\n", r, n, c / 1e3, h / 1e3
-  printf "ratio cold/hyperfine: %.3f (%+.1f%%)\n", c / h, (c / h - 1) * 100 }'
+d_all="$(printf '%s\n' "${direct[@]}" | median)"
+c_all="$(printf '%s\n' "${cargo[@]}" | median)"
+h_all="$(printf '%s\n' "${hf[@]}" | median)"
+awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v n="$samples" -v r="$rounds" 'BEGIN {
+  printf "\nnoop wall, median of %d rounds of %d samples: direct %.1f us, cargo run %.1f us, hyperfine -N %.1f us\n", r, n, d / 1e3, c / 1e3, h / 1e3
+  printf "cargo run / direct: %.3f (%+.1f%%); direct / hyperfine: %.3f (%+.1f%%)\n", c / d, (c / d - 1) * 100, d / h, (d / h - 1) * 100 }'

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the cold runner, its spawner and every child binary for one build variant.
+# Builds the cold runner, its spawner and every child binary (the children package) for one
+# build variant.
 #
 #   scripts/build-children.sh            portable: the default target, into target/release
 #                                        (what `cargo run --release -p cold -- run` builds anyway)
@@ -15,13 +16,13 @@ cd "$(dirname "$0")/.."
 variant="${1:-portable}"
 case "$variant" in
   portable)
-    cargo build --release -p cold --bins
+    cargo build --release -p cold -p children --bins
     echo "portable children in target/release"
     ;;
   native)
     export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-C target-cpu=native"
     export CARGO_TARGET_DIR="${CARGO_TARGET_DIR_NATIVE:-target/native}"
-    cargo build --release -p cold --bins
+    cargo build --release -p cold -p children --bins
     echo "native children in $CARGO_TARGET_DIR/release;" \
       "run them with: cargo run --release -p cold -- run --variant native"
     ;;

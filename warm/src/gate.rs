@@ -253,7 +253,7 @@ mod tests {
     use super::*;
     use fixtures::catalog::find;
     use fixtures::codecs::{CodecError, Style, Support};
-    use fixtures::inputs::Prepared;
+    use fixtures::inputs::{Prepared, Target};
     use fixtures::models::ModelKind;
 
     /// A codec that reads every document as `null` and writes `null`: wrong on every cell.
@@ -271,11 +271,7 @@ mod tests {
         fn new() -> Self {
             Broken
         }
-        fn de(
-            &mut self,
-            _model: Option<ModelKind>,
-            input: &mut [u8],
-        ) -> Result<serde_json::Value, CodecError> {
+        fn de<T: Target>(&mut self, input: &mut [u8]) -> Result<serde_json::Value, CodecError> {
             let _: serde_json::Value =
                 serde_json::from_slice(input).map_err(CodecError::from_library)?;
             Ok(serde_json::Value::Null)

@@ -115,7 +115,7 @@ impl<C: Codec> Runner<C> {
         let Some(input) = fresh else {
             failed(C::ID, Op::De, &CodecError("no input to read".into()))
         };
-        match self.codec.de(self.model, input) {
+        match self.codec.de_any(self.model, input) {
             Ok(value) => value,
             Err(e) => failed(C::ID, Op::De, &e),
         }

@@ -98,7 +98,15 @@ pub struct CellSummary {
     pub phases: PhaseMedians,
     pub user_us: Option<f64>,
     pub sys_us: Option<f64>,
+    /// The child's own peak resident size (VmHWM), KiB: the memory figure.
+    pub hwm_kib: Option<f64>,
+    /// The kernel's max RSS from wait4 (starts from the spawner's high-water mark).
     pub maxrss_kib: Option<f64>,
+    /// Median of wall − fixture: the whole process but its input building.
+    pub wall_without_input: Option<f64>,
+    /// With `--cold-cache`: samples whose child and input were fully evicted, of those that
+    /// say.
+    pub evicted: Option<(usize, usize)>,
     pub minflt: Option<f64>,
     pub majflt: Option<f64>,
     /// Drift: Spearman's ρ of init_plus_ops against the block index.
@@ -184,7 +192,13 @@ fn summarize_cell(
         phases: PhaseMedians(phases),
         user_us: median_of(&ok, |r| r.user_us),
         sys_us: median_of(&ok, |r| r.sys_us),
+        hwm_kib: median_of(&ok, |r| r.hwm_kib),
         maxrss_kib: median_of(&ok, |r| r.maxrss_kib),
+        wall_without_input: median_of(&ok, |r| Some(r.wall_ns?.saturating_sub(r.fixture_ns?))),
+        evicted: {
+            let told: Vec<bool> = ok.iter().filter_map(|r| r.evicted).collect();
+            (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
+        },
         minflt: median_of(&ok, |r| r.minflt),
         majflt: median_of(&ok, |r| r.majflt),
         drift: spearman(&blocks, &values),

@@ -16,7 +16,7 @@ use crate::inputs::run::Run;
 use crate::inputs::warm_gate::GateRow;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
-use schema::run_folder::{CheckEntry, CodecEntry, FixtureEntry};
+use schema::run_folder::{CheckEntry, ChildEntry, CodecEntry, FixtureEntry, InputEntry};
 use schema::{Style, Variant};
 use serde::Serialize;
 use serde_json::Value;
@@ -71,7 +71,11 @@ pub struct Report {
     pub reference: Option<String>,
     pub conditions: Vec<(String, String)>,
     pub codecs: Vec<CodecEntry>,
+    /// The child binary of every codec × op × fixture.
+    pub children: Vec<ChildEntry>,
     pub fixtures: Vec<FixtureEntry>,
+    /// The input files the children read.
+    pub inputs: Vec<InputEntry>,
     pub verification: Vec<CheckEntry>,
     /// The harness floor: the codecs the manifest gives the style `baseline`. Never compared
     /// with the others; drawn grey.
@@ -104,8 +108,33 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn child_bytes(&self, codec: &str) -> Option<u64> {
-        self.codecs.iter().find(|c| c.id == codec)?.child_bytes
+    /// The size of the child binary that ran `key` (one per codec in runs of older thaws).
+    pub fn child_bytes(&self, key: &CellKey) -> Option<u64> {
+        self.children
+            .iter()
+            .find(|c| c.codec == key.codec && c.op == key.op && c.fixture == key.fixture)
+            .map(|c| c.bytes)
+            .or_else(|| self.codecs.iter().find(|c| c.id == key.codec)?.child_bytes)
+    }
+
+    /// How `codec`'s `ser` hands its output over, when the manifest says.
+    pub fn output_of(&self, codec: &str) -> Option<schema::OutputMode> {
+        self.codecs.iter().find(|c| c.id == codec)?.output
+    }
+
+    /// How far a cell's process sits above the harness floor's for the same fixture, op, batch
+    /// and variant, with the input building taken out of both: the median of (wall − fixture)
+    /// minus the floor's. `None` for the floor itself, or without a floor.
+    pub fn over_floor(&self, key: &CellKey) -> Option<f64> {
+        if self.is_baseline(&key.codec) {
+            return None;
+        }
+        let own = self.cell(key)?.wall_without_input?;
+        let floor = self
+            .baselines
+            .iter()
+            .find_map(|b| self.cell(&key.with_codec(b))?.wall_without_input)?;
+        Some(own - floor)
     }
 
     pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
@@ -269,7 +298,9 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         reference,
         conditions: manifest::conditions(&m),
         codecs: manifest.codecs,
+        children: manifest.children,
         fixtures: manifest.fixtures,
+        inputs: manifest.inputs,
         verification: manifest.verification,
         baselines,
         planned: run.plan.len(),

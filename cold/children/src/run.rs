@@ -96,7 +96,7 @@ pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, St
     let mut first_ns = 0;
     for (i, copy) in copies.iter_mut().enumerate() {
         let value = codec
-            .de(T::MODEL, black_box(copy))
+            .de::<T>(black_box(copy))
             .map_err(|e| format!("de failed on call {}: {e}", i + 1))?;
         if keep_all || i + 1 == args.batch {
             values.push(black_box(value));

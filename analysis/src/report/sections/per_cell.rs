@@ -69,10 +69,13 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
     header.extend([
         ">user",
         ">sys",
-        ">max RSS",
+        ">peak RSS",
+        ">kernel max RSS",
         ">minor faults",
         ">major faults",
+        ">over floor",
         ">child size",
+        "output",
     ]);
     let mut t = Table::new(&header);
     for c in cells {
@@ -89,18 +92,32 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
         let us = |v: Option<f64>| v.map_or("—".into(), |v| format::ns(v * 1000.0));
         row.push(us(c.user_us).into());
         row.push(us(c.sys_us).into());
-        row.push(
-            c.maxrss_kib
-                .map_or("—".into(), |v| format::bytes(v * 1024.0))
-                .into(),
-        );
+        let kib = |v: Option<f64>| v.map_or("—".into(), |v| format::bytes(v * 1024.0));
+        row.push(kib(c.hwm_kib).into());
+        row.push(kib(c.maxrss_kib).into());
         row.push(c.minflt.map_or("—".into(), format::count).into());
         row.push(c.majflt.map_or("—".into(), format::count).into());
         row.push(
-            r.child_bytes(&c.key.codec)
+            match r.over_floor(&c.key) {
+                Some(v) => format!(
+                    "{}{}",
+                    if v >= 0.0 { "+" } else { "−" },
+                    format::ns(v.abs())
+                ),
+                None if r.is_baseline(&c.key.codec) => "floor".to_string(),
+                None => "—".to_string(),
+            }
+            .into(),
+        );
+        row.push(
+            r.child_bytes(&c.key)
                 .map_or("—".into(), |b| format::bytes(b as f64))
                 .into(),
         );
+        row.push(match (c.key.op, r.output_of(&c.key.codec)) {
+            (schema::Op::Ser, Some(mode)) => mode.name().into(),
+            _ => "".into(),
+        });
         t.row(row);
     }
     t
@@ -109,7 +126,7 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
 pub(super) fn per_cell(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Per cell"),
-        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process (user and system CPU time, max RSS and page faults from wait4; child size is the binary's size from the manifest)."),
+        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process: user and system CPU time and page faults from wait4; peak RSS is the child's own VmHWM, which it reads at its end (the kernel's max RSS from wait4 starts from the spawner's high-water mark, about 2 MiB, so it hides smaller differences); over floor is the median of (wall − fixture) minus the harness floor's, so building the input is charged to no codec; child size is the binary's size from the manifest; output says how a `ser` hands its output over (into a reused buffer, or a new string per call: the library's natural API)."),
     ];
     for s in chart_data::scenarios(r) {
         out.push(h(3, format!("Timing, {}", scenario_title(&s))));

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Each typed codec's first `de` call in its cold child, against a reference program that does
+only that call (cold/children/src/bin/minimal-<codec>.rs), on the users-2kb document.
+
+Both run as the runner runs children (no shell, PATH and HOME only), in alternating rounds in a
+seeded random order, and the figure is the first call (the protocol's `first` - `init`). Prints,
+per codec, the medians and the median of the paired ratios child / reference with its quartiles.
+
+    cargo build --release --workspace
+    scripts/first-call-vs-minimal.py [--pairs 200] [--codecs serde_json,simd-json] [--dir target/release]
+"""
+import argparse, json, os, random, statistics, subprocess, sys, tempfile
+
+CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
+
+
+def first_call(argv, env):
+    out = subprocess.run(argv, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"{argv[0]} failed ({out.returncode}): {out.stderr.strip()}")
+    line = json.loads(out.stdout)
+    return line["first"] - line["init"]
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--pairs", type=int, default=200)
+    p.add_argument("--codecs", default=",".join(CODECS))
+    p.add_argument("--dir", default=os.path.join(root, "target", "release"))
+    p.add_argument("--seed", type=int, default=20261130)
+    a = p.parse_args()
+    codecs = [c for c in a.codecs.split(",") if c]
+    unknown = [c for c in codecs if c not in CODECS]
+    if unknown or a.pairs < 1:
+        sys.exit(f"--codecs: valid are {', '.join(CODECS)}; --pairs: at least 1")
+    env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([os.path.join(a.dir, "fixtures"), "generate", "--out", tmp, "users-2kb"],
+                       check=True, capture_output=True)
+        doc = os.path.join(tmp, "users-2kb.json")
+        programs = {}
+        for c in codecs:
+            child = os.path.join(a.dir, f"child-{c}-de-users")
+            minimal = os.path.join(a.dir, f"minimal-{c}")
+            for path in (child, minimal):
+                if not os.path.exists(path):
+                    sys.exit(f"no {path}: build with `cargo build --release --workspace`")
+            programs[(c, "child")] = [child, "--op", "de", "--batch", "1", "--input", doc]
+            programs[(c, "minimal")] = [minimal, doc]
+        times = {k: [] for k in programs}
+        rng = random.Random(a.seed)
+        keys = list(programs)
+        for _ in range(a.pairs):
+            rng.shuffle(keys)
+            for k in keys:
+                times[k].append(first_call(programs[k], env))
+    print(f"first de call on users-2kb, {a.pairs} rounds (medians; ratio: median of the paired "
+          f"child / reference ratios, with its quartiles)")
+    print(f"{'codec':<12} {'child':>10} {'reference':>10} {'ratio':>7}  quartiles")
+    for c in codecs:
+        child, ref = times[(c, "child")], times[(c, "minimal")]
+        ratios = sorted(x / y for x, y in zip(child, ref))
+        q1, _, q3 = statistics.quantiles(ratios, n=4)
+        print(f"{c:<12} {statistics.median(child) / 1e3:>8.1f}µs {statistics.median(ref) / 1e3:>8.1f}µs "
+              f"{statistics.median(ratios):>7.3f}  [{q1:.3f}, {q3:.3f}]")
+
+
+if __name__ == "__main__":
+    main()
