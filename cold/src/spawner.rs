@@ -9,13 +9,15 @@
 //! stamps `spawn` and `reaped` itself, around the same spawn and `wait4` (see `process`).
 //!
 //! The runner talks to it over its stdin and stdout with length-prefixed binary frames: a
-//! request (program, arguments, environment, timeout, how to watch), then the child's pid as
-//! soon as it runs, then a reply (the reaped child, or why it could not be spawned).
+//! request (program, arguments, environment, timeout, how to watch) and a reply (the reaped
+//! child, or why it could not be spawned). Nothing passes between them while a child runs, so
+//! the runner sleeps and costs the child nothing.
 //!
 //! Nothing outlives the runner: the spawner runs in a process group of its own (a Ctrl-C at the
 //! terminal reaches the runner only, which decides), asks the kernel for SIGTERM when the runner
 //! dies and then kills the child in flight with its group before exiting; if the spawner itself
-//! dies, the runner (a child subreaper) adopts the child in flight and kills its group. The
+//! dies, the runner (a child subreaper) adopts the child in flight, finds it among its own
+//! children, and kills its group. The
 //! spawner is a subreaper too: whatever a child leaves behind is adopted by it, killed with the
 //! child's group at the end of the sample, and reaped. It also caps, for itself and so for every
 //! child, the size of any file a process may write (the capture files included) and core dumps.
@@ -131,15 +133,6 @@ pub fn read_request(r: &mut impl Read) -> io::Result<Option<Request>> {
     }))
 }
 
-/// The frame that says a child is running, with its pid (the id of its process group).
-const STARTED: u64 = 2;
-
-pub fn write_started(w: &mut impl Write, pid: u32) -> io::Result<()> {
-    put_u64(w, STARTED)?;
-    put_u64(w, u64::from(pid))?;
-    w.flush()
-}
-
 pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
     match reply {
         Err(message) => {
@@ -177,15 +170,8 @@ pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
     w.flush()
 }
 
-/// Reads the reply to a request, telling `started` the child's pid if a "started" frame comes
-/// first.
-pub fn read_reply(r: &mut impl Read, started: &mut dyn FnMut(u32)) -> io::Result<Reply> {
-    let mut kind = get_u64(r)?;
-    if kind == STARTED {
-        started(get_u64(r)? as u32);
-        kind = get_u64(r)?;
-    }
-    if kind == 0 {
+pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
+    if get_u64(r)? == 0 {
         return Ok(Err(String::from_utf8_lossy(&get_bytes(r)?).into_owned()));
     }
     let mut v = [0u64; 13];
@@ -296,11 +282,7 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
     while let Some(q) = read_request(&mut input)? {
-        let mut started = |pid: u32| {
-            IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
-            // The runner learns the pid before the child ends, in case this process dies.
-            let _ = write_started(&mut output, pid);
-        };
+        let mut started = |pid: u32| IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
         let reply = process::run(
             &q.program,
             &q.args,
@@ -319,6 +301,27 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
 }
 
 // ---- the runner's side ----
+
+/// The pids of the processes whose parent is `parent`, from /proc.
+fn adopted_children(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // `pid (comm) state ppid …`: the comm may hold spaces and parentheses.
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(parent)
+        })
+        .collect()
+}
 
 /// A running spawner.
 pub struct Spawner {
@@ -371,14 +374,23 @@ impl Spawner {
             .as_mut()
             .ok_or_else(|| io::Error::other("spawner closed"))?;
         write_request(input, q).map_err(lost)?;
-        let mut in_flight = 0u32;
-        let reply = read_reply(&mut self.output, &mut |pid| in_flight = pid);
-        if reply.is_err() && in_flight > 0 {
-            process::kill_group(in_flight as libc::pid_t);
-            // SAFETY: waitpid on a pid this subreaper adopted (or ECHILD if it did not).
-            unsafe { libc::waitpid(in_flight as libc::pid_t, std::ptr::null_mut(), 0) };
+        let reply = read_reply(&mut self.output);
+        if reply.is_err() {
+            self.kill_adopted();
         }
         reply.map_err(lost)
+    }
+
+    /// Kills, with their groups, and reaps the processes this runner adopted as a subreaper
+    /// when its spawner died: its children other than the spawner.
+    fn kill_adopted(&mut self) {
+        let me = std::process::id();
+        let spawner = self.child.id();
+        for pid in adopted_children(me).into_iter().filter(|&p| p != spawner) {
+            process::kill_group(pid as libc::pid_t);
+            // SAFETY: waitpid on our own (adopted) child.
+            unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+        }
     }
 
     /// The spawner's pid.
@@ -455,11 +467,8 @@ mod tests {
             Err("no".to_string()),
         ] {
             let mut buf = Vec::new();
-            write_started(&mut buf, 77).unwrap();
             write_reply(&mut buf, &reply).unwrap();
-            let mut pid = 0;
-            let back = read_reply(&mut &buf[..], &mut |p| pid = p).unwrap();
-            assert_eq!(pid, 77);
+            let back = read_reply(&mut &buf[..]).unwrap();
             match (&reply, &back) {
                 (Ok(a), Ok(b)) => {
                     assert_eq!(
@@ -489,13 +498,11 @@ mod tests {
         let mut output = Vec::new();
         serve(&input[..], &mut output).unwrap();
         let mut r = &output[..];
-        let mut pid = 0;
-        let first = read_reply(&mut r, &mut |p| pid = p).unwrap().unwrap();
-        assert!(pid > 0, "the pid comes before the reply");
+        let first = read_reply(&mut r).unwrap().unwrap();
         assert_eq!(first.exit, Exit::Code(3));
         assert_eq!(first.stdout, b"\xffhi\n");
         assert_eq!(first.stderr, b"err\n");
-        assert!(read_reply(&mut r, &mut |_| {})
+        assert!(read_reply(&mut r)
             .unwrap()
             .unwrap_err()
             .contains("/nonexistent"));
