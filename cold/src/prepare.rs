@@ -117,16 +117,24 @@ pub fn prepare_run(
         });
     }
 
-    // Children and inputs of every codec × fixture × op, each binary read and each input
+    // The gate first, in-process: a codec × fixture × op that fails it needs no child.
+    let (verification, mut excluded) = gate(&o.codecs, o);
+    let failed_gate: BTreeSet<GateCell> = excluded.iter().map(CheckEntry::gate_cell).collect();
+
+    // Children and inputs of every other codec × fixture × op, each binary read and each input
     // written once.
     let mut fingerprints: BTreeMap<String, (PathBuf, u64, String)> = BTreeMap::new();
     let mut written: BTreeMap<(String, InputKind), (PathBuf, Vec<u8>)> = BTreeMap::new();
     let mut children = Vec::new();
     let mut inputs = Vec::new();
     let mut routes = HashMap::new();
-    let mut excluded = Vec::new();
-    for cell in &gate_cells {
-        let codec = find_codec(&cell.codec).map_err(anyhow::Error::msg)?;
+    for cell in gate_cells.iter().filter(|c| !failed_gate.contains(c)) {
+        let codec = o
+            .codecs
+            .iter()
+            .copied()
+            .find(|c| c.id() == cell.codec)
+            .with_context(|| format!("no codec {}", cell.codec))?;
         let fixture: &Fixture = catalog::find(&cell.fixture)?;
         let binary = binary_for(codec, cell.op, fixture.model_kind());
         if !fingerprints.contains_key(&binary) {
@@ -191,8 +199,6 @@ pub fn prepare_run(
         }
     }
 
-    let (verification, failed) = gate(&o.codecs, o);
-    excluded.extend(failed);
     let preflight = preflight(&cells, &routes, o, env, &mut excluded)?;
 
     let left_out: BTreeSet<GateCell> = excluded.iter().map(CheckEntry::gate_cell).collect();

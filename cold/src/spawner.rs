@@ -359,9 +359,14 @@ impl Spawner {
     }
 
     /// The spawner next to the runner's own executable.
+    /// (From a test binary in `target/<profile>/deps`, the one in `target/<profile>`.)
     pub fn default_path() -> io::Result<PathBuf> {
         let exe = std::env::current_exe()?;
-        Ok(exe.with_file_name(BINARY))
+        let mut dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+        if dir.ends_with("deps") && !dir.join(BINARY).is_file() {
+            dir.pop();
+        }
+        Ok(dir.join(BINARY))
     }
 
     /// Runs one child. The outer error means the spawner itself failed; the child it had

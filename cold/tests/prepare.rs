@@ -1,0 +1,150 @@
+//! The runner's own correctness gate and preflight leave a misreading codec out of the plan,
+//! before a single sample is timed: one that fails the in-process gate (it needs no child), and
+//! one whose child prints something else than the runner computed (the preflight).
+
+use cold::cli::RunOptions;
+use cold::prepare::{documents, prepare_run};
+use fixtures::catalog::Fixture;
+use fixtures::codecs::{
+    find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support,
+};
+use fixtures::models::ModelKind;
+use fixtures::verify::GateVerdict;
+use schema::{Drops, Variant};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// serde_json, but `wrong_output` makes it compute a checksum its child will not print, and
+/// `misreads` makes the gate find it wrong.
+struct Double {
+    id: &'static str,
+    misreads: bool,
+    wrong_output: bool,
+}
+
+fn serde() -> &'static dyn AnyCodec {
+    find_codec("serde_json").unwrap()
+}
+
+impl AnyCodec for Double {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+    fn library(&self) -> &'static str {
+        "serde_json"
+    }
+    fn style(&self) -> Style {
+        Style::Typed
+    }
+    fn output(&self) -> OutputMode {
+        OutputMode::ReusedBuffer
+    }
+    fn type_path(&self) -> String {
+        serde().type_path()
+    }
+    fn supports(&self, fixture: &Fixture, op: Op) -> Support {
+        serde().supports(fixture, op)
+    }
+    fn supports_model(&self, model: Option<ModelKind>, op: Op) -> bool {
+        serde().supports_model(model, op)
+    }
+    fn verify(&self, fixture: &Fixture, op: Op, seed: u64, document: &[u8]) -> GateVerdict {
+        if self.misreads {
+            return GateVerdict::Fail("at users[0].isActive: expected true, got false".into());
+        }
+        serde().verify(fixture, op, seed, document)
+    }
+    fn expected_output(
+        &self,
+        fixture: &Fixture,
+        op: Op,
+        input: &[u8],
+    ) -> Result<ChildOutput, CodecError> {
+        let mut out = serde().expected_output(fixture, op, input)?;
+        if self.wrong_output {
+            out.checksum ^= 1;
+        }
+        Ok(out)
+    }
+    fn accepts(&self, bytes: &[u8]) -> bool {
+        serde().accepts(bytes)
+    }
+}
+
+static MISREADS: Double = Double {
+    id: "misreads",
+    misreads: true,
+    wrong_output: false,
+};
+static WRONG_CHILD: Double = Double {
+    id: "serde_json",
+    misreads: false,
+    wrong_output: true,
+};
+
+/// The children and the spawner beside this test's runner (as tests/run.rs builds them).
+fn children_dir() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let mut build = Command::new(env!("CARGO"));
+    build
+        .args(["build", "-p", "children", "--bins", "--manifest-path"])
+        .arg(manifest);
+    if !cfg!(debug_assertions) {
+        build.arg("--release");
+    }
+    assert!(
+        build.status().unwrap().success(),
+        "cannot build the children"
+    );
+    PathBuf::from(env!("CARGO_BIN_EXE_cold"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+#[test]
+fn a_misreading_codec_is_left_out_before_anything_is_timed() {
+    let dir = std::env::temp_dir().join(format!("thaw-prepare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    cold::folder::create(&dir).unwrap();
+    let o = RunOptions {
+        codecs: vec![find_codec("noop").unwrap(), &MISREADS, &WRONG_CHILD],
+        ops: vec![Op::De],
+        batches: vec![1, 2],
+        samples: 3,
+        fixtures: vec![fixtures::find("users-1kb").unwrap()],
+        seed: fixtures::DEFAULT_SEED,
+        plan_seed: 1,
+        out: None,
+        pin: None,
+        cold_cache: false,
+        drops: Drops::AfterOps,
+        timeout: Duration::from_secs(30),
+        env: Vec::new(),
+        variant: Variant::Portable,
+        children_dir: None,
+        corpora: None,
+        dry_run: false,
+    };
+    let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
+    let prepared = prepare_run(&o, &documents(&o).unwrap(), &children_dir(), &dir, &env).unwrap();
+    let planned: Vec<&str> = prepared.plan.iter().map(|r| r.codec.as_str()).collect();
+    assert!(planned.iter().all(|c| *c == "noop"), "{planned:?}");
+    assert_eq!(planned.len(), 2 * 3, "noop at two batches, three blocks");
+    let why = |codec: &str| {
+        prepared
+            .excluded
+            .iter()
+            .find(|e| e.codec == codec)
+            .map(|e| (e.status.clone(), e.detail.clone()))
+            .unwrap()
+    };
+    let (status, detail) = why("misreads");
+    assert_eq!(status, "gate-failed");
+    assert!(detail.contains("users[0].isActive"), "{detail}");
+    let (status, detail) = why("serde_json");
+    assert_eq!(status, "preflight-failed");
+    assert!(detail.contains("wrong-checksum at batch 1"), "{detail}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
