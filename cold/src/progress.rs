@@ -82,7 +82,7 @@ impl Progress {
             Display::Lines => {
                 if self.last_line.elapsed() >= LINE_EVERY {
                     self.last_line = Instant::now();
-                    say(&self.line());
+                    say(&self.line(self.started.elapsed()));
                 }
             }
             Display::Hidden => {}
@@ -92,14 +92,13 @@ impl Progress {
     pub fn finish(&mut self) {
         match &self.display {
             Display::Bar(bar) => bar.finish(),
-            Display::Lines => say(&self.line()),
+            Display::Lines => say(&self.line(self.started.elapsed())),
             Display::Hidden => {}
         }
     }
 
     /// `cold: 120/570 samples (21%), 0 failed, 0:31 elapsed, ETA 1:58`.
-    fn line(&self) -> String {
-        let elapsed = self.started.elapsed();
+    fn line(&self, elapsed: Duration) -> String {
         let this_session = self.done - self.before;
         let left = self.total.saturating_sub(self.done);
         let eta = (this_session > 0)
@@ -135,7 +134,6 @@ mod tests {
     #[test]
     fn plain_line_counts_and_estimates() {
         let mut p = Progress::with(Display::Hidden, 10, 4);
-        p.started = Instant::now() - Duration::from_secs(30);
         let ok = SampleRow {
             status: schema::Status::Ok,
             ..SampleRow::default()
@@ -147,7 +145,7 @@ mod tests {
         p.sample_done(&ok);
         p.sample_done(&bad);
         p.sample_done(&ok);
-        let line = p.line();
+        let line = p.line(Duration::from_secs(30));
         assert!(
             line.starts_with("cold: 7/10 samples (70%), 1 failed, 0:30 elapsed, ETA 0:30"),
             "{line}"

@@ -2,8 +2,9 @@
 //! folder's lock, then checks everything the manifest promises before running a sample: the plan
 //! derived again from the manifest's settings must be plan.csv (written now if the run stopped
 //! before it), every input file and every child binary must have the SHA-256 the manifest
-//! recorded. Then it takes exactly the plan indices that have no row, with the run's own
-//! settings (variant, timeout, cold cache, pinning, drops, environment).
+//! recorded, and the manifest's seed must generate the fixtures it lists. Then it takes exactly
+//! the plan indices that have no row, with the run's own settings (variant, timeout, cold cache,
+//! pinning, drops, environment).
 
 use crate::classify::Expected;
 use crate::folder;
@@ -56,6 +57,7 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("--resume {}", dir.display()))?;
 
+    check_seed(dir, &manifest)?;
     let plan_rows = planned(dir, &manifest, dry_run)?;
     let routes = checked_routes(dir, &manifest, &plan_rows)?;
     if !dry_run {
@@ -103,6 +105,37 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     let tally = session::take_samples(dir, &jobs, &settings, plan_rows.len(), before)?;
     session::finish(dir, &mut manifest, &settings, &tally)?;
     Ok(dir.to_path_buf())
+}
+
+/// Every generated fixture, generated again from the manifest's seed, must be the document the
+/// run started with: an edited seed would otherwise pass unnoticed (the children read the input
+/// files, which still hold the old seed's documents).
+fn check_seed(dir: &Path, m: &Manifest) -> Result<()> {
+    let seed = m.seed.with_context(|| {
+        format!(
+            "{}: manifest.json has no seed; start a new run",
+            dir.display()
+        )
+    })?;
+    for entry in &m.fixtures {
+        let fixture = catalog::find(&entry.name)?;
+        if fixture.is_corpus() {
+            continue; // Not generated; its input file's hash is checked below.
+        }
+        let document = fixture
+            .document(seed, None)
+            .with_context(|| format!("fixture {}", entry.name))?;
+        if sha256_hex(&document) != entry.sha256 {
+            bail!(
+                "{}: manifest.json's seed {seed} does not generate the fixture {} this run \
+                 started with (its SHA-256 differs): the seed was changed since the run started; \
+                 start a new run",
+                dir.display(),
+                entry.name
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The plan the manifest describes (its codecs, ops, batches, fixtures, samples, plan seed,

@@ -191,7 +191,7 @@ fn manifest_of(
         commit: manifest::git_commit(),
         command_line: std::env::args().collect(),
         seed: Some(s.seed),
-        plan_seed: (s.plan_seed != s.seed).then_some(s.plan_seed),
+        plan_seed: Some(s.plan_seed),
         samples_per_cell: Some(s.samples_per_cell),
         ops: o.ops.clone(),
         batches: o.batches.clone(),

@@ -323,6 +323,15 @@ fn adopted_children(parent: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The pids of this process's running spawners: the children it did not adopt.
+static SPAWNERS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn spawners() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    SPAWNERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A running spawner.
 pub struct Spawner {
     child: Child,
@@ -348,6 +357,7 @@ impl Spawner {
             .map_err(|e| {
                 io::Error::new(e.kind(), format!("cannot start {}: {e}", path.display()))
             })?;
+        spawners().push(child.id());
         let input = child.stdin.take().map(BufWriter::new);
         let output = BufReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Spawner {
@@ -387,11 +397,19 @@ impl Spawner {
     }
 
     /// Kills, with their groups, and reaps the processes this runner adopted as a subreaper
-    /// when its spawner died: its children other than the spawner.
+    /// when its spawner died: its children other than its spawners.
     fn kill_adopted(&mut self) {
+        // The spawner's pipe closes before the kernel hands its children to this process, and
+        // a spawner that sent a broken reply is of no more use: once it is reaped, every
+        // process it left is ours.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
         let me = std::process::id();
-        let spawner = self.child.id();
-        for pid in adopted_children(me).into_iter().filter(|&p| p != spawner) {
+        let live = spawners().clone();
+        for pid in adopted_children(me)
+            .into_iter()
+            .filter(|p| !live.contains(p))
+        {
             process::kill_group(pid as libc::pid_t);
             // SAFETY: waitpid on our own (adopted) child.
             unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
@@ -417,6 +435,8 @@ impl Drop for Spawner {
         // End of input ends the spawner's loop.
         drop(self.input.take());
         let _ = self.child.wait();
+        let pid = self.child.id();
+        spawners().retain(|&p| p != pid);
     }
 }
 

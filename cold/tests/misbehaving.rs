@@ -164,3 +164,44 @@ fn a_flood_of_output_is_cut_while_written() {
     assert!(rows[1].is_ok(), "{:?}", rows[1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// If the spawner dies while its child runs (it has no timeout of its own then), the runner
+/// kills and reaps that child at once, rather than letting it run on unwatched.
+#[test]
+fn a_child_does_not_outlive_its_dead_spawner() {
+    use cold::spawner::{Request, Spawner};
+    let dir = tmp("spawner-death");
+    let pid_file = dir.join("child.pid");
+    let mut spawner = Spawner::start(Path::new(env!("CARGO_BIN_EXE_cold-spawner"))).unwrap();
+    let script = format!("echo $$ > {}; exec sleep 120", pid_file.display());
+    let request = Request {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+        timeout: Duration::from_secs(300),
+        watch: Watch::Auto,
+    };
+    let spawner_pid = spawner.pid() as libc::pid_t;
+    let watched = pid_file.clone();
+    let killer = std::thread::spawn(move || {
+        while std::fs::read_to_string(&watched).map_or(true, |t| !t.ends_with('\n')) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // SAFETY: kill(2) on the spawner, which the test's `Spawner` has not reaped.
+        unsafe { libc::kill(spawner_pid, libc::SIGKILL) };
+    });
+    let reply = spawner.run(&request);
+    killer.join().unwrap();
+    let err = reply.expect_err("the spawner was killed mid-sample");
+    assert!(err.to_string().contains("lost the spawner"), "{err}");
+    let child: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        !Path::new(&format!("/proc/{child}")).exists(),
+        "the child {child} outlived its spawner"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

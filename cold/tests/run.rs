@@ -1,6 +1,7 @@
 //! `cold run` end to end, as a user runs it: a small run writes its folder; bad inputs are
 //! clear errors; a runner killed with SIGKILL mid-run loses no finished sample, and `--resume`
-//! takes exactly the plan indices that have no row.
+//! takes exactly the plan indices that have no row; `--resume` refuses a folder whose child,
+//! input, seed or plan changed since the run started, and writes back a missing plan.csv.
 
 use schema::run_folder::{PlanRow, SampleRow};
 use schema::Status;
@@ -231,16 +232,20 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
-    runner.kill().unwrap(); // SIGKILL
-    runner.wait().unwrap();
-
+    // Stopped first, so that a fast machine cannot finish the run between the count and the kill.
+    // SAFETY: kill(2) on the pid of our own child, which has not been reaped yet.
+    assert_eq!(unsafe { libc::kill(runner.id() as i32, libc::SIGSTOP) }, 0);
     let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
     assert_eq!(plan.len(), 600);
-    let before = line_count(&samples) - 1;
+    let stopped_at = line_count(&samples) - 1;
     assert!(
-        before < plan.len(),
-        "the runner finished before the kill; raise --samples"
+        stopped_at < plan.len(),
+        "the runner finished before it was stopped; raise --samples"
     );
+    runner.kill().unwrap(); // SIGKILL
+    runner.wait().unwrap();
+    // A sample whose row was being written when SIGSTOP landed is cut by the resume.
+    let before = line_count(&samples) - 1;
     assert_eq!(manifest(&dir)["finished"], false);
 
     let dry = cold()
@@ -280,6 +285,115 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     assert_eq!(
         rows::<SampleRow>(&dir.join("samples.csv")).len(),
         plan.len()
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// Copies `from` into `to` (a file).
+fn copy(from: &Path, to: &Path) {
+    std::fs::copy(from, to).unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
+}
+
+/// The samples run in plan order, and a resume refuses whatever changed since the run started.
+#[test]
+fn resume_refuses_a_changed_child_input_seed_or_plan() {
+    let root = tmp("refuse");
+    // The run's own copy of the children, so that changing one changes no other test's.
+    let children = root.join("children");
+    std::fs::create_dir_all(&children).unwrap();
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_cold"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    build_children();
+    for op in ["de", "ser"] {
+        let name = format!("child-noop-{op}-any");
+        copy(&built.join(&name), &children.join(&name));
+    }
+    let dir = root.join("run");
+    let out = cold()
+        .args([
+            "run",
+            "--codecs",
+            "noop",
+            "--batches",
+            "1,3",
+            "--samples",
+            "4",
+        ])
+        .args(["--fixture", "users-1kb", "--children-dir"])
+        .arg(&children)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+
+    // Samples in plan order: the runner follows the plan's seeded random order, no other.
+    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    let order: Vec<u64> = samples.iter().map(|s| s.plan_index).collect();
+    assert_eq!(order, (0..16).collect::<Vec<u64>>());
+
+    let resume = || cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    let refused = |needle: &str| {
+        let out = resume();
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(said.contains(needle), "wanted {needle:?} in: {said}");
+        assert!(!said.contains("panicked"), "{said}");
+    };
+    let samples_before = std::fs::read(dir.join("samples.csv")).unwrap();
+
+    // A changed input file.
+    let input = dir.join("fixtures/users-1kb.json");
+    let original = std::fs::read(&input).unwrap();
+    std::fs::write(&input, b"{\"a\": 2}").unwrap();
+    refused("is not the input this run started with");
+    std::fs::write(&input, &original).unwrap();
+
+    // A changed child (rebuilt, or another build's).
+    let child = children.join("child-noop-de-any");
+    let mut bytes = std::fs::read(&child).unwrap();
+    bytes.push(0);
+    std::fs::write(&child, &bytes).unwrap();
+    refused("is not the one this run started with");
+    bytes.pop();
+    std::fs::write(&child, &bytes).unwrap();
+
+    // An edited manifest: the fixtures' seed, then the plan's.
+    let path = dir.join("manifest.json");
+    let text_of = std::fs::read_to_string(&path).unwrap();
+    let mut m: serde_json::Value = serde_json::from_str(&text_of).unwrap();
+    m["seed"] = serde_json::json!(m["seed"].as_u64().unwrap() + 1);
+    std::fs::write(&path, serde_json::to_string(&m).unwrap()).unwrap();
+    refused("does not generate the fixture users-1kb");
+    let mut m: serde_json::Value = serde_json::from_str(&text_of).unwrap();
+    m["plan_seed"] = serde_json::json!(m["seed"].as_u64().unwrap() + 1);
+    std::fs::write(&path, serde_json::to_string(&m).unwrap()).unwrap();
+    refused("is not the plan manifest.json describes");
+    std::fs::write(&path, &text_of).unwrap();
+
+    // Nothing refused wrote a sample.
+    assert_eq!(
+        std::fs::read(dir.join("samples.csv")).unwrap(),
+        samples_before
+    );
+
+    // A missing plan.csv (a run stopped between its manifest and its plan) is written back as
+    // the manifest describes it, and a finished run has nothing left to take.
+    let plan = std::fs::read(dir.join("plan.csv")).unwrap();
+    std::fs::remove_file(dir.join("plan.csv")).unwrap();
+    let out = resume();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("0 of 16 planned samples left"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(std::fs::read(dir.join("plan.csv")).unwrap(), plan);
+    assert_eq!(
+        std::fs::read(dir.join("samples.csv")).unwrap(),
+        samples_before
     );
     std::fs::remove_dir_all(&root).unwrap();
 }

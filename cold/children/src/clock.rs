@@ -17,11 +17,19 @@ pub fn monotonic_ns() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
 
+    /// Nanoseconds of the clock std's `Instant` reads on Linux: a sleep of 50 ms (which std
+    /// guarantees lasts at least that long) advances it by at least 50,000,000, and by no more
+    /// than an `Instant` taken around both reads saw.
     #[test]
-    fn never_goes_back() {
+    fn counts_nanoseconds_of_the_monotonic_clock() {
+        let around = Instant::now();
         let a = monotonic_ns();
+        std::thread::sleep(Duration::from_millis(50));
         let b = monotonic_ns();
-        assert!(a > 0 && b >= a);
+        let outer = around.elapsed().as_nanos() as u64;
+        assert!(b - a >= 50_000_000, "{a} then {b}");
+        assert!(b - a <= outer, "{} ns inside {outer} ns", b - a);
     }
 }
