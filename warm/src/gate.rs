@@ -379,7 +379,23 @@ mod tests {
         let path = std::env::temp_dir().join(format!("thaw-warm-gate-{}.csv", std::process::id()));
         plan.write_decisions(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
+        // Read back as the report reads it: one row per cell, in the plan's order.
+        let (rows, torn) = schema::csv_rows::read_rows::<GateRow>(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
+        assert!(torn.is_none());
+        assert_eq!(rows.len(), plan.cells.len());
+        for (row, cell) in rows.iter().zip(&plan.cells) {
+            assert_eq!(
+                (row.fixture.as_str(), row.op, row.codec.as_str()),
+                (cell.fixture.name, cell.op, cell.codec)
+            );
+            let decided = match &cell.decision {
+                Decision::Run => GateDecision::Run,
+                Decision::Unsupported(_) => GateDecision::Unsupported,
+                Decision::Refused(_) => GateDecision::Refused,
+            };
+            assert_eq!(row.decision, decided, "{}", cell.id());
+        }
         assert_eq!(text.lines().count(), 1 + plan.cells.len());
         assert!(text.starts_with("fixture,op,codec,decision,reason\n"));
         assert!(text.contains("small,de,serde_json,run,\n"));
