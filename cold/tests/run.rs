@@ -10,15 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Builds the children beside the runner once per test process: `cargo test -p cold` builds
+/// Builds the children (and the analysis binary) beside the runner once per test process: `cargo test -p cold` builds
 /// only this package's binaries, and the children are the `children` package's.
 fn build_children() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
         let mut build = Command::new(env!("CARGO"));
+        // The report's binary too, for the test of a report on a real run folder.
         build
-            .args(["build", "-p", "children", "--bins", "--manifest-path"])
+            .args(["build", "-p", "children", "-p", "analysis", "--bins"])
+            .arg("--manifest-path")
             .arg(manifest);
         if !cfg!(debug_assertions) {
             build.arg("--release");
@@ -395,5 +397,65 @@ fn resume_refuses_a_changed_child_input_seed_or_plan() {
         std::fs::read(dir.join("samples.csv")).unwrap(),
         samples_before
     );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The report, as a user builds it, on a real `cold run` folder (not a synthetic one): every
+/// cell of the plan is in it with the samples the run took.
+#[test]
+fn the_report_reads_a_real_run() {
+    let root = tmp("report");
+    let dir = root.join("run");
+    let out = cold()
+        .args(["run", "--codecs", "noop,serde_json", "--batches", "1,10"])
+        .args(["--samples", "3", "--fixture", "users-1kb", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    build_children();
+    let analysis = PathBuf::from(env!("CARGO_BIN_EXE_cold"))
+        .parent()
+        .unwrap()
+        .join("analysis");
+    let report = root.join("report");
+    let out = Command::new(&analysis)
+        .arg("report")
+        .arg(&dir)
+        .arg("--warm")
+        .arg(root.join("no-warm"))
+        .arg("--conformance")
+        .arg(root.join("no-conformance.csv"))
+        .arg("--out")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    let cells = json["cells"].as_array().unwrap();
+    // noop and serde_json, de and ser, at batches 1 and 10.
+    assert_eq!(cells.len(), 8, "{cells:?}");
+    for cell in cells {
+        assert_eq!(
+            (&cell["ok"], &cell["planned"]),
+            (&3.into(), &3.into()),
+            "{cell}"
+        );
+        assert!(
+            cell["init_plus_ops"]["median"].as_f64().unwrap() > 0.0,
+            "{cell}"
+        );
+        assert!(
+            cell["wall"]["median"].as_f64() > cell["init_plus_ops"]["median"].as_f64(),
+            "{cell}"
+        );
+        assert!(cell["hwm_kib"].as_f64().unwrap() > 0.0, "{cell}");
+    }
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("serde_json") && md.contains("users-1kb"));
+    assert!(!md.contains("missing column"), "{md}");
     std::fs::remove_dir_all(&root).unwrap();
 }
