@@ -68,7 +68,13 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .out
         .clone()
         .unwrap_or_else(|| folder::default_dir(started));
-    folder::create(&dir)?;
+    if let Err(refused) = folder::create(&dir) {
+        // A run still writing the folder: say whose it is.
+        if dir.join(lock::LOCK).exists() {
+            lock::lock(&dir)?;
+        }
+        return Err(refused);
+    }
     let _lock = lock::lock(&dir)?;
     say!("run folder: {}", dir.display());
 
