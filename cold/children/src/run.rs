@@ -12,7 +12,7 @@
 use crate::clock::monotonic_ns;
 use crate::memory::peak_and_current_kib;
 use crate::protocol::{Args, Line, FAILURE_EXIT};
-use fixtures::codecs::{output_checksum, Codec, Op};
+use fixtures::codecs::{ser_checksum, Codec, Op};
 use fixtures::inputs::Target;
 use schema::Drops;
 use std::hint::black_box;
@@ -143,7 +143,7 @@ pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, S
     }
     let done_ns = monotonic_ns();
 
-    let checksum = output_checksum(&out);
+    let checksum = ser_checksum::<C>(&out);
     Ok(finish(
         [main_ns, fixture_ns, init_ns, first_ns, done_ns],
         checksum,
