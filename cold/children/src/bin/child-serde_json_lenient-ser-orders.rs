@@ -1,0 +1,5 @@
+//! Generated from the codec registry (children::catalog): the cold child of codec
+//! `serde_json_lenient`, op `ser`, target `orders`.
+fn main() {
+    children::run::ser::<fixtures::codecs::SerdeJsonLenientTyped, Vec<fixtures::models::Order>>()
+}
