@@ -1,28 +1,12 @@
-//! `cold list`: the codecs (id, library, version, style) and the fixtures (name, size, what it
+//! `cold list`: the codecs (id, library, version, style, ser output) and the fixtures (name, size, what it
 //! is), so a user can see the valid values of `--codecs` and `--fixture`.
 
 use anyhow::Result;
-use fixtures::codecs::registry;
 use std::io::Write;
 use std::path::Path;
 
 pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
-    writeln!(out, "codecs:")?;
-    writeln!(
-        out,
-        "  {:<18} {:<12} {:<10} style",
-        "id", "library", "version"
-    )?;
-    for c in registry() {
-        writeln!(
-            out,
-            "  {:<18} {:<12} {:<10} {}",
-            c.id(),
-            c.library(),
-            c.version(),
-            c.style().name()
-        )?;
-    }
+    write!(out, "{}", fixtures::codecs::codec_table())?;
     writeln!(out)?;
     writeln!(out, "fixtures (seed {seed}):")?;
     for f in fixtures::FIXTURES {

@@ -1,5 +1,5 @@
 //! Phase arithmetic: the runner's `spawn` and `reaped` stamps and a child's stamps, cut into the
-//! phases of DESIGN.md. Pure; stamps out of order are an error that names the pair.
+//! phases of docs/child-protocol.md. Pure; stamps out of order are an error that names the pair.
 
 /// Every stamp of one sample, CLOCK_MONOTONIC nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -119,6 +119,26 @@ pub struct Line {
     pub rss_kib: u64,
 }
 
+impl Line {
+    /// The line of a program that makes one call and checks nothing (the reference programs
+    /// `minimal-*`): no library state (`init` = `fixture`), no check (`done` = `checked` =
+    /// `first`), checksum 0, memory not read.
+    pub fn one_call(main: u64, fixture: u64, first: u64, bytes: u64) -> Line {
+        Line {
+            main,
+            fixture,
+            init: fixture,
+            first,
+            done: first,
+            checked: first,
+            checksum: 0,
+            bytes,
+            hwm_kib: 0,
+            rss_kib: 0,
+        }
+    }
+}
+
 /// The keys of the line, in the order children print them.
 const KEYS: [&str; 10] = [
     "main", "fixture", "init", "first", "done", "checked", "checksum", "bytes", "hwm_kib",

@@ -17,18 +17,7 @@ fn main() {
     let value = <Users as nanoserde::DeJson>::deserialize_json(text).expect("a Users document");
     let first = monotonic_ns();
     black_box(&value);
-    let line = children::protocol::Line {
-        main,
-        fixture,
-        init: fixture,
-        first,
-        done: first,
-        checked: first,
-        checksum: 0,
-        bytes: document.len() as u64,
-        hwm_kib: 0,
-        rss_kib: 0,
-    };
+    let line = children::protocol::Line::one_call(main, fixture, first, document.len() as u64);
     print!("{}", line.text());
     black_box(copy);
 }
