@@ -3,7 +3,8 @@
 //! --release --workspace` builds them all into target/release), and in target/native/release for
 //! `native` (`scripts/build-children.sh native`). And, when the runner was started by `cargo
 //! run`, building them first: `cargo run` builds only the runner's own binary, so without this a
-//! fresh checkout would have no children and an edited one would time stale children.
+//! fresh checkout would have no children and an edited one would time stale children. The
+//! allocation counter of `--measure instructions` (`libthaw_alloc_phases.so`) lives there too.
 
 use anyhow::{bail, Context, Result};
 use schema::Variant;
@@ -29,42 +30,57 @@ pub fn default_dir(variant: Variant) -> Result<PathBuf> {
     })
 }
 
-/// The `cargo build` that makes the spawner and the child binaries `binaries` of `variant` for a
-/// runner started by `cargo run` of this package (`CARGO`, `CARGO_MANIFEST_DIR` and
-/// `CARGO_PKG_NAME=cold` in its environment), or `None` for a runner started any other way.
-pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Option<Command>> {
+/// `cargo build --manifest-path <workspace>` for a runner started by `cargo run` of this package
+/// (`CARGO`, `CARGO_MANIFEST_DIR` and `CARGO_PKG_NAME=cold` in its environment), or `None` for a
+/// runner started any other way.
+fn cargo_build() -> Option<Command> {
     let var = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
     let (Some(cargo), Some(manifest_dir)) = (var("CARGO"), var("CARGO_MANIFEST_DIR")) else {
-        return Ok(None);
+        return None;
     };
     if var("CARGO_PKG_NAME").as_deref() != Some(std::ffi::OsStr::new("cold")) {
-        return Ok(None);
+        return None;
     }
     let mut command = Command::new(cargo);
     command
-        .args(["build", "-p", "cold", "-p", "children"])
-        .args(["--bin", crate::spawner::BINARY])
-        .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]))
+        .arg("build")
         .arg("--manifest-path")
         .arg(Path::new(&manifest_dir).join("Cargo.toml"));
-    match variant {
-        Variant::Portable => {
-            // The runner's own profile: target/<profile>/cold.
-            let dir = default_dir(Variant::Portable)?;
-            match dir.file_name().and_then(|n| n.to_str()) {
-                Some("debug") | None => {}
-                Some(profile) => {
-                    command.args(["--profile", profile]);
-                }
-            }
+    Some(command)
+}
+
+/// `--profile P` when the runner was built with a profile other than `dev`: what it builds
+/// lands beside it, in target/<profile>.
+fn same_profile(command: &mut Command) -> Result<()> {
+    let dir = default_dir(Variant::Portable)?;
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => {}
+        Some(profile) => {
+            command.args(["--profile", profile]);
         }
+    }
+    Ok(())
+}
+
+/// The `cargo build` that makes the spawner and the child binaries `binaries` of `variant` for a
+/// runner started by `cargo run`, or `None` for a runner started any other way.
+pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Option<Command>> {
+    let Some(mut command) = cargo_build() else {
+        return Ok(None);
+    };
+    command
+        .args(["-p", "cold", "-p", "children"])
+        .args(["--bin", crate::spawner::BINARY])
+        .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]));
+    match variant {
+        Variant::Portable => same_profile(&mut command)?,
         Variant::Native => {
             // As scripts/build-children.sh native: its own target folder, target-cpu=native.
             let dir = default_dir(Variant::Native)?;
             let target = dir
                 .parent()
                 .context("the native children's folder has no parent")?;
-            let mut flags = var("RUSTFLAGS").unwrap_or_default();
+            let mut flags = std::env::var_os("RUSTFLAGS").unwrap_or_default();
             if !flags.is_empty() {
                 flags.push(" ");
             }
@@ -75,6 +91,17 @@ pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Opti
                 .env("RUSTFLAGS", flags);
         }
     }
+    Ok(Some(command))
+}
+
+/// The `cargo build` of the allocation counter (`alloc-phases`, for `--measure instructions`)
+/// beside the runner, for a runner started by `cargo run`; `None` otherwise.
+pub fn cargo_build_alloc_counter() -> Result<Option<Command>> {
+    let Some(mut command) = cargo_build() else {
+        return Ok(None);
+    };
+    command.args(["-p", "alloc-phases", "--lib"]);
+    same_profile(&mut command)?;
     Ok(Some(command))
 }
 

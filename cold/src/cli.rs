@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use fixtures::catalog::CorporaOption;
 use fixtures::codecs::{find_codec, registry, AnyCodec, Op};
 use fixtures::Fixture;
-use schema::{Drops, Variant};
+use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -51,9 +51,10 @@ pub struct RunArgs {
     /// Comma-separated batch sizes: operations per child.
     #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
     pub batches: Vec<u32>,
-    /// Samples (children) per cell: the number of blocks.
-    #[arg(long, default_value_t = 30)]
-    pub samples: u32,
+    /// Samples (children) per cell: the number of blocks [default: 30; 3 with --measure
+    /// instructions, whose counts do not vary].
+    #[arg(long)]
+    pub samples: Option<u32>,
     /// Fixture names, comma-separated or repeated.
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
     pub fixture: Vec<String>,
@@ -80,6 +81,11 @@ pub struct RunArgs {
     /// Seconds a child may run before it is killed and recorded as `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// What each sample records: `time` (the child runs natively), or `instructions` (it runs
+    /// under Valgrind's callgrind, which counts the instructions of each phase, and once more
+    /// natively with an allocation counter).
+    #[arg(long, default_value = "time", value_parser = Measure::parse)]
+    pub measure: Measure,
     /// Also give the children this variable (repeatable). They start with PATH and HOME only.
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
     pub env: Vec<(String, String)>,
@@ -96,6 +102,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "codecs", "ops", "batches", "samples", "fixture", "seed", "plan_seed", "out", "pin",
         "cold_cache", "drop_each", "timeout", "env", "variant", "children_dir", "corpora",
+        "measure",
     ])]
     pub resume: Option<PathBuf>,
     /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
@@ -123,6 +130,7 @@ pub struct RunOptions {
     pub variant: Variant,
     pub children_dir: Option<PathBuf>,
     pub corpora: Option<PathBuf>,
+    pub measure: Measure,
     pub dry_run: bool,
 }
 
@@ -186,11 +194,12 @@ impl RunArgs {
         if batches.is_empty() {
             bail!("--batches is empty; give 1 to {max_batch} operations per child");
         }
-        if !(1..=MAX_SAMPLES).contains(&self.samples) {
-            bail!(
-                "--samples {}: give 1 to {MAX_SAMPLES} samples per cell",
-                self.samples
-            );
+        let samples = self.samples.unwrap_or(match self.measure {
+            Measure::Time => 30,
+            Measure::Instructions => 3,
+        });
+        if !(1..=MAX_SAMPLES).contains(&samples) {
+            bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
         }
         let fixtures = dedup(&self.fixture)
             .iter()
@@ -212,7 +221,7 @@ impl RunArgs {
             codecs,
             ops,
             batches,
-            samples: self.samples,
+            samples,
             fixtures,
             seed: self.seed,
             plan_seed: self.plan_seed.unwrap_or(self.seed),
@@ -229,6 +238,7 @@ impl RunArgs {
             variant: self.variant,
             children_dir: self.children_dir,
             corpora,
+            measure: self.measure,
             dry_run: self.dry_run,
         })))
     }

@@ -13,6 +13,7 @@ pub mod cache;
 pub mod capture;
 pub mod classify;
 pub mod cli;
+pub mod counting;
 pub mod folder;
 pub mod interrupt;
 pub mod list;

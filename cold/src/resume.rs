@@ -7,6 +7,7 @@
 //! pinning, drops, environment).
 
 use crate::classify::Expected;
+use crate::counting;
 use crate::folder;
 use crate::interrupt;
 use crate::lock;
@@ -19,7 +20,7 @@ use anyhow::{bail, Context, Result};
 use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
 use schema::run_folder::{Manifest, PlanRow, MANIFEST, PLAN};
-use schema::GateCell;
+use schema::{GateCell, Measure};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,14 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     check_seed(dir, &manifest)?;
     let plan_rows = planned(dir, &manifest, dry_run)?;
     let routes = checked_routes(dir, &manifest, &plan_rows)?;
+    let counter = match (settings.measure, &manifest.counting) {
+        (Measure::Time, _) => None,
+        (Measure::Instructions, Some(recorded)) => Some(counting::resume(dir, recorded)?),
+        (Measure::Instructions, None) => bail!(
+            "{}: manifest.json says this run counts instructions but not how; start a new run",
+            dir.display()
+        ),
+    };
     if !dry_run {
         let cut = folder::repair_samples(dir)?;
         if cut > 0 {
@@ -102,7 +111,7 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
 
     let jobs = session::jobs(&left, &routes, &settings)?;
     let before = plan_rows.len() - left.len();
-    let tally = session::take_samples(dir, &jobs, &settings, plan_rows.len(), before)?;
+    let tally = session::take_samples(dir, &jobs, &settings, counter, plan_rows.len(), before)?;
     session::finish(dir, &mut manifest, &settings, &tally)?;
     Ok(dir.to_path_buf())
 }

@@ -10,6 +10,7 @@
 
 use crate::binaries;
 use crate::cli::RunOptions;
+use crate::counting;
 use crate::folder;
 use crate::interrupt;
 use crate::lock;
@@ -20,6 +21,7 @@ use crate::session::{self, say};
 use anyhow::{bail, Result};
 use fixtures::codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, MANIFEST};
+use schema::Measure;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -55,6 +57,14 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
 
+    // Before any folder is made: a counted run without Valgrind fails here, with how to get it.
+    let counting_tools = match o.measure {
+        Measure::Time => None,
+        Measure::Instructions => Some((
+            counting::find_valgrind()?,
+            counting::alloc_counter_beside_runner()?,
+        )),
+    };
     let pinning = match &o.pin {
         Some(cpus) => {
             let mask = pin::format_cpus(&pin::pin(cpus)?);
@@ -77,6 +87,10 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     }
     let _lock = lock::lock(&dir)?;
     say!("run folder: {}", dir.display());
+    let counter = match counting_tools {
+        Some((valgrind, library)) => Some(counting::start(&dir, valgrind, &library)?),
+        None => None,
+    };
 
     let prepared = prepare::prepare_run(o, &documents, &children_dir, &dir, &env)?;
     let settings = Settings {
@@ -90,8 +104,11 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         timeout_secs: o.timeout.as_secs_f64(),
         drops: o.drops,
         child_env: env_strings(&env),
+        measure: o.measure,
     };
     let mut manifest = manifest_of(o, &settings, started_utc, prepared_parts(&prepared));
+    manifest.measure = Some(o.measure);
+    manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
     if o.out.is_none() {
         // results/cold/latest names the newest default run (once it has a manifest); a folder
@@ -114,7 +131,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         if o.cold_cache { ", cold cache" } else { "" }
     );
     let jobs = session::jobs(&prepared.plan, &prepared.routes, &settings)?;
-    let tally = session::take_samples(&dir, &jobs, &settings, prepared.plan.len(), 0)?;
+    let tally = session::take_samples(&dir, &jobs, &settings, counter, prepared.plan.len(), 0)?;
     session::finish(&dir, &mut manifest, &settings, &tally)?;
     Ok(Some(dir))
 }

@@ -6,6 +6,7 @@
 
 use crate::cache::EvictionTally;
 use crate::classify::{self, Expected};
+use crate::counting::{self, Counter};
 use crate::folder::SamplesWriter;
 use crate::interrupt::{self, Interrupted};
 use crate::process::Watch;
@@ -53,6 +54,8 @@ pub struct Sampler {
     cold_cache: bool,
     watch: Watch,
     env: Vec<(OsString, OsString)>,
+    /// With `--measure instructions`: how each sample is counted.
+    counter: Option<Counter>,
     pub eviction: EvictionTally,
 }
 
@@ -73,8 +76,15 @@ impl Sampler {
             cold_cache,
             watch: Watch::Auto,
             env,
+            counter: None,
             eviction: EvictionTally::default(),
         })
+    }
+
+    /// Counts each sample instead of timing it (`--measure instructions`).
+    pub fn with_counter(mut self, counter: Counter) -> Sampler {
+        self.counter = Some(counter);
+        self
     }
 
     /// Uses the watchdog thread instead of a pidfd (for tests of the fallback).
@@ -91,10 +101,26 @@ impl Sampler {
             let input = self.eviction.evict(&job.input);
             binary && input
         });
+        let mut row = match self.counter.clone() {
+            None => self.run(job, job.child.clone(), job.args(), self.env.clone())?,
+            Some(counter) => self.count(job, &counter)?,
+        };
+        row.evicted = evicted;
+        Ok(row)
+    }
+
+    /// Runs `program argv…` for `job` with `env` and classifies how it ended.
+    fn run(
+        &mut self,
+        job: &Job,
+        program: PathBuf,
+        args: Vec<OsString>,
+        env: Vec<(OsString, OsString)>,
+    ) -> Result<SampleRow> {
         let request = Request {
-            program: job.child.clone(),
-            args: job.args(),
-            env: self.env.clone(),
+            program,
+            args,
+            env,
             timeout: self.timeout,
             watch: self.watch,
         };
@@ -105,7 +131,7 @@ impl Sampler {
                 job.child.display()
             )
         })?;
-        let mut row = match reply {
+        Ok(match reply {
             Ok(reaped) => classify::reaped(
                 &job.plan,
                 &reaped,
@@ -113,8 +139,59 @@ impl Sampler {
                 self.timeout.as_secs_f64(),
             ),
             Err(why) => classify::spawn_failed(&job.plan, &why),
-        };
-        row.evicted = evicted;
+        })
+    }
+
+    /// A counted sample: the child under callgrind, then natively with the allocation counter.
+    /// Each run must end as a timed one would (its line, its checksum); a count that cannot be
+    /// cut into phases leaves its columns empty and says why in `error`.
+    fn count(&mut self, job: &Job, counter: &Counter) -> Result<SampleRow> {
+        counter.clear_scratch()?;
+        let argv = counter.callgrind_argv(&job.child, &job.args());
+        let mut row = self.run(job, counter.valgrind.path.clone(), argv, self.env.clone())?;
+        counting::clear_times(&mut row);
+        if !row.is_ok() {
+            row.error = Some(format!(
+                "under callgrind: {}",
+                row.error.unwrap_or_default()
+            ));
+            return Ok(row);
+        }
+        let mut notes = Vec::new();
+        let parts = std::fs::read_to_string(counter.callgrind_file())
+            .map_err(|e| format!("callgrind wrote no output: {e}"))
+            .and_then(|text| counting::parse_callgrind(&text))
+            .and_then(|parts| counting::fill_instructions(&mut row, &parts));
+        if let Err(e) = parts {
+            notes.push(e);
+        }
+
+        let alloc = self.run(
+            job,
+            job.child.clone(),
+            job.args(),
+            counter.alloc_env(&self.env),
+        )?;
+        if !alloc.is_ok() {
+            row.status = alloc.status;
+            row.exit_code = alloc.exit_code;
+            row.signal = alloc.signal;
+            notes.push(format!(
+                "the allocation run: {}",
+                alloc.error.unwrap_or_default()
+            ));
+        } else {
+            let counted = std::fs::read_to_string(counter.alloc_file())
+                .map_err(|e| format!("the allocation counter wrote nothing: {e}"))
+                .and_then(|text| counting::parse_alloc(&text))
+                .and_then(|(reads, phases)| counting::fill_allocations(&mut row, reads, &phases));
+            if let Err(e) = counted {
+                notes.push(e);
+            }
+        }
+        if !notes.is_empty() {
+            row.error = Some(notes.join("; "));
+        }
         Ok(row)
     }
 }

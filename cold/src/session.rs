@@ -3,6 +3,7 @@
 //! from what samples.csv holds (so a resumed run's summary covers every sample).
 
 use crate::cache::EvictionTally;
+use crate::counting::Counter;
 use crate::folder::{self, SamplesWriter};
 use crate::interrupt::{self, Interrupted};
 use crate::manifest;
@@ -103,13 +104,14 @@ pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
         .collect()
 }
 
-/// Takes `jobs` into the folder's samples.csv (`before` of `total` planned samples are there
+/// Takes `jobs` (counted, with `counter`) into the folder's samples.csv (`before` of `total` planned samples are there
 /// already). Returns how eviction went, for the summary. A signal stops it with an
 /// [`Interrupted`] error that says how to resume.
 pub fn take_samples(
     dir: &Path,
     jobs: &[Job],
     settings: &Settings,
+    counter: Option<Counter>,
     total: usize,
     before: usize,
 ) -> Result<EvictionTally> {
@@ -120,6 +122,9 @@ pub fn take_samples(
         settings.cold_cache,
         env_of(settings),
     )?;
+    if let Some(counter) = counter {
+        sampler = sampler.with_counter(counter);
+    }
     let mut writer = SamplesWriter::open(dir)?;
     let mut progress = Progress::new(total as u64, before as u64);
     let stop = |taken: usize| {
@@ -187,8 +192,13 @@ fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Res
         cold_cache: tally.is_some(),
     };
     say!();
-    say!("{}", summary::table(&rows, &cx).trim_end());
-    say!("{}", summary::LEGEND);
+    if m.measure == Some(schema::Measure::Instructions) {
+        say!("{}", summary::counts_table(&rows, &cx).trim_end());
+        say!("{}", summary::COUNTS_LEGEND);
+    } else {
+        say!("{}", summary::table(&rows, &cx).trim_end());
+        say!("{}", summary::LEGEND);
+    }
     if let Some(f) = summary::failures(&rows) {
         say!("{f}");
     }

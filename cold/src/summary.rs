@@ -8,7 +8,7 @@
 
 use schema::figures::quantile;
 use schema::run_folder::SampleRow;
-use schema::units::{bytes, ns};
+use schema::units::{bytes, count, ns};
 use schema::{CellKey, GateCell, Op, OutputMode};
 use std::collections::{BTreeMap, HashMap};
 
@@ -175,6 +175,85 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
     }
     render(&lines, 4)
 }
+
+/// The closing table of a counted run (`--measure instructions`): per cell, the median
+/// instructions of each phase, whether every sample counted the library's phases (init,
+/// first op, remaining ops) alike, and the blocks and bytes the first operation allocated.
+pub fn counts_table(rows: &[SampleRow], cx: &Context) -> String {
+    let mut cells: BTreeMap<(usize, usize, CellKey), Vec<&SampleRow>> = BTreeMap::new();
+    let position = |list: &[&str], x: &str| list.iter().position(|y| *y == x).unwrap_or(usize::MAX);
+    for r in rows.iter().filter(|r| r.is_ok()) {
+        let key = r.cell();
+        let order = (
+            position(cx.fixture_order, &key.fixture),
+            position(cx.codec_order, &key.codec),
+        );
+        cells.entry((order.0, order.1, key)).or_default().push(r);
+    }
+    let mut keys: Vec<&(usize, usize, CellKey)> = cells.keys().collect();
+    keys.sort_by_key(|(f, c, k)| (*f, k.op, k.variant, k.batch, *c));
+    let header = [
+        "fixture",
+        "op",
+        "batch",
+        "codec",
+        "n",
+        "to main",
+        "fixture",
+        "init",
+        "first op",
+        "rest",
+        "check",
+        "exit",
+        "same",
+        "first-op allocs",
+    ];
+    let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    for key in keys {
+        let rows = &cells[key];
+        let median = |f: fn(&SampleRow) -> Option<u64>| {
+            quantile(&sorted(rows.iter().filter_map(|r| f(r))), 0.5)
+        };
+        let library = |r: &&SampleRow| (r.instr_init, r.instr_first_op, r.instr_remaining_ops);
+        let counted: Vec<_> = rows.iter().map(library).filter(|c| c.1.is_some()).collect();
+        let same = match counted.first() {
+            None => "—".to_string(),
+            Some(first) if counted.iter().all(|c| c == first) => format!("yes ×{}", counted.len()),
+            Some(_) => "NO".to_string(),
+        };
+        let allocs = match (
+            median(|r| r.alloc_first_op_blocks),
+            median(|r| r.alloc_first_op_bytes),
+        ) {
+            (Some(n), Some(b)) => format!("{} / {}", count(n), bytes(b)),
+            _ => "—".to_string(),
+        };
+        let k = &key.2;
+        lines.push(vec![
+            k.fixture.clone(),
+            k.op.to_string(),
+            k.batch.to_string(),
+            k.codec.clone(),
+            rows.len().to_string(),
+            or_dash(median(|r| r.instr_to_main), count),
+            or_dash(median(|r| r.instr_fixture), count),
+            or_dash(median(|r| r.instr_init), count),
+            or_dash(median(|r| r.instr_first_op), count),
+            or_dash(median(|r| r.instr_remaining_ops), count),
+            or_dash(median(|r| r.instr_check), count),
+            or_dash(median(|r| r.instr_exit), count),
+            same,
+            allocs,
+        ]);
+    }
+    render(&lines, 4)
+}
+
+/// What the counted table's columns are.
+pub const COUNTS_LEGEND: &str = "(instructions executed, counted by callgrind: to main = exec to \
+main, the loader and the runtime's start; rest = the remaining ops; same = every sample counted \
+init, first op and rest alike; first-op allocs = heap blocks / bytes of the first operation, \
+counted natively by the allocation counter)";
 
 /// Columns padded to their widest cell; the first `text_columns` left-aligned, the rest right.
 fn render(lines: &[Vec<String>], text_columns: usize) -> String {

@@ -125,6 +125,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         variant: Variant::Portable,
         children_dir: None,
         corpora: None,
+        measure: schema::Measure::Time,
         dry_run: false,
     };
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];

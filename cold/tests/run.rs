@@ -20,6 +20,7 @@ fn build_children() {
         // The report's binary too, for the test of a report on a real run folder.
         build
             .args(["build", "-p", "children", "-p", "analysis", "--bins"])
+            .args(["-p", "alloc-phases", "--lib"])
             .arg("--manifest-path")
             .arg(manifest);
         if !cfg!(debug_assertions) {
@@ -457,5 +458,94 @@ fn the_report_reads_a_real_run() {
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
     assert!(md.contains("serde_json") && md.contains("users-1kb"));
     assert!(!md.contains("missing column"), "{md}");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// `--measure instructions`: each sample counted under callgrind (and natively for its
+/// allocations), the same on every sample. Skipped, with a message, where Valgrind is absent.
+#[test]
+fn a_counted_run_gives_the_same_counts_every_sample() {
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("skipped: no valgrind on PATH (scripts/install-tools.sh installs it)");
+        return;
+    }
+    let root = tmp("counted");
+    let dir = root.join("run");
+    let out = cold()
+        .args([
+            "run",
+            "--measure",
+            "instructions",
+            "--codecs",
+            "noop,serde_json",
+        ])
+        .args([
+            "--ops",
+            "de",
+            "--batches",
+            "1",
+            "--fixture",
+            "users-1kb",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("first op") && said.contains("yes ×3"),
+        "{said}"
+    );
+
+    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    assert_eq!(samples.len(), 2 * 3, "3 samples by default when counting");
+    for codec in ["noop", "serde_json"] {
+        let counts: Vec<_> = samples
+            .iter()
+            .filter(|s| s.codec == codec)
+            .map(|s| {
+                assert_eq!(s.status, Status::Ok, "{s:?}");
+                assert_eq!(s.init_plus_ops_ns, None, "no times under Valgrind");
+                (
+                    s.instr_init,
+                    s.instr_first_op,
+                    s.instr_remaining_ops,
+                    s.alloc_first_op_blocks,
+                )
+            })
+            .collect();
+        assert!(counts[0].1.unwrap() > 0, "{counts:?}");
+        assert!(
+            counts.iter().all(|c| *c == counts[0]),
+            "{codec}: {counts:?}"
+        );
+    }
+    let first_op = |codec: &str| {
+        samples
+            .iter()
+            .find(|s| s.codec == codec)
+            .unwrap()
+            .instr_first_op
+            .unwrap()
+    };
+    // A typed decode of 1 KB is thousands of instructions; the floor's is a few dozen.
+    assert!(first_op("serde_json") > 100 * first_op("noop"));
+    let noop = samples.iter().find(|s| s.codec == "noop").unwrap();
+    assert_eq!(
+        (noop.alloc_first_op_blocks, noop.alloc_first_op_bytes),
+        (Some(1), Some(8)),
+        "the floor's de allocates one 8-byte vector"
+    );
+    let m = manifest(&dir);
+    assert_eq!(m["measure"], "instructions");
+    assert_eq!(m["counting"]["tool"], "callgrind");
+    assert!(m["counting"]["valgrind"]
+        .as_str()
+        .unwrap()
+        .starts_with("valgrind"));
+    assert!(dir
+        .join(m["counting"]["alloc_library"].as_str().unwrap())
+        .is_file());
     std::fs::remove_dir_all(&root).unwrap();
 }
