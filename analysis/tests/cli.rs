@@ -121,6 +121,72 @@ fn report_end_to_end() {
     assert!(md.contains("Absent: no conformance table"));
 }
 
+/// Every `<unit> [` in `text` opens an interval of figures or the "no interval" mark.
+fn intervals_in(text: &str) -> Vec<&str> {
+    ["ns [", "µs [", "ms [", " s ["]
+        .iter()
+        .flat_map(|u| text.match_indices(u).map(|(i, m)| &text[i + m.len()..]))
+        .map(|rest| rest.split(']').next().unwrap_or(""))
+        .collect()
+}
+
+#[test]
+fn a_median_interval_that_does_not_exist_is_not_printed() {
+    // One sample per cell (one block of 57): no cell has a 95% median interval (n ≤ 5), so none
+    // may print one; the CSV bounds are empty and the JSON ones null. Six samples per cell have
+    // one.
+    let d = tmp("no-interval");
+    for (blocks, has) in [(1usize, false), (6, true)] {
+        let run_dir = d.join(format!("run{blocks}"));
+        synth(&run_dir, 57 * blocks, 2, &["--fail-rate", "0"]);
+        let out = run(bin().arg("report").arg(&run_dir).args([
+            "--warm",
+            "/nonexistent",
+            "--conformance",
+            "/nonexistent.csv",
+        ]));
+        assert!(out.status.success());
+        let report = run_dir.join("report");
+        let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+        let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        for text in [&md, &html, &stdout] {
+            let found = intervals_in(text);
+            assert!(!found.is_empty());
+            assert!(
+                found.iter().all(|i| (*i == "—") != has),
+                "{blocks} block(s): {found:?}"
+            );
+        }
+        let csv = std::fs::read_to_string(report.join("summary.csv")).unwrap();
+        let mut lines = csv.lines().map(|l| l.split(',').collect::<Vec<_>>());
+        let header = lines.next().unwrap();
+        let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+        let bounds = [
+            "init_plus_ops_lo_ns",
+            "init_plus_ops_hi_ns",
+            "wall_lo_ns",
+            "wall_hi_ns",
+        ]
+        .map(col);
+        for row in lines {
+            for &c in &bounds {
+                assert_eq!(!row[c].is_empty(), has, "{blocks} block(s): {row:?}");
+            }
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+                .unwrap();
+        for cell in json["cells"].as_array().unwrap() {
+            for figure in ["init_plus_ops", "wall"] {
+                for bound in ["median_lo", "median_hi"] {
+                    assert_eq!(!cell[figure][bound].is_null(), has, "{cell}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn compare_flags_a_known_regression() {
     let d = tmp("compare");
