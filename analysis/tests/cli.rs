@@ -218,6 +218,55 @@ fn compare_flags_a_known_regression() {
 }
 
 #[test]
+fn compare_at_one_sample_per_cell_calls_nothing() {
+    // Two runs with the same settings, one sample per cell: a bootstrap interval of one value
+    // has zero width, so no cell may be called improved or regressed.
+    let d = tmp("compare-small");
+    synth(&d.join("a"), 57, 1, &["--fail-rate", "0"]);
+    synth(&d.join("b"), 57, 2, &["--fail-rate", "0"]);
+    let out = run(bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(d.join("a"))
+        .arg(d.join("b")));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let too_few = stdout
+        .lines()
+        .filter(|l| l.ends_with("too few samples"))
+        .count();
+    assert_eq!(too_few, 57, "{stdout}");
+    assert!(
+        stdout.contains(
+            "57 cells compared: 0 improved, 0 regressed, 0 unchanged; 57 with too few samples"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn compare_without_a_cell_in_common_fails() {
+    let d = tmp("compare-disjoint");
+    synth(&d.join("a"), 57, 1, &[]);
+    synth(&d.join("b"), 57, 1, &[]);
+    let samples = d.join("b/samples.csv");
+    let text = std::fs::read_to_string(&samples).unwrap();
+    std::fs::write(&samples, text.replace("users-2kb", "users-1kb")).unwrap();
+    let out = bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(d.join("a"))
+        .arg(d.join("b"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("have no cell in common (57 cells only in A, 57 only in B"),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("cells compared"));
+}
+
+#[test]
 fn export_hyperfine() {
     let d = tmp("export");
     synth(&d.join("run"), 200, 1, &["--fail-rate", "0"]);
