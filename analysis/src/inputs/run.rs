@@ -1,9 +1,10 @@
 //! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (docs/design.md, "The run
 //! folder"), read through `schema`'s definitions. Resolves `results/cold/latest` whether it is a
-//! symlink or a file naming the folder.
+//! symlink or a file naming the folder. A file that lacks a column the analysis relies on, or
+//! holds an implausible figure, is refused with the file (and line), never read as empty.
 
 use anyhow::{bail, Context, Result};
-use schema::csv_rows::{read_rows, write_rows};
+use schema::csv_rows::{for_each_row, read_rows, write_rows};
 use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
 use serde_json::Value;
 use std::fs;
@@ -22,6 +23,107 @@ pub struct Run {
     pub samples: Vec<SampleRow>,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
+}
+
+/// The columns of samples.csv the analysis relies on: a sample's identity, its status and the
+/// two figures every statistic is about. (Other figures may be absent in runs of older thaws.)
+pub const SAMPLE_COLUMNS: [&str; 10] = [
+    "plan_index",
+    "block",
+    "codec",
+    "op",
+    "batch",
+    "fixture",
+    "variant",
+    "status",
+    "init_plus_ops_ns",
+    "wall_ns",
+];
+
+/// The columns of plan.csv: every one.
+pub const PLAN_COLUMNS: [&str; 7] = [
+    "plan_index",
+    "block",
+    "codec",
+    "op",
+    "batch",
+    "fixture",
+    "variant",
+];
+
+/// No duration of a sample comes near this (10^15 ns, about 11.6 days): a larger one is a
+/// corrupt value, not a measurement.
+pub const MAX_NS: u64 = 1_000_000_000_000_000;
+
+/// An error unless the header line of the CSV file `path` names every column of `required`. An
+/// empty file (no header yet: no row was ever written) passes.
+pub fn check_columns(path: &Path, required: &[&str]) -> Result<()> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{}: cannot read the header line", path.display()))?;
+    if headers.is_empty() {
+        return Ok(());
+    }
+    let missing: Vec<&str> = required
+        .iter()
+        .copied()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{}: the header line lacks the column{} {}, which the analysis needs",
+            path.display(),
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// An error when a sample holds a figure no run can produce: a duration above [`MAX_NS`]; or, in
+/// an ok sample, init_plus_ops that is not init + first_op + remaining_ops, or a wall time
+/// shorter than init_plus_ops.
+pub fn check_sample(r: &SampleRow) -> Result<()> {
+    let durations = [
+        ("spawn_to_main_ns", r.spawn_to_main_ns),
+        ("fixture_ns", r.fixture_ns),
+        ("init_ns", r.init_ns),
+        ("first_op_ns", r.first_op_ns),
+        ("remaining_ops_ns", r.remaining_ops_ns),
+        ("check_ns", r.check_ns),
+        ("exit_ns", r.exit_ns),
+        ("init_plus_ops_ns", r.init_plus_ops_ns),
+        ("wall_ns", r.wall_ns),
+    ];
+    for (name, v) in durations {
+        if let Some(v) = v.filter(|&v| v > MAX_NS) {
+            bail!("{name} = {v} is above 10^15 ns (11.6 days): not a measurement");
+        }
+    }
+    if !r.is_ok() {
+        return Ok(());
+    }
+    if let (Some(ipo), Some(i), Some(f), Some(rem)) = (
+        r.init_plus_ops_ns,
+        r.init_ns,
+        r.first_op_ns,
+        r.remaining_ops_ns,
+    ) {
+        if ipo != i + f + rem {
+            bail!(
+                "init_plus_ops_ns = {ipo} but init_ns + first_op_ns + remaining_ops_ns = {i} + {f} + {rem} = {}",
+                i + f + rem
+            );
+        }
+    }
+    if let (Some(ipo), Some(wall)) = (r.init_plus_ops_ns, r.wall_ns) {
+        if wall < ipo {
+            bail!("wall_ns = {wall} is less than init_plus_ops_ns = {ipo}, which it contains");
+        }
+    }
+    Ok(())
 }
 
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
@@ -93,6 +195,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
 
     let plan_path = dir.join(PLAN);
     let plan = if plan_path.exists() {
+        check_columns(&plan_path, &PLAN_COLUMNS)?;
         let (rows, note) = read_rows::<PlanRow>(&plan_path)?;
         notes.extend(note);
         rows
@@ -108,7 +211,13 @@ pub fn load_run(path: &Path) -> Result<Run> {
             samples_path.display()
         );
     }
-    let (samples, note) = read_rows::<SampleRow>(&samples_path)?;
+    check_columns(&samples_path, &SAMPLE_COLUMNS)?;
+    let mut samples = Vec::new();
+    let note = for_each_row(&samples_path, |row: SampleRow| {
+        check_sample(&row)?;
+        samples.push(row);
+        Ok(())
+    })?;
     notes.extend(note);
 
     Ok(Run {
@@ -208,5 +317,133 @@ mod tests {
         fs::write(dir.join("samples.csv"), broken).unwrap();
         let e = format!("{:#}", load_run(&dir).unwrap_err());
         assert!(e.contains("samples.csv: line 2"), "{e}");
+    }
+
+    fn ok_row(block: u32) -> SampleRow {
+        SampleRow {
+            plan_index: u64::from(block),
+            block,
+            codec: "noop".into(),
+            batch: 1,
+            fixture: "users-2kb".into(),
+            init_ns: Some(10),
+            first_op_ns: Some(200),
+            remaining_ops_ns: Some(0),
+            init_plus_ops_ns: Some(210),
+            wall_ns: Some(900_000),
+            ..Default::default()
+        }
+    }
+
+    /// samples.csv of `rows` without the columns `drop`.
+    fn write_without(path: &Path, rows: &[SampleRow], drop: &[&str]) {
+        write_rows(path, rows).unwrap();
+        let mut r = csv::Reader::from_path(path).unwrap();
+        let header = r.headers().unwrap().clone();
+        let keep: Vec<usize> = (0..header.len())
+            .filter(|&i| !drop.contains(&&header[i]))
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            w.write_record(keep.iter().map(|&i| &rec[i])).unwrap();
+        }
+        fs::write(path, w.into_inner().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn missing_key_columns_are_an_error_naming_file_and_columns() {
+        let dir = tmp("columns");
+        let path = dir.join(SAMPLES);
+        let rows = [ok_row(0), ok_row(1)];
+        write_without(&path, &rows, &["hwm_kib", "evicted"]); // optional: older runs lack them
+        assert_eq!(load_run(&dir).unwrap().samples.len(), 2);
+        for missing in [
+            &["wall_ns"][..],
+            &["status", "init_plus_ops_ns"],
+            &["block", "variant"],
+        ] {
+            write_without(&path, &rows, missing);
+            let e = format!("{:#}", load_run(&dir).unwrap_err());
+            assert!(
+                e.contains("samples.csv: the header line lacks the column"),
+                "{e}"
+            );
+            assert!(
+                e.ends_with(&format!("{}, which the analysis needs", missing.join(", "))),
+                "{e}"
+            );
+        }
+        write_rows(&path, &rows).unwrap();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&PLAN_COLUMNS[..6]).unwrap();
+        w.write_record(["0", "0", "noop", "de", "1", "users-2kb"])
+            .unwrap();
+        fs::write(dir.join(PLAN), w.into_inner().unwrap()).unwrap();
+        let e = format!("{:#}", load_run(&dir).unwrap_err());
+        assert!(
+            e.contains("plan.csv: the header line lacks the column variant"),
+            "{e}"
+        );
+        // an empty samples.csv (a run that has not finished a sample yet) is no error
+        fs::remove_file(dir.join(PLAN)).unwrap();
+        fs::write(&path, "").unwrap();
+        assert!(load_run(&dir).unwrap().samples.is_empty());
+    }
+
+    #[test]
+    fn implausible_figures_are_refused_with_file_and_line() {
+        let dir = tmp("implausible");
+        let path = dir.join(SAMPLES);
+        type Spoil = fn(&mut SampleRow);
+        let cases: [(Spoil, &str); 5] = [
+            (|r| r.wall_ns = Some(u64::MAX), "wall_ns = 18446744073709551615 is above 10^15 ns"),
+            (|r| r.exit_ns = Some(MAX_NS + 1), "exit_ns = 1000000000000001 is above"),
+            (
+                |r| r.init_plus_ops_ns = Some(211),
+                "init_plus_ops_ns = 211 but init_ns + first_op_ns + remaining_ops_ns = 10 + 200 + 0 = 210",
+            ),
+            (
+                |r| r.wall_ns = Some(209),
+                "wall_ns = 209 is less than init_plus_ops_ns = 210",
+            ),
+            (
+                |r| {
+                    r.status = schema::Status::Timeout;
+                    r.first_op_ns = Some(MAX_NS * 2);
+                },
+                "first_op_ns = 2000000000000000 is above",
+            ),
+        ];
+        for (spoil, said) in cases {
+            let mut bad = ok_row(1);
+            spoil(&mut bad);
+            write_rows(&path, &[ok_row(0), bad, ok_row(2)]).unwrap();
+            let e = format!("{:#}", load_run(&dir).unwrap_err());
+            assert!(e.contains("samples.csv: line 3: "), "{e}");
+            assert!(e.contains(said), "{e}");
+        }
+        // a failed sample without figures, or whose sum does not hold, is no error; nor is
+        // the largest plausible duration
+        let mut failed = ok_row(1);
+        failed.status = schema::Status::Crash;
+        failed.init_plus_ops_ns = Some(5);
+        let mut long = ok_row(2);
+        long.wall_ns = Some(MAX_NS);
+        write_rows(
+            &path,
+            &[
+                ok_row(0),
+                failed,
+                long,
+                SampleRow {
+                    status: schema::Status::Timeout,
+                    ..Default::default()
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(load_run(&dir).unwrap().samples.len(), 4);
     }
 }
