@@ -4,10 +4,10 @@
 //! caller reads the runs.
 
 use crate::analyze::cells::{cell_seed, CellKey, Figure};
+use crate::inputs::samples::Samples;
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
-use schema::run_folder::SampleRow;
 use schema::{Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,26 +95,33 @@ fn match_key(k: &CellKey, ignore_variant: bool) -> MatchKey {
 }
 
 /// Each matched cell's figures, with the cell they came from.
-fn values(rows: &[SampleRow], opts: &CompareOptions) -> BTreeMap<MatchKey, (CellKey, Vec<f64>)> {
+fn values(samples: &Samples, opts: &CompareOptions) -> BTreeMap<MatchKey, (CellKey, Vec<f64>)> {
     let mut m: BTreeMap<MatchKey, (CellKey, Vec<f64>)> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.is_ok()) {
-        if let Some(v) = opts.figure.of(r) {
-            let cell = r.cell();
-            m.entry(match_key(&cell, opts.ignore_variant))
-                .or_insert_with(|| (cell, Vec::new()))
-                .1
-                .push(v as f64);
+    // in file order, so that the cell a match key keeps is the one met first (they differ only
+    // by variant when variants are ignored)
+    for cell in &samples.first_seen {
+        let mut v = samples.cells[cell]
+            .iter()
+            .filter(|r| r.is_ok())
+            .filter_map(|r| opts.figure.of(r))
+            .map(|x| x as f64)
+            .peekable();
+        if v.peek().is_none() {
+            continue;
         }
+        m.entry(match_key(cell, opts.ignore_variant))
+            .or_insert_with(|| (cell.clone(), Vec::new()))
+            .1
+            .extend(v);
     }
     m
 }
 
+/// Every compared cell's change, the cells only in A, the cells only in B.
+pub type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
+
 /// Changes of every cell both runs have, plus the cells only one has (A-only, B-only).
-pub fn compare(
-    a: &[SampleRow],
-    b: &[SampleRow],
-    opts: &CompareOptions,
-) -> (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>) {
+pub fn compare(a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
     let va = values(a, opts);
     let vb = values(b, opts);
     let mut out = Vec::new();
@@ -177,6 +184,11 @@ pub fn compare(
 mod tests {
     use super::*;
     use crate::analyze::cells::tests::row;
+    use schema::run_folder::SampleRow;
+
+    fn compare(a: &[SampleRow], b: &[SampleRow], opts: &CompareOptions) -> Compared {
+        super::compare(&Samples::from_rows(a), &Samples::from_rows(b), opts)
+    }
 
     fn opts() -> CompareOptions {
         CompareOptions {

@@ -1,10 +1,12 @@
 //! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (docs/design.md, "The run
-//! folder"), read through `schema`'s definitions. Resolves `results/cold/latest` whether it is a
-//! symlink or a file naming the folder. A file that lacks a column the analysis relies on, or
-//! holds an implausible figure, is refused with the file (and line), never read as empty.
+//! folder"), read through `schema`'s definitions, the two CSV files row by row into the compact
+//! store of [`super::samples`]. Resolves `results/cold/latest` whether it is a symlink or a file
+//! naming the folder. A file that lacks a column the analysis relies on, or holds an implausible
+//! figure, is refused with the file (and line), never read as empty.
 
+use super::samples::{Plan, Samples};
 use anyhow::{bail, Context, Result};
-use schema::csv_rows::{for_each_row, read_rows, write_rows};
+use schema::csv_rows::write_rows;
 use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
 use serde_json::Value;
 use std::fs;
@@ -18,112 +20,12 @@ pub struct Run {
     pub manifest: Option<Manifest>,
     /// manifest.json as written, every key, for the report's conditions and summary.json.
     pub manifest_json: Option<Value>,
-    /// Empty when plan.csv is missing (see `notes`).
-    pub plan: Vec<PlanRow>,
-    pub samples: Vec<SampleRow>,
+    /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
+    pub plan: Plan,
+    /// The finished samples, by cell.
+    pub samples: Samples,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
-}
-
-/// The columns of samples.csv the analysis relies on: a sample's identity, its status and the
-/// two figures every statistic is about. (Other figures may be absent in runs of older thaws.)
-pub const SAMPLE_COLUMNS: [&str; 10] = [
-    "plan_index",
-    "block",
-    "codec",
-    "op",
-    "batch",
-    "fixture",
-    "variant",
-    "status",
-    "init_plus_ops_ns",
-    "wall_ns",
-];
-
-/// The columns of plan.csv: every one.
-pub const PLAN_COLUMNS: [&str; 7] = [
-    "plan_index",
-    "block",
-    "codec",
-    "op",
-    "batch",
-    "fixture",
-    "variant",
-];
-
-/// No duration of a sample comes near this (10^15 ns, about 11.6 days): a larger one is a
-/// corrupt value, not a measurement.
-pub const MAX_NS: u64 = 1_000_000_000_000_000;
-
-/// An error unless the header line of the CSV file `path` names every column of `required`. An
-/// empty file (no header yet: no row was ever written) passes.
-pub fn check_columns(path: &Path, required: &[&str]) -> Result<()> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("{}: cannot read the header line", path.display()))?;
-    if headers.is_empty() {
-        return Ok(());
-    }
-    let missing: Vec<&str> = required
-        .iter()
-        .copied()
-        .filter(|c| !headers.iter().any(|h| h == *c))
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "{}: the header line lacks the column{} {}, which the analysis needs",
-            path.display(),
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", ")
-        );
-    }
-    Ok(())
-}
-
-/// An error when a sample holds a figure no run can produce: a duration above [`MAX_NS`]; or, in
-/// an ok sample, init_plus_ops that is not init + first_op + remaining_ops, or a wall time
-/// shorter than init_plus_ops.
-pub fn check_sample(r: &SampleRow) -> Result<()> {
-    let durations = [
-        ("spawn_to_main_ns", r.spawn_to_main_ns),
-        ("fixture_ns", r.fixture_ns),
-        ("init_ns", r.init_ns),
-        ("first_op_ns", r.first_op_ns),
-        ("remaining_ops_ns", r.remaining_ops_ns),
-        ("check_ns", r.check_ns),
-        ("exit_ns", r.exit_ns),
-        ("init_plus_ops_ns", r.init_plus_ops_ns),
-        ("wall_ns", r.wall_ns),
-    ];
-    for (name, v) in durations {
-        if let Some(v) = v.filter(|&v| v > MAX_NS) {
-            bail!("{name} = {v} is above 10^15 ns (11.6 days): not a measurement");
-        }
-    }
-    if !r.is_ok() {
-        return Ok(());
-    }
-    if let (Some(ipo), Some(i), Some(f), Some(rem)) = (
-        r.init_plus_ops_ns,
-        r.init_ns,
-        r.first_op_ns,
-        r.remaining_ops_ns,
-    ) {
-        if ipo != i + f + rem {
-            bail!(
-                "init_plus_ops_ns = {ipo} but init_ns + first_op_ns + remaining_ops_ns = {i} + {f} + {rem} = {}",
-                i + f + rem
-            );
-        }
-    }
-    if let (Some(ipo), Some(wall)) = (r.init_plus_ops_ns, r.wall_ns) {
-        if wall < ipo {
-            bail!("wall_ns = {wall} is less than init_plus_ops_ns = {ipo}, which it contains");
-        }
-    }
-    Ok(())
 }
 
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
@@ -195,13 +97,12 @@ pub fn load_run(path: &Path) -> Result<Run> {
 
     let plan_path = dir.join(PLAN);
     let plan = if plan_path.exists() {
-        check_columns(&plan_path, &PLAN_COLUMNS)?;
-        let (rows, note) = read_rows::<PlanRow>(&plan_path)?;
+        let (plan, note) = Plan::read(&plan_path)?;
         notes.extend(note);
-        rows
+        plan
     } else {
         notes.push(format!("{} is missing", plan_path.display()));
-        Vec::new()
+        Plan::default()
     };
 
     let samples_path = dir.join(SAMPLES);
@@ -211,13 +112,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
             samples_path.display()
         );
     }
-    check_columns(&samples_path, &SAMPLE_COLUMNS)?;
-    let mut samples = Vec::new();
-    let note = for_each_row(&samples_path, |row: SampleRow| {
-        check_sample(&row)?;
-        samples.push(row);
-        Ok(())
-    })?;
+    let (samples, note) = Samples::read(&samples_path)?;
     notes.extend(note);
 
     Ok(Run {
@@ -249,6 +144,7 @@ pub fn write_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::samples::{MAX_NS, PLAN_COLUMNS};
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("thaw-analysis-{name}-{}", std::process::id()));
