@@ -1,11 +1,13 @@
 //! `compare RUN_A RUN_B`: every cell present in both runs, the ratio of medians B / A with a
 //! seeded bootstrap interval, and a verdict that calls a change only when the whole interval
-//! lies beyond the noise threshold (±2% by default). Pure: the caller reads the runs.
+//! lies beyond the noise threshold (±2% by default), and never from too few samples. Pure: the
+//! caller reads the runs.
 
 use crate::analyze::cells::{cell_seed, CellKey, Figure};
+use crate::inputs::samples::Samples;
 use crate::stats::bootstrap::median_ratio_interval;
+use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
-use schema::run_folder::SampleRow;
 use schema::{Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -16,6 +18,11 @@ pub enum Change {
     Improved,
     Regressed,
     Unchanged,
+    /// Too few samples in either run for the interval to mean anything (fewer than
+    /// [`min_samples`]), or an interval of zero width (too few distinct values for the
+    /// bootstrap): neither improved nor regressed, whatever the medians say.
+    #[serde(rename = "too-few-samples")]
+    TooFewSamples,
 }
 
 impl Change {
@@ -24,8 +31,18 @@ impl Change {
             Change::Improved => "improved",
             Change::Regressed => "regressed",
             Change::Unchanged => "unchanged",
+            Change::TooFewSamples => "too few samples",
         }
     }
+}
+
+/// The fewest samples per run a cell needs for a verdict at `level`: the fewest with which a
+/// median has a distribution-free interval at that level at all (6 at 95%: with 5 even the
+/// whole range covers the median only 93.75% of the time). The bootstrap of a median draws
+/// only order statistics of the sample, so below that it cannot honestly claim the level
+/// either; at one sample it has zero width.
+pub fn min_samples(level: f64) -> usize {
+    smallest_n(level).unwrap_or(usize::MAX)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,8 +57,8 @@ pub struct CellChange {
     pub median_b: f64,
     /// median_b / median_a.
     pub ratio: f64,
-    pub lo: f64,
-    pub hi: f64,
+    /// The bootstrap interval of the ratio; `None` when either run has too few samples.
+    pub interval: Option<(f64, f64)>,
     pub change: Change,
 }
 
@@ -78,26 +95,33 @@ fn match_key(k: &CellKey, ignore_variant: bool) -> MatchKey {
 }
 
 /// Each matched cell's figures, with the cell they came from.
-fn values(rows: &[SampleRow], opts: &CompareOptions) -> BTreeMap<MatchKey, (CellKey, Vec<f64>)> {
+fn values(samples: &Samples, opts: &CompareOptions) -> BTreeMap<MatchKey, (CellKey, Vec<f64>)> {
     let mut m: BTreeMap<MatchKey, (CellKey, Vec<f64>)> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.is_ok()) {
-        if let Some(v) = opts.figure.of(r) {
-            let cell = r.cell();
-            m.entry(match_key(&cell, opts.ignore_variant))
-                .or_insert_with(|| (cell, Vec::new()))
-                .1
-                .push(v as f64);
+    // in file order, so that the cell a match key keeps is the one met first (they differ only
+    // by variant when variants are ignored)
+    for cell in &samples.first_seen {
+        let mut v = samples.cells[cell]
+            .iter()
+            .filter(|r| r.is_ok())
+            .filter_map(|r| opts.figure.of(r))
+            .map(|x| x as f64)
+            .peekable();
+        if v.peek().is_none() {
+            continue;
         }
+        m.entry(match_key(cell, opts.ignore_variant))
+            .or_insert_with(|| (cell.clone(), Vec::new()))
+            .1
+            .extend(v);
     }
     m
 }
 
+/// Every compared cell's change, the cells only in A, the cells only in B.
+pub type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
+
 /// Changes of every cell both runs have, plus the cells only one has (A-only, B-only).
-pub fn compare(
-    a: &[SampleRow],
-    b: &[SampleRow],
-    opts: &CompareOptions,
-) -> (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>) {
+pub fn compare(a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
     let va = values(a, opts);
     let vb = values(b, opts);
     let mut out = Vec::new();
@@ -112,10 +136,19 @@ pub fn compare(
         if ma <= 0.0 {
             continue;
         }
+        let enough = sa.len().min(sb.len()) >= min_samples(opts.level);
         let seed = cell_seed(cell_a, opts.seed);
-        let Some((lo, hi)) = median_ratio_interval(&sa, &sb, opts.resamples, opts.level, seed)
-        else {
-            continue;
+        let interval = if enough {
+            let Some(i) = median_ratio_interval(&sa, &sb, opts.resamples, opts.level, seed) else {
+                continue;
+            };
+            Some(i)
+        } else {
+            None
+        };
+        let change = match interval {
+            Some((lo, hi)) if lo < hi => classify(lo, hi, opts.threshold),
+            _ => Change::TooFewSamples,
         };
         let variants = if cell_a.variant == cell_b.variant {
             cell_a.variant.to_string()
@@ -130,9 +163,8 @@ pub fn compare(
             median_a: ma,
             median_b: mb,
             ratio: mb / ma,
-            lo,
-            hi,
-            change: classify(lo, hi, opts.threshold),
+            interval,
+            change,
         });
     }
     let only_a = va
@@ -152,6 +184,11 @@ pub fn compare(
 mod tests {
     use super::*;
     use crate::analyze::cells::tests::row;
+    use schema::run_folder::SampleRow;
+
+    fn compare(a: &[SampleRow], b: &[SampleRow], opts: &CompareOptions) -> Compared {
+        super::compare(&Samples::from_rows(a), &Samples::from_rows(b), opts)
+    }
 
     fn opts() -> CompareOptions {
         CompareOptions {
@@ -189,5 +226,40 @@ mod tests {
         assert_eq!(only_b.len(), 1);
         let (c, _, _) = compare(&a, &a, &opts());
         assert_eq!(c[0].change, Change::Unchanged);
+    }
+
+    /// A cell of `n` samples of "x" around `base`, spread over 7 distinct values.
+    fn cell(n: u32, base: u64) -> Vec<SampleRow> {
+        (0..n)
+            .map(|b| row(b, "x", 1, Some(base + u64::from(b % 7) * 10)))
+            .collect()
+    }
+
+    #[test]
+    fn too_few_samples_is_a_verdict_of_its_own() {
+        assert_eq!(min_samples(0.95), 6);
+        // B 10% slower: five samples in either run is too few for any verdict, six are enough.
+        for (na, nb, expected) in [
+            (5, 40, Change::TooFewSamples),
+            (40, 5, Change::TooFewSamples),
+            (1, 1, Change::TooFewSamples),
+            (6, 6, Change::Regressed),
+        ] {
+            let (c, _, _) = compare(&cell(na, 10_000), &cell(nb, 11_000), &opts());
+            assert_eq!(c.len(), 1);
+            assert_eq!(c[0].change, expected, "{na} and {nb} samples");
+            assert_eq!(c[0].interval.is_some(), na.min(nb) >= 6);
+            assert!((c[0].ratio - 1.1).abs() < 0.01);
+        }
+        // Enough samples, but every one the same in each run: the interval has zero width, so
+        // the bootstrap saw nothing of the spread.
+        let flat = |ns: u64| {
+            (0..40)
+                .map(|b| row(b, "x", 1, Some(ns)))
+                .collect::<Vec<_>>()
+        };
+        let (c, _, _) = compare(&flat(10_000), &flat(11_000), &opts());
+        assert_eq!(c[0].interval, Some((1.1, 1.1)));
+        assert_eq!(c[0].change, Change::TooFewSamples);
     }
 }

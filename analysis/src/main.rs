@@ -3,13 +3,13 @@
 //! with context naming the file (and line) and are printed, never panicked.
 
 use analysis::cli::{Cli, Command, CompareArgs, ExportArgs, ReportArgs, SynthArgs};
-use analysis::compare::{compare, Change, CompareOptions};
+use analysis::compare::{compare, min_samples, Change, CompareOptions};
 use analysis::inputs::{alloc, conformance, criterion, run, warm_gate};
 use analysis::report::doc::{Cell, Table, Tone};
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
 use analysis::synth::{synth, SynthOptions, VARIANT};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Parser;
 use std::fs;
 use std::process::ExitCode;
@@ -85,12 +85,28 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         ignore_variant: a.ignore_variant,
     };
     let (changes, only_a, only_b) = compare(&ra.samples, &rb.samples, &opts);
+    if changes.is_empty() {
+        bail!(
+            "{} and {} have no cell in common ({} cells only in A, {} only in B{}): nothing was compared",
+            ra.dir.display(),
+            rb.dir.display(),
+            only_a.len(),
+            only_b.len(),
+            if a.ignore_variant {
+                ""
+            } else {
+                "; --ignore-variant matches cells of different variants"
+            }
+        );
+    }
     let mut t = Table::new(&[
         "fixture",
         "op",
         "variant",
         ">batch",
         "codec",
+        ">n A",
+        ">n B",
         ">median A",
         ">median B",
         ">B / A [95% CI]",
@@ -100,7 +116,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         let tone = match c.change {
             Change::Improved => Tone::Good,
             Change::Regressed => Tone::Bad,
-            Change::Unchanged => Tone::Muted,
+            Change::Unchanged | Change::TooFewSamples => Tone::Muted,
         };
         t.row(vec![
             c.key.fixture.clone().into(),
@@ -108,9 +124,11 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             c.variants.clone().into(),
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
+            c.n_a.to_string().into(),
+            c.n_b.to_string().into(),
             format::ns(c.median_a).into(),
             format::ns(c.median_b).into(),
-            format!("{} [{:.3}, {:.3}]", format::ratio(c.ratio), c.lo, c.hi).into(),
+            format::ratio_ci(c.ratio, c.interval).into(),
             Cell::toned(c.change.label(), tone),
         ]);
     }
@@ -125,10 +143,12 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     let count = |ch: Change| changes.iter().filter(|c| c.change == ch).count();
     let regressed = count(Change::Regressed);
     println!(
-        "\n{} cells compared: {} improved, {regressed} regressed, {} unchanged; {} only in A, {} only in B",
+        "\n{} cells compared: {} improved, {regressed} regressed, {} unchanged; {} with too few samples for a verdict (fewer than {} in a run, or an interval of zero width); {} only in A, {} only in B",
         changes.len(),
         count(Change::Improved),
         count(Change::Unchanged),
+        count(Change::TooFewSamples),
+        min_samples(opts.level),
         only_a.len(),
         only_b.len()
     );
@@ -162,8 +182,8 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
                 c.median_a.to_string(),
                 c.median_b.to_string(),
                 c.ratio.to_string(),
-                c.lo.to_string(),
-                c.hi.to_string(),
+                c.interval.map_or(String::new(), |i| i.0.to_string()),
+                c.interval.map_or(String::new(), |i| i.1.to_string()),
                 c.change.label().to_string(),
             ])?;
         }

@@ -1,4 +1,4 @@
-//! Synthetic runs with a known truth, for tests, demos and the 100,000-sample timing check:
+//! Synthetic runs with a known truth, for tests, demos and the report's scaling check:
 //! a cold run folder (manifest, plan, samples), and the warm side (criterion estimates, an
 //! allocation table, a conformance table) consistent with it.
 //!

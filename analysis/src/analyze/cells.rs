@@ -1,10 +1,10 @@
 //! Cells (codec × op × batch × fixture × variant): grouping samples and summarising each cell.
 
+use crate::inputs::samples::{Num, Plan, Sample, Samples};
 use crate::parallel::par_map;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
-use schema::run_folder::{PlanRow, SampleRow};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,10 +27,15 @@ pub enum Figure {
 }
 
 impl Figure {
-    pub fn of(self, r: &SampleRow) -> Option<u64> {
+    pub fn of(self, r: &Sample) -> Option<u64> {
+        r.get(self.num())
+    }
+
+    /// Its column.
+    pub fn num(self) -> Num {
         match self {
-            Figure::InitPlusOps => r.init_plus_ops_ns,
-            Figure::Wall => r.wall_ns,
+            Figure::InitPlusOps => Num::InitPlusOps,
+            Figure::Wall => Num::Wall,
         }
     }
 
@@ -42,41 +47,38 @@ impl Figure {
     }
 }
 
-/// Reads one phase's duration from a row.
-pub type PhaseGetter = fn(&SampleRow) -> Option<u64>;
-
-/// The phases of a process's life, in order, with how to read each from a row.
-pub const PHASES: [(&str, PhaseGetter); 7] = [
-    ("spawn_to_main", |r| r.spawn_to_main_ns),
-    ("fixture", |r| r.fixture_ns),
-    ("init", |r| r.init_ns),
-    ("first_op", |r| r.first_op_ns),
-    ("remaining_ops", |r| r.remaining_ops_ns),
-    ("check", |r| r.check_ns),
-    ("exit", |r| r.exit_ns),
+/// The phases of a process's life, in order, with the column of each.
+pub const PHASES: [(&str, Num); 7] = [
+    ("spawn_to_main", Num::SpawnToMain),
+    ("fixture", Num::Fixture),
+    ("init", Num::Init),
+    ("first_op", Num::FirstOp),
+    ("remaining_ops", Num::RemainingOps),
+    ("check", Num::Check),
+    ("exit", Num::Exit),
 ];
 
-/// The rows of every cell, in first-seen order within the cell, and the sample counts the plan
+/// The samples of every cell, in file order within the cell, and the sample counts the plan
 /// promised per cell (empty without a plan).
 pub struct Grouped<'a> {
-    pub cells: BTreeMap<CellKey, Vec<&'a SampleRow>>,
-    pub planned: BTreeMap<CellKey, usize>,
+    pub cells: BTreeMap<CellKey, &'a [Sample]>,
+    pub planned: &'a BTreeMap<CellKey, usize>,
 }
 
-pub fn group<'a>(samples: &'a [SampleRow], plan: &[PlanRow]) -> Grouped<'a> {
-    let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
-    for r in samples {
-        cells.entry(r.cell()).or_default().push(r);
-    }
-    let mut planned: BTreeMap<CellKey, usize> = BTreeMap::new();
-    for p in plan {
-        *planned.entry(p.cell()).or_default() += 1;
-    }
+pub fn group<'a>(samples: &'a Samples, plan: &'a Plan) -> Grouped<'a> {
+    let mut cells: BTreeMap<CellKey, &[Sample]> = samples
+        .cells
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_slice()))
+        .collect();
     // a planned cell with no finished sample yet still gets a row
-    for k in planned.keys() {
+    for k in plan.cells.keys() {
         cells.entry(k.clone()).or_default();
     }
-    Grouped { cells, planned }
+    Grouped {
+        cells,
+        planned: &plan.cells,
+    }
 }
 
 /// Median of each phase, ns (medians of each phase separately: they need not add up to the
@@ -127,14 +129,14 @@ pub struct StatOptions {
     pub seed: u64,
 }
 
-fn median_of(rows: &[&SampleRow], f: impl Fn(&SampleRow) -> Option<u64>) -> Option<f64> {
+fn median_of(rows: &[&Sample], f: impl Fn(&Sample) -> Option<u64>) -> Option<f64> {
     let v: Vec<f64> = rows.iter().filter_map(|r| f(r)).map(|x| x as f64).collect();
     median(&sorted(&v))
 }
 
 /// Summaries of every cell, in key order (computed in parallel).
 pub fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
-    let cells: Vec<(&CellKey, &Vec<&SampleRow>)> = grouped.cells.iter().collect();
+    let cells: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
     par_map(&cells, |(key, rows)| {
         let planned = grouped.planned.get(*key).copied();
         summarize_cell(key, rows, planned, opts)
@@ -143,11 +145,11 @@ pub fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
 
 fn summarize_cell(
     key: &CellKey,
-    rows: &[&SampleRow],
+    rows: &[Sample],
     planned: Option<usize>,
     opts: StatOptions,
 ) -> CellSummary {
-    let ok: Vec<&SampleRow> = rows.iter().copied().filter(|r| r.is_ok()).collect();
+    let ok: Vec<&Sample> = rows.iter().filter(|r| r.is_ok()).collect();
     let mut failures = BTreeMap::new();
     for r in rows.iter().filter(|r| !r.is_ok()) {
         *failures.entry(r.status.name()).or_insert(0) += 1;
@@ -170,14 +172,17 @@ fn summarize_cell(
     };
     let wall = describe(&values_of(Figure::Wall), opts.level);
     let mut phases = BTreeMap::new();
-    for (name, get) in PHASES {
-        if let Some(m) = median_of(&ok, get) {
+    for (name, num) in PHASES {
+        if let Some(m) = median_of(&ok, |r| r.get(num)) {
             phases.insert(name.to_string(), m);
         }
     }
     let (blocks, values): (Vec<f64>, Vec<f64>) = ok
         .iter()
-        .filter_map(|r| r.init_plus_ops_ns.map(|v| (f64::from(r.block), v as f64)))
+        .filter_map(|r| {
+            r.get(Num::InitPlusOps)
+                .map(|v| (f64::from(r.block), v as f64))
+        })
         .unzip();
     let mut seen = std::collections::HashSet::new();
     let duplicate_blocks = ok.iter().filter(|r| !seen.insert(r.block)).count();
@@ -190,17 +195,19 @@ fn summarize_cell(
         init_plus_ops,
         wall,
         phases: PhaseMedians(phases),
-        user_us: median_of(&ok, |r| r.user_us),
-        sys_us: median_of(&ok, |r| r.sys_us),
-        hwm_kib: median_of(&ok, |r| r.hwm_kib),
-        maxrss_kib: median_of(&ok, |r| r.maxrss_kib),
-        wall_without_input: median_of(&ok, |r| Some(r.wall_ns?.saturating_sub(r.fixture_ns?))),
+        user_us: median_of(&ok, |r| r.get(Num::UserUs)),
+        sys_us: median_of(&ok, |r| r.get(Num::SysUs)),
+        hwm_kib: median_of(&ok, |r| r.get(Num::HwmKib)),
+        maxrss_kib: median_of(&ok, |r| r.get(Num::MaxrssKib)),
+        wall_without_input: median_of(&ok, |r| {
+            Some(r.get(Num::Wall)?.saturating_sub(r.get(Num::Fixture)?))
+        }),
         evicted: {
             let told: Vec<bool> = ok.iter().filter_map(|r| r.evicted).collect();
             (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
         },
-        minflt: median_of(&ok, |r| r.minflt),
-        majflt: median_of(&ok, |r| r.majflt),
+        minflt: median_of(&ok, |r| r.get(Num::Minflt)),
+        majflt: median_of(&ok, |r| r.get(Num::Majflt)),
         drift: spearman(&blocks, &values),
         duplicate_blocks,
         boot_medians,
@@ -210,6 +217,7 @@ fn summarize_cell(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use schema::run_folder::{PlanRow, SampleRow};
 
     pub fn row(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow {
         SampleRow {
@@ -265,7 +273,8 @@ pub(crate) mod tests {
                 variant: schema::Variant::Portable,
             })
             .collect();
-        let g = group(&rows, &plan);
+        let (samples, plan) = (Samples::from_rows(&rows), Plan::from_rows(&plan));
+        let g = group(&samples, &plan);
         let s = summarize(
             &g,
             StatOptions {

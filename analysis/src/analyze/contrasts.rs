@@ -1,11 +1,15 @@
 //! Each codec against the reference codec, cell by cell: within-block paired log ratios of
 //! init_plus_ops, Hodges-Lehmann ratio and interval, Wilcoxon p, Holm across the whole report,
-//! and the verdict.
+//! and the verdict. Each reference cell's blocks are listed once, and the cells are contrasted
+//! in parallel (the same figures as one by one: each contrast depends on its own cells only).
 
 use super::cells::{CellKey, Figure, Grouped};
+use crate::inputs::samples::Sample;
+use crate::parallel::par_map;
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
 use serde::Serialize;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -21,15 +25,35 @@ pub struct ContrastRow {
     pub verdict: Verdict,
 }
 
-/// One block → figure map per cell (the first ok sample of a block wins).
-fn by_block(rows: &[&schema::run_folder::SampleRow], figure: Figure) -> BTreeMap<u32, f64> {
-    let mut m = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.is_ok()) {
-        if let Some(v) = figure.of(r) {
-            m.entry(r.block).or_insert(v as f64);
+/// A cell's (block, figure) pairs in ascending block order, one per block: the first ok sample
+/// of a block (in file order) wins.
+fn by_block(rows: &[Sample], figure: Figure) -> Vec<(u32, f64)> {
+    let mut v: Vec<(u32, f64)> = rows
+        .iter()
+        .filter(|r| r.is_ok())
+        .filter_map(|r| Some((r.block, figure.of(r)? as f64)))
+        .collect();
+    v.sort_by_key(|&(b, _)| b); // stable: file order within a block
+    v.dedup_by_key(|&mut (b, _)| b); // keeps the first of each block
+    v
+}
+
+/// (reference, candidate) figures of the blocks both lists hold, in ascending block order.
+fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f64, f64)> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(reference.len().min(candidate.len()));
+    while i < reference.len() && j < candidate.len() {
+        match reference[i].0.cmp(&candidate[j].0) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                out.push((reference[i].1, candidate[j].1));
+                i += 1;
+                j += 1;
+            }
         }
     }
-    m
+    out
 }
 
 /// Contrasts of every cell of a non-reference codec whose reference cell exists; the
@@ -42,29 +66,40 @@ pub fn contrasts(
     level: f64,
     alpha: f64,
 ) -> Vec<ContrastRow> {
-    let mut out = Vec::new();
-    for (key, rows) in &grouped.cells {
-        if key.codec == reference || baselines.contains(&key.codec) {
-            continue;
-        }
-        let Some(ref_rows) = grouped.cells.get(&key.with_codec(reference)) else {
-            continue;
-        };
-        let cand = by_block(rows, figure);
-        let refr = by_block(ref_rows, figure);
-        let pairs: Vec<(f64, f64)> = cand
-            .iter()
-            .filter_map(|(b, c)| refr.get(b).map(|r| (*r, *c)))
-            .collect();
-        out.push(ContrastRow {
-            key: key.clone(),
+    // (candidate, its reference cell), in key order
+    let candidates: Vec<(&CellKey, &[Sample], CellKey)> = grouped
+        .cells
+        .iter()
+        .filter(|(key, _)| key.codec != reference && !baselines.contains(&key.codec))
+        .filter_map(|(key, rows)| {
+            let r = key.with_codec(reference);
+            grouped.cells.contains_key(&r).then_some((key, *rows, r))
+        })
+        .collect();
+    let reference_keys: Vec<&CellKey> = candidates
+        .iter()
+        .map(|(_, _, r)| r)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let reference_blocks: BTreeMap<&CellKey, Vec<(u32, f64)>> = reference_keys
+        .iter()
+        .copied()
+        .zip(par_map(&reference_keys, |k| {
+            by_block(grouped.cells[*k], figure)
+        }))
+        .collect();
+    let mut out = par_map(&candidates, |(key, rows, r)| {
+        let pairs = pair(&reference_blocks[r], &by_block(rows, figure));
+        ContrastRow {
+            key: (*key).clone(),
             reference: reference.to_string(),
             figure,
             contrast: log_ratio_contrast(&pairs, level),
             p_holm: None,
             verdict: Verdict::TooFewPairs,
-        });
-    }
+        }
+    });
     let ps: Vec<f64> = out
         .iter()
         .filter_map(|c| c.contrast.as_ref().map(|c| c.test.p))
@@ -97,7 +132,9 @@ mod tests {
             rows.push(row(b, "noop", 1, Some(10)));
         }
         rows.push(row(30, "fast", 1, Some(5))); // no reference in block 30: unpaired
-        let g = group(&rows, &[]);
+        let samples = crate::inputs::samples::Samples::from_rows(&rows);
+        let plan = crate::inputs::samples::Plan::default();
+        let g = group(&samples, &plan);
         let floor = BTreeSet::from(["noop".to_string()]);
         let c = contrasts(&g, "serde_json", &floor, Figure::InitPlusOps, 0.95, 0.05);
         assert_eq!(c.len(), 2);
@@ -108,5 +145,29 @@ mod tests {
         let same = c.iter().find(|r| r.key.codec == "same").unwrap();
         assert_eq!(same.verdict, Verdict::NoDifference);
         assert!(same.p_holm.unwrap() >= same.contrast.as_ref().unwrap().test.p);
+    }
+
+    #[test]
+    fn the_first_ok_sample_of_a_block_is_paired() {
+        // blocks out of order, a repeated block (the first in the file wins), a failed sample
+        // (skipped) before an ok one in its block
+        let rows: Vec<_> = [
+            (3, Some(30)),
+            (1, Some(10)),
+            (3, Some(99)),
+            (2, None),
+            (2, Some(20)),
+            (1, Some(98)),
+        ]
+        .into_iter()
+        .map(|(b, ns)| row(b, "x", 1, ns))
+        .collect();
+        let samples = crate::inputs::samples::Samples::from_rows(&rows);
+        let cell = samples.cells.values().next().unwrap();
+        let blocks = by_block(cell, Figure::InitPlusOps);
+        assert_eq!(blocks, [(1, 10.0), (2, 20.0), (3, 30.0)]);
+        let reference = [(0, 1.0), (2, 2.0), (3, 3.0), (5, 5.0)];
+        assert_eq!(pair(&reference, &blocks), [(2.0, 20.0), (3.0, 30.0)]);
+        assert!(pair(&[], &blocks).is_empty());
     }
 }

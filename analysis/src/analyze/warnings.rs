@@ -157,8 +157,10 @@ mod tests {
     use schema::Op;
 
     fn cells(rows: &[schema::run_folder::SampleRow]) -> Vec<CellSummary> {
+        let samples = crate::inputs::samples::Samples::from_rows(rows);
+        let plan = crate::inputs::samples::Plan::default();
         summarize(
-            &group(rows, &[]),
+            &group(&samples, &plan),
             StatOptions {
                 resamples: 100,
                 level: 0.95,

@@ -6,9 +6,9 @@
 use super::Exporter;
 use crate::analyze::cells::{CellKey, Figure};
 use crate::inputs::run::Run;
+use crate::inputs::samples::{Num, Sample};
 use crate::stats::quantile::{median, sorted};
 use anyhow::Result;
-use schema::run_folder::SampleRow;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -39,10 +39,9 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
-fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<HyperfineResult> {
-    let ok: Vec<&SampleRow> = rows
+fn result(key: &CellKey, rows: &[Sample], figure: Figure) -> Option<HyperfineResult> {
+    let ok: Vec<&Sample> = rows
         .iter()
-        .copied()
         .filter(|r| r.is_ok() && figure.of(r).is_some())
         .collect();
     if ok.is_empty() {
@@ -58,10 +57,10 @@ fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<Hyperfin
     let stddev = (times.len() > 1).then(|| {
         (times.iter().map(|t| (t - m).powi(2)).sum::<f64>() / (times.len() - 1) as f64).sqrt()
     });
-    let secs = |f: fn(&SampleRow) -> Option<u64>| {
+    let secs = |n: Num| {
         let v: Vec<f64> = ok
             .iter()
-            .filter_map(|r| f(r))
+            .filter_map(|r| r.get(n))
             .map(|us| us as f64 / 1e6)
             .collect();
         if v.is_empty() {
@@ -86,14 +85,14 @@ fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<Hyperfin
         mean: m,
         stddev,
         median: median(&s)?,
-        user: secs(|r| r.user_us),
-        system: secs(|r| r.sys_us),
+        user: secs(Num::UserUs),
+        system: secs(Num::SysUs),
         min: s[0],
         max: s[s.len() - 1],
         times,
         memory_usage_byte: ok
             .iter()
-            .map(|r| r.maxrss_kib.unwrap_or(0) * 1024)
+            .map(|r| r.get(Num::MaxrssKib).unwrap_or(0) * 1024)
             .collect(),
         exit_codes: ok.iter().map(|r| r.exit_code).collect(),
         parameters,
@@ -102,11 +101,9 @@ fn result(key: &CellKey, rows: &[&SampleRow], figure: Figure) -> Option<Hyperfin
 
 impl Exporter for Hyperfine {
     fn export(&self, run: &Run, figure: Figure) -> Result<String> {
-        let mut cells: BTreeMap<CellKey, Vec<&SampleRow>> = BTreeMap::new();
-        for r in &run.samples {
-            cells.entry(r.cell()).or_default().push(r);
-        }
-        let results = cells
+        let results = run
+            .samples
+            .cells
             .iter()
             .filter_map(|(k, rows)| result(k, rows, figure))
             .collect();
@@ -118,6 +115,8 @@ impl Exporter for Hyperfine {
 mod tests {
     use super::*;
     use crate::analyze::cells::tests::row;
+    use crate::inputs::samples::{Plan, Samples};
+    use schema::run_folder::SampleRow;
 
     #[test]
     fn hyperfine_shape() {
@@ -134,8 +133,8 @@ mod tests {
             dir: ".".into(),
             manifest: None,
             manifest_json: None,
-            plan: vec![],
-            samples,
+            plan: Plan::default(),
+            samples: Samples::from_rows(&samples),
             notes: vec![],
         };
         let v: serde_json::Value =

@@ -1,9 +1,12 @@
 //! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (docs/design.md, "The run
-//! folder"), read through `schema`'s definitions. Resolves `results/cold/latest` whether it is a
-//! symlink or a file naming the folder.
+//! folder"), read through `schema`'s definitions, the two CSV files row by row into the compact
+//! store of [`super::samples`]. Resolves `results/cold/latest` whether it is a symlink or a file
+//! naming the folder. A file that lacks a column the analysis relies on, or holds an implausible
+//! figure, is refused with the file (and line), never read as empty.
 
+use super::samples::{Plan, Samples};
 use anyhow::{bail, Context, Result};
-use schema::csv_rows::{read_rows, write_rows};
+use schema::csv_rows::write_rows;
 use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
 use serde_json::Value;
 use std::fs;
@@ -17,9 +20,10 @@ pub struct Run {
     pub manifest: Option<Manifest>,
     /// manifest.json as written, every key, for the report's conditions and summary.json.
     pub manifest_json: Option<Value>,
-    /// Empty when plan.csv is missing (see `notes`).
-    pub plan: Vec<PlanRow>,
-    pub samples: Vec<SampleRow>,
+    /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
+    pub plan: Plan,
+    /// The finished samples, by cell.
+    pub samples: Samples,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
 }
@@ -93,12 +97,12 @@ pub fn load_run(path: &Path) -> Result<Run> {
 
     let plan_path = dir.join(PLAN);
     let plan = if plan_path.exists() {
-        let (rows, note) = read_rows::<PlanRow>(&plan_path)?;
+        let (plan, note) = Plan::read(&plan_path)?;
         notes.extend(note);
-        rows
+        plan
     } else {
         notes.push(format!("{} is missing", plan_path.display()));
-        Vec::new()
+        Plan::default()
     };
 
     let samples_path = dir.join(SAMPLES);
@@ -108,7 +112,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
             samples_path.display()
         );
     }
-    let (samples, note) = read_rows::<SampleRow>(&samples_path)?;
+    let (samples, note) = Samples::read(&samples_path)?;
     notes.extend(note);
 
     Ok(Run {
@@ -140,6 +144,7 @@ pub fn write_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::samples::{MAX_NS, PLAN_COLUMNS};
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("thaw-analysis-{name}-{}", std::process::id()));
@@ -208,5 +213,133 @@ mod tests {
         fs::write(dir.join("samples.csv"), broken).unwrap();
         let e = format!("{:#}", load_run(&dir).unwrap_err());
         assert!(e.contains("samples.csv: line 2"), "{e}");
+    }
+
+    fn ok_row(block: u32) -> SampleRow {
+        SampleRow {
+            plan_index: u64::from(block),
+            block,
+            codec: "noop".into(),
+            batch: 1,
+            fixture: "users-2kb".into(),
+            init_ns: Some(10),
+            first_op_ns: Some(200),
+            remaining_ops_ns: Some(0),
+            init_plus_ops_ns: Some(210),
+            wall_ns: Some(900_000),
+            ..Default::default()
+        }
+    }
+
+    /// samples.csv of `rows` without the columns `drop`.
+    fn write_without(path: &Path, rows: &[SampleRow], drop: &[&str]) {
+        write_rows(path, rows).unwrap();
+        let mut r = csv::Reader::from_path(path).unwrap();
+        let header = r.headers().unwrap().clone();
+        let keep: Vec<usize> = (0..header.len())
+            .filter(|&i| !drop.contains(&&header[i]))
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            w.write_record(keep.iter().map(|&i| &rec[i])).unwrap();
+        }
+        fs::write(path, w.into_inner().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn missing_key_columns_are_an_error_naming_file_and_columns() {
+        let dir = tmp("columns");
+        let path = dir.join(SAMPLES);
+        let rows = [ok_row(0), ok_row(1)];
+        write_without(&path, &rows, &["hwm_kib", "evicted"]); // optional: older runs lack them
+        assert_eq!(load_run(&dir).unwrap().samples.len(), 2);
+        for missing in [
+            &["wall_ns"][..],
+            &["status", "init_plus_ops_ns"],
+            &["block", "variant"],
+        ] {
+            write_without(&path, &rows, missing);
+            let e = format!("{:#}", load_run(&dir).unwrap_err());
+            assert!(
+                e.contains("samples.csv: the header line lacks the column"),
+                "{e}"
+            );
+            assert!(
+                e.ends_with(&format!("{}, which the analysis needs", missing.join(", "))),
+                "{e}"
+            );
+        }
+        write_rows(&path, &rows).unwrap();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&PLAN_COLUMNS[..6]).unwrap();
+        w.write_record(["0", "0", "noop", "de", "1", "users-2kb"])
+            .unwrap();
+        fs::write(dir.join(PLAN), w.into_inner().unwrap()).unwrap();
+        let e = format!("{:#}", load_run(&dir).unwrap_err());
+        assert!(
+            e.contains("plan.csv: the header line lacks the column variant"),
+            "{e}"
+        );
+        // an empty samples.csv (a run that has not finished a sample yet) is no error
+        fs::remove_file(dir.join(PLAN)).unwrap();
+        fs::write(&path, "").unwrap();
+        assert!(load_run(&dir).unwrap().samples.is_empty());
+    }
+
+    #[test]
+    fn implausible_figures_are_refused_with_file_and_line() {
+        let dir = tmp("implausible");
+        let path = dir.join(SAMPLES);
+        type Spoil = fn(&mut SampleRow);
+        let cases: [(Spoil, &str); 5] = [
+            (|r| r.wall_ns = Some(u64::MAX), "wall_ns = 18446744073709551615 is above 10^15 ns"),
+            (|r| r.exit_ns = Some(MAX_NS + 1), "exit_ns = 1000000000000001 is above"),
+            (
+                |r| r.init_plus_ops_ns = Some(211),
+                "init_plus_ops_ns = 211 but init_ns + first_op_ns + remaining_ops_ns = 10 + 200 + 0 = 210",
+            ),
+            (
+                |r| r.wall_ns = Some(209),
+                "wall_ns = 209 is less than init_plus_ops_ns = 210",
+            ),
+            (
+                |r| {
+                    r.status = schema::Status::Timeout;
+                    r.first_op_ns = Some(MAX_NS * 2);
+                },
+                "first_op_ns = 2000000000000000 is above",
+            ),
+        ];
+        for (spoil, said) in cases {
+            let mut bad = ok_row(1);
+            spoil(&mut bad);
+            write_rows(&path, &[ok_row(0), bad, ok_row(2)]).unwrap();
+            let e = format!("{:#}", load_run(&dir).unwrap_err());
+            assert!(e.contains("samples.csv: line 3: "), "{e}");
+            assert!(e.contains(said), "{e}");
+        }
+        // a failed sample without figures, or whose sum does not hold, is no error; nor is
+        // the largest plausible duration
+        let mut failed = ok_row(1);
+        failed.status = schema::Status::Crash;
+        failed.init_plus_ops_ns = Some(5);
+        let mut long = ok_row(2);
+        long.wall_ns = Some(MAX_NS);
+        write_rows(
+            &path,
+            &[
+                ok_row(0),
+                failed,
+                long,
+                SampleRow {
+                    status: schema::Status::Timeout,
+                    ..Default::default()
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(load_run(&dir).unwrap().samples.len(), 4);
     }
 }

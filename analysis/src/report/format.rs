@@ -3,16 +3,20 @@
 
 pub use schema::units::{bytes, count, ns, sig3, unit_for, Unit};
 
-/// e.g. `45.6 µs [44.9, 46.3]`: the bounds in the median's unit.
-pub fn ns_ci(median: f64, lo: f64, hi: f64) -> String {
+/// e.g. `45.6 µs [44.9, 46.3]`: the bounds in the median's unit; `45.6 µs [—]` when there is
+/// no interval (too few samples for one), never a made-up one.
+pub fn ns_ci(median: f64, interval: Option<(f64, f64)>) -> String {
     let u = unit_for(median);
-    format!(
-        "{} {} [{}, {}]",
-        sig3(median / u.ns),
-        u.name,
-        sig3(lo / u.ns),
-        sig3(hi / u.ns)
-    )
+    match interval {
+        Some((lo, hi)) => format!(
+            "{} {} [{}, {}]",
+            sig3(median / u.ns),
+            u.name,
+            sig3(lo / u.ns),
+            sig3(hi / u.ns)
+        ),
+        None => format!("{} {} [—]", sig3(median / u.ns), u.name),
+    }
 }
 
 /// An axis tick: like [`ns`] without trailing zeros (`1 ms`, `0.2 ms`, `2.5 µs`).
@@ -89,7 +93,11 @@ mod tests {
         assert_eq!(ns(45_612.0), "45.6 µs");
         assert_eq!(ns(1_234_567.0), "1.23 ms");
         assert_eq!(ns(2.5e9), "2.50 s");
-        assert_eq!(ns_ci(45_612.0, 44_900.0, 46_300.0), "45.6 µs [44.9, 46.3]");
+        assert_eq!(
+            ns_ci(45_612.0, Some((44_900.0, 46_300.0))),
+            "45.6 µs [44.9, 46.3]"
+        );
+        assert_eq!(ns_ci(45_612.0, None), "45.6 µs [—]");
         assert_eq!(ratio_ci(0.8123, Some((0.8, 0.82))), "0.812× [0.800, 0.820]");
         assert_eq!(p(0.00001), "<0.0001");
         assert_eq!(p(0.04126), "0.0413");

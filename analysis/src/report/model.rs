@@ -13,7 +13,9 @@ use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
+use crate::inputs::samples::Sample;
 use crate::inputs::warm_gate::GateRow;
+use crate::parallel::par_map;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
 use schema::run_folder::{CheckEntry, ChildEntry, CodecEntry, FixtureEntry, InputEntry};
@@ -176,7 +178,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         .filter(|c| c.style == Some(Style::Baseline))
         .map(|c| c.id.clone())
         .collect();
-    let codecs_in_run: BTreeSet<&str> = run.samples.iter().map(|r| r.codec.as_str()).collect();
+    let codecs_in_run: BTreeSet<&str> = run.samples.codecs();
     let mut notes = run.notes.clone();
 
     let reference = match &opts.reference {
@@ -213,17 +215,18 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         ),
         None => Vec::new(),
     };
-    let strips = grouped
-        .cells
+    let cells_in_order: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
+    let strips = cells_in_order
         .iter()
-        .map(|(k, rows)| {
+        .map(|(k, _)| (*k).clone())
+        .zip(par_map(&cells_in_order, |(_, rows)| {
             let v: Vec<f64> = rows
                 .iter()
                 .filter(|r| r.is_ok())
-                .filter_map(|r| r.init_plus_ops_ns.map(|x| x as f64))
+                .filter_map(|r| Figure::InitPlusOps.of(r).map(|x| x as f64))
                 .collect();
-            (k.clone(), thin(&v, STRIP_POINTS))
-        })
+            thin(&v, STRIP_POINTS)
+        }))
         .collect();
 
     let (warm, warm_present) = match inputs.warm {

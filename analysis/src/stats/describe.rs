@@ -8,7 +8,10 @@ use super::outliers::{tukey, TukeyCounts};
 use super::quantile::{mad, median, quantile, sorted};
 use serde::Serialize;
 
+/// Serialised (summary.json) with `median_lo` and `median_hi` null when there is no interval,
+/// so the range never passes for one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "DescribeOut")]
 pub struct Describe {
     pub n: usize,
     pub median: f64,
@@ -31,6 +34,51 @@ pub struct Describe {
     /// Sample standard deviation (n − 1); 0 for a single value.
     pub stddev: f64,
     pub outliers: TukeyCounts,
+}
+
+impl Describe {
+    /// The median's interval at the level asked, `None` when n is too small for one.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        self.median_interval.map(|i| (i.lo, i.hi))
+    }
+}
+
+/// [`Describe`] as written out: the same fields in the same order, the bounds of a median
+/// interval that does not exist as null.
+#[derive(Serialize)]
+struct DescribeOut {
+    n: usize,
+    median: f64,
+    median_lo: Option<f64>,
+    median_hi: Option<f64>,
+    median_interval: Option<OrderStatInterval>,
+    p90: f64,
+    min: f64,
+    max: f64,
+    mad: f64,
+    mean: f64,
+    stddev: f64,
+    outliers: TukeyCounts,
+}
+
+impl From<Describe> for DescribeOut {
+    fn from(d: Describe) -> DescribeOut {
+        let interval = d.interval();
+        DescribeOut {
+            n: d.n,
+            median: d.median,
+            median_lo: interval.map(|i| i.0),
+            median_hi: interval.map(|i| i.1),
+            median_interval: d.median_interval,
+            p90: d.p90,
+            min: d.min,
+            max: d.max,
+            mad: d.mad,
+            mean: d.mean,
+            stddev: d.stddev,
+            outliers: d.outliers,
+        }
+    }
 }
 
 /// Summarise `values` (NaNs ignored), the median's interval at `level`; `None` when nothing is
@@ -99,6 +147,13 @@ mod tests {
         // the bounds fall back to the range.
         assert_eq!(d.median_interval, None);
         assert_eq!((d.median_lo, d.median_hi), (1.0, 10.0));
+        assert_eq!(d.interval(), None);
+        let json = serde_json::to_value(&d).unwrap();
+        assert!(
+            json["median_lo"].is_null() && json["median_hi"].is_null(),
+            "{json}"
+        );
+        assert_eq!(json["min"], 1.0);
         assert!(describe(&[], 0.95).is_none());
     }
 
@@ -110,6 +165,12 @@ mod tests {
         assert_eq!((d.median_lo, d.median_hi), (2.0, 8.0));
         let i = d.median_interval.unwrap();
         assert_eq!((i.lo, i.hi, i.ranks), (2.0, 8.0, (2, 9)));
+        assert_eq!(d.interval(), Some((2.0, 8.0)));
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            (&json["median_lo"], &json["median_hi"]),
+            (&2.0.into(), &8.0.into())
+        );
         let (d2, boot) = describe_keeping_resamples(&v, 300, 0.95, 9).unwrap();
         assert_eq!(d2, d);
         assert_eq!(boot.len(), 300);

@@ -317,11 +317,20 @@ mod tests {
 
     #[test]
     fn large_n_uses_normal_critical_value() {
-        let x: Vec<f64> = (0..200).map(|i| ((i * 37) % 200) as f64).collect();
+        // x = 1, 2, …, 59 (n = 59 > EXACT_MAX_N, in shuffled order), worked by hand. M = 59·60/2
+        // = 1770 Walsh averages s/2, s = i + j; for s ≤ 60 there are ⌊s/2⌋ pairs with sum s,
+        // so Σ_{s=2}^{2m} ⌊s/2⌋ = m² sums are ≤ 2m. Critical rank: n(n+1)/4 = 885,
+        // n(n+1)(2n+1)/24 = 17552.5, √ = 132.486, z₀.₉₇₅ = 1.959964, so k = ⌊885 − 259.667⌋ =
+        // ⌊625.333⌋ = 625 = 25²: the 625th average is the last of sum 50, 25.0 (the 626th is
+        // 25.5). The averages are symmetric about 30, so the (M + 1 − k)-th is 60 − 25 = 35.
+        // The estimate: 29·30 = 870 sums are ≤ 59 and 30 more equal 60, so the 885th and 886th
+        // averages are both 30.
+        let x: Vec<f64> = (0..59).map(|i| f64::from((i * 23) % 59 + 1)).collect();
         let h = hodges_lehmann(&x, 0.95).unwrap();
-        assert_eq!(h.estimate, 99.5);
-        let (lo, hi) = h.interval.unwrap();
-        assert!(lo < 99.5 && hi > 99.5 && (99.5 - lo - (hi - 99.5)).abs() < 1e-9);
+        assert_eq!(h.n, 59);
+        assert_eq!(h.estimate, 30.0);
+        assert_eq!(h.interval, Some((25.0, 35.0)));
+        assert_eq!(h.achieved_level, 0.95);
     }
 
     #[test]

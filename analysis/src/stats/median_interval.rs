@@ -60,6 +60,16 @@ pub fn median_interval_of(values: &[f64], level: f64) -> Option<OrderStatInterva
     order_statistic_interval(&sorted(values), level)
 }
 
+/// The smallest n with an order-statistic interval of the median at `level`: the n for which
+/// even [x₍₁₎, x₍ₙ₎] covers at least `level` (1 − 2^(1−n) ≥ level), 6 at 95%. `None` when
+/// `level` is outside (0, 1).
+pub fn smallest_n(level: f64) -> Option<usize> {
+    if !(level > 0.0 && level < 1.0) {
+        return None;
+    }
+    (1..).find(|&n| lower_rank_below(n, level).is_some())
+}
+
 /// The largest c (= l − 1) with P(B ≤ c) ≤ (1 − level)/2, B ~ Binomial(n, ½), capped so that
 /// l ≤ n + 1 − l; `None` when no c ≥ 0 qualifies (or n = 0, or level outside (0, 1)).
 fn lower_rank_below(n: usize, level: f64) -> Option<usize> {
@@ -184,6 +194,17 @@ mod tests {
         assert_eq!(ranks(5, 0.90), Some((1, 5)));
         assert_eq!(order_statistic_interval(&[], 0.95), None);
         assert_eq!(ranks(1, 0.95), None);
+    }
+
+    #[test]
+    fn smallest_n_is_where_the_range_first_covers_the_level() {
+        // The range covers 1 − 2^(1−n): 93.75% at n = 5, 96.875% at n = 6 (95%); 87.5% at
+        // n = 4, 93.75% at n = 5 (90%); 98.44% at n = 7, 99.22% at n = 8 (99%).
+        assert_eq!(smallest_n(0.95), Some(6));
+        assert_eq!(smallest_n(0.90), Some(5));
+        assert_eq!(smallest_n(0.99), Some(8));
+        assert_eq!(smallest_n(1.0), None);
+        assert_eq!(smallest_n(0.0), None);
     }
 
     #[test]

@@ -133,4 +133,40 @@ mod tests {
         assert_eq!(verdict(c.interval, c.test.p, 0.05), Verdict::TooFewPairs);
         assert!(log_ratio_contrast(&[(0.0, 1.0)], 0.95).is_none());
     }
+
+    #[test]
+    fn verdict_needs_both_the_adjusted_p_and_the_interval() {
+        // p below α, but the interval straddles 1: no difference, either way round.
+        assert_eq!(
+            verdict(Some((0.9, 1.1)), 0.001, 0.05),
+            Verdict::NoDifference
+        );
+        assert_eq!(
+            verdict(Some((0.99, 1.5)), 0.01, 0.05),
+            Verdict::NoDifference
+        );
+        // The interval excludes 1, but p is not below α: no difference.
+        assert_eq!(verdict(Some((1.05, 1.2)), 0.2, 0.05), Verdict::NoDifference);
+        assert_eq!(
+            verdict(Some((0.8, 0.95)), 0.06, 0.05),
+            Verdict::NoDifference
+        );
+        // The boundaries belong to "no difference": p = α, an interval ending at 1.
+        assert_eq!(
+            verdict(Some((0.8, 0.95)), 0.05, 0.05),
+            Verdict::NoDifference
+        );
+        assert_eq!(
+            verdict(Some((0.8, 1.0)), 0.001, 0.05),
+            Verdict::NoDifference
+        );
+        assert_eq!(
+            verdict(Some((1.0, 1.2)), 0.001, 0.05),
+            Verdict::NoDifference
+        );
+        // Both: a difference, in the interval's direction.
+        assert_eq!(verdict(Some((0.8, 0.95)), 0.01, 0.05), Verdict::Faster);
+        assert_eq!(verdict(Some((1.05, 1.2)), 0.01, 0.05), Verdict::Slower);
+        assert_eq!(verdict(None, 0.001, 0.05), Verdict::TooFewPairs);
+    }
 }

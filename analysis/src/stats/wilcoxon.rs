@@ -141,7 +141,11 @@ mod tests {
     fn normal_approximation_with_ties() {
         // 60 differences, magnitudes 1..=20 each three times (20 ties of 3), the first 40
         // positive. Magnitude m has mid-rank 3m − 1, so W+ = Σ_{m=1}^{13} 3(3m − 1) + (3·14 − 1)
-        // = 780 + 41 = 821, and the tie correction is 20 · (3³ − 3) / 48.
+        // = 780 + 41 = 821 (W− = 1830 − 821 = 1009). Tie-corrected variance
+        // 60·61·121/24 − 20·(3³ − 3)/48 = 18452.5 − 10 = 18442.5, so with the continuity
+        // correction z = (|821 − 915| − 0.5) / √18442.5 = 93.5 / 135.80 = 0.6885.
+        // SciPy 1.17.1, scipy.stats.wilcoxon(d, zero_method="wilcox", correction=True,
+        // method="approx"): statistic 821.0, pvalue 0.49114019558344557.
         let mut d = Vec::new();
         for m in 1..=20 {
             for _ in 0..3 {
@@ -153,14 +157,29 @@ mod tests {
         }
         let t = signed_rank_test(&d);
         assert_eq!(t.method, Method::Normal);
-        let w_plus = 821.0;
-        assert_eq!(t.w_plus, w_plus);
-        let n = 60.0f64;
-        let var = n * (n + 1.0) * (2.0 * n + 1.0) / 24.0 - 20.0 * (27.0 - 3.0) / 48.0;
-        let z = ((w_plus - n * (n + 1.0) / 4.0).abs() - 0.5) / var.sqrt();
-        let p = 2.0 * (1.0 - Normal::standard().cdf(z));
-        assert!((t.p - p).abs() < 1e-12);
-        // z = (|821 − 915| − 0.5) / √18442.5 ≈ 0.6885, p ≈ 0.491.
-        assert!((t.p - 0.491).abs() < 0.001, "p = {}", t.p);
+        assert_eq!((t.n, t.w_plus), (60, 821.0));
+        assert!((t.p - 0.49114019558344557).abs() < 1e-10, "p = {}", t.p);
+    }
+
+    #[test]
+    fn normal_approximation_above_the_exact_limit() {
+        // 60 distinct magnitudes 1..=60 (no ties, but n > EXACT_MAX_N), every fourth negative:
+        // W− = 4 + 8 + … + 60 = 480, W+ = 1830 − 480 = 1350; variance 60·61·121/24 = 18452.5,
+        // z = (|1350 − 915| − 0.5) / √18452.5 = 434.5 / 135.84 = 3.1986.
+        // SciPy 1.17.1, scipy.stats.wilcoxon(d, zero_method="wilcox", correction=True,
+        // method="approx"): statistic 480.0, pvalue 0.0013808872498144006.
+        let d: Vec<f64> = (1..=60)
+            .map(|i| {
+                if i % 4 == 0 {
+                    -f64::from(i)
+                } else {
+                    f64::from(i)
+                }
+            })
+            .collect();
+        let t = signed_rank_test(&d);
+        assert_eq!(t.method, Method::Normal);
+        assert_eq!(t.w_plus, 1350.0);
+        assert!((t.p - 0.0013808872498144006).abs() < 1e-12, "p = {}", t.p);
     }
 }

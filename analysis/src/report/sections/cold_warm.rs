@@ -80,7 +80,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         for x in rows {
             let w = find_warm(&r.warm, &x.scenario, &x.codec);
             let warm = w.map_or(format::ns(x.warm_ns), |w| {
-                format::ns_ci(w.median_ns, w.lo_ns, w.hi_ns)
+                format::ns_ci(w.median_ns, Some((w.lo_ns, w.hi_ns)))
             });
             t.row(vec![
                 x.scenario.fixture.clone().into(),

@@ -69,9 +69,9 @@ fn contrast_verdict(row: &ContrastRow) -> Cell {
 }
 
 fn median_ci(c: &CellSummary) -> String {
-    c.init_plus_ops.as_ref().map_or("—".into(), |d| {
-        format::ns_ci(d.median, d.median_lo, d.median_hi)
-    })
+    c.init_plus_ops
+        .as_ref()
+        .map_or("—".into(), |d| format::ns_ci(d.median, d.interval()))
 }
 
 fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {

@@ -53,9 +53,7 @@ fn timing_table<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Table {
             drift,
             c.wall
                 .as_ref()
-                .map_or("—".into(), |d| {
-                    format::ns_ci(d.median, d.median_lo, d.median_hi)
-                })
+                .map_or("—".into(), |d| format::ns_ci(d.median, d.interval()))
                 .into(),
         ]);
     }
