@@ -21,5 +21,5 @@ pub mod export;
 pub mod inputs;
 pub mod parallel;
 pub mod report;
-pub mod stats;
+pub use stats;
 pub mod synth;

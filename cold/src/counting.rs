@@ -188,7 +188,7 @@ pub fn find_valgrind() -> Result<Valgrind> {
         .find(|p| p.is_file())
         .with_context(|| {
             "valgrind not found on PATH: --measure instructions runs each child under Valgrind; \
-             install it with `apt-get install -y valgrind` (or scripts/install-tools.sh)"
+             install it with `apt-get install -y valgrind` (or scripts/install-runtimes.sh)"
         })?;
     let out = std::process::Command::new(&path)
         .arg("--version")

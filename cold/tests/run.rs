@@ -466,7 +466,7 @@ fn the_report_reads_a_real_run() {
 #[test]
 fn a_counted_run_gives_the_same_counts_every_sample() {
     if Command::new("valgrind").arg("--version").output().is_err() {
-        eprintln!("skipped: no valgrind on PATH (scripts/install-tools.sh installs it)");
+        eprintln!("skipped: no valgrind on PATH (scripts/install-runtimes.sh installs it)");
         return;
     }
     let root = tmp("counted");

@@ -139,7 +139,7 @@ fn lower_tail(n: usize, c: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::testutil::{lognormal, simulate};
+    use crate::testutil::{lognormal, simulate};
 
     /// P(B ≤ c) for every c by Pascal's triangle in probabilities (each row the previous one's
     /// neighbours averaged: halving is exact in binary), an independent check of the log-space

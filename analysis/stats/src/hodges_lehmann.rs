@@ -206,7 +206,7 @@ fn kth_walsh(x: &[f64], k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::testutil::{lognormal_pair_log_ratios, simulate};
+    use crate::testutil::{lognormal_pair_log_ratios, simulate};
 
     fn brute_walsh(x: &[f64]) -> Vec<f64> {
         let mut w = Vec::new();

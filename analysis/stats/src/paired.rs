@@ -80,7 +80,7 @@ pub fn verdict(interval: Option<(f64, f64)>, p_adjusted: f64, alpha: f64) -> Ver
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::testutil::{normal, simulate};
+    use crate::testutil::{normal, simulate};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

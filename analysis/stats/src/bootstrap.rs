@@ -121,8 +121,8 @@ pub fn median_ratio_interval(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::quantile::{median, sorted};
-    use crate::stats::testutil::{lognormal, simulate};
+    use crate::quantile::{median, sorted};
+    use crate::testutil::{lognormal, simulate};
     use std::collections::BTreeMap;
 
     /// The exact bootstrap distribution of the median of `x` (ascending, distinct), by complete

@@ -1,4 +1,5 @@
-//! Pure numerics for thaw's reports: no I/O, no formatting, no knowledge of codecs or files.
+//! Pure numerics for thaw's reports and the cold runner's stopping rule: no I/O, no formatting,
+//! no knowledge of codecs or files.
 //!
 //! Every function takes plain slices of `f64` and returns plain values, so each one can be checked
 //! against published answers and seeded simulations (see the tests in each module). The reporting
