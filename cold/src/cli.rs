@@ -3,11 +3,13 @@
 //! valid values.
 
 use crate::pin;
+use crate::precision;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 use fixtures::catalog::CorporaOption;
 use fixtures::codecs::{find_codec, registry, AnyCodec, Op};
 use fixtures::Fixture;
+use schema::run_folder::Stopping;
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,7 +54,8 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
     pub batches: Vec<u32>,
     /// Samples (children) per cell: the number of blocks [default: 30; 3 with --measure
-    /// instructions, whose counts do not vary].
+    /// instructions, whose counts do not vary; with --precision, the blocks before the first
+    /// check, 10].
     #[arg(long)]
     pub samples: Option<u32>,
     /// Fixture names, comma-separated or repeated.
@@ -81,6 +84,20 @@ pub struct RunArgs {
     /// Seconds a child may run before it is killed and recorded as `timeout`.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Add whole blocks until every cell's 95% interval of the median init_plus_ops, and every
+    /// paired ratio to the reference, is within this of its estimate (e.g. 3%), checking every 5
+    /// blocks; or until --max-samples or --max-time.
+    #[arg(long, value_name = "PERCENT", value_parser = precision::parse_precision)]
+    pub precision: Option<f64>,
+    /// With --precision: the most samples per cell [default: 300].
+    #[arg(long, value_name = "N", requires = "precision")]
+    pub max_samples: Option<u32>,
+    /// With --precision: no round of blocks that would end past this (90s, 10m, 2h).
+    #[arg(long, value_name = "DURATION", requires = "precision", value_parser = precision::parse_duration)]
+    pub max_time: Option<Duration>,
+    /// With --precision: the codec the ratios are taken against [default: serde_json, when run].
+    #[arg(long, value_name = "CODEC", requires = "precision")]
+    pub reference: Option<String>,
     /// What each sample records: `time` (the child runs natively), or `instructions` (it runs
     /// under Valgrind's callgrind, which counts the instructions of each phase, and once more
     /// natively with an allocation counter).
@@ -102,7 +119,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "codecs", "ops", "batches", "samples", "fixture", "seed", "plan_seed", "out", "pin",
         "cold_cache", "drop_each", "timeout", "env", "variant", "children_dir", "corpora",
-        "measure",
+        "measure", "precision",
     ])]
     pub resume: Option<PathBuf>,
     /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
@@ -131,6 +148,8 @@ pub struct RunOptions {
     pub children_dir: Option<PathBuf>,
     pub corpora: Option<PathBuf>,
     pub measure: Measure,
+    /// `--precision`: the stopping rule (its `sampling_secs` 0, nothing stopped yet).
+    pub stopping: Option<Stopping>,
     pub dry_run: bool,
 }
 
@@ -194,13 +213,59 @@ impl RunArgs {
         if batches.is_empty() {
             bail!("--batches is empty; give 1 to {max_batch} operations per child");
         }
-        let samples = self.samples.unwrap_or(match self.measure {
-            Measure::Time => 30,
-            Measure::Instructions => 3,
-        });
+        if self.precision.is_some() && self.measure == Measure::Instructions {
+            bail!(
+                "--precision with --measure instructions: counts do not vary, so there is no \
+                 interval to narrow; give one or the other"
+            );
+        }
+        let samples = self
+            .samples
+            .unwrap_or(match (self.measure, self.precision) {
+                (Measure::Instructions, _) => 3,
+                (Measure::Time, Some(_)) => precision::DEFAULT_MIN_BLOCKS,
+                (Measure::Time, None) => 30,
+            });
         if !(1..=MAX_SAMPLES).contains(&samples) {
             bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
         }
+        let stopping = match self.precision {
+            None => None,
+            Some(p) => {
+                let max_blocks = self.max_samples.unwrap_or(precision::DEFAULT_MAX_BLOCKS);
+                if !(samples..=MAX_SAMPLES).contains(&max_blocks) {
+                    bail!(
+                        "--max-samples {max_blocks}: give {samples} (the samples before the first \
+                         check) to {MAX_SAMPLES}"
+                    );
+                }
+                let reference = match &self.reference {
+                    Some(id) => {
+                        let c = find_codec(id.trim()).map_err(anyhow::Error::msg)?;
+                        if !codecs.iter().any(|k| k.id() == c.id()) {
+                            bail!("--reference {id}: not among the codecs of this run");
+                        }
+                        Some(c.id().to_string())
+                    }
+                    None => codecs
+                        .iter()
+                        .find(|c| c.id() == precision::DEFAULT_REFERENCE)
+                        .map(|c| c.id().to_string()),
+                };
+                Some(Stopping {
+                    precision: p,
+                    level: precision::LEVEL,
+                    reference,
+                    min_blocks: samples,
+                    check_every: precision::CHECK_EVERY,
+                    max_blocks,
+                    max_time_secs: self.max_time.map(|d| d.as_secs_f64()),
+                    sampling_secs: 0.0,
+                    stopped_on: None,
+                    widest: None,
+                })
+            }
+        };
         let fixtures = dedup(&self.fixture)
             .iter()
             .map(|name| fixtures::find(name.trim()).map_err(anyhow::Error::from))
@@ -239,6 +304,7 @@ impl RunArgs {
             children_dir: self.children_dir,
             corpora,
             measure: self.measure,
+            stopping,
             dry_run: self.dry_run,
         })))
     }

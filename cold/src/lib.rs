@@ -22,6 +22,7 @@ pub mod manifest;
 pub mod phases;
 pub mod pin;
 pub mod plan;
+pub mod precision;
 pub mod prepare;
 pub mod process;
 pub mod progress;

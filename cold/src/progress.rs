@@ -24,6 +24,8 @@ pub struct Progress {
     failed: u64,
     started: Instant,
     last_line: Instant,
+    /// What a `--precision` run says of its widest interval at the last check.
+    note: Option<String>,
 }
 
 impl Progress {
@@ -61,7 +63,27 @@ impl Progress {
             failed: 0,
             started: now,
             last_line: now,
+            note: None,
         }
+    }
+
+    /// `more` samples were added to the plan (a `--precision` run adding blocks).
+    pub fn grow(&mut self, more: u64) {
+        self.total += more;
+        if let Display::Bar(bar) = &self.display {
+            bar.set_length(self.total);
+        }
+    }
+
+    /// Shows `note` beside the count (the widest interval of a `--precision` run).
+    pub fn note(&mut self, note: String) {
+        if let Display::Bar(bar) = &self.display {
+            bar.set_message(note.clone());
+        }
+        if matches!(self.display, Display::Lines) {
+            say(&format!("cold: {note}"));
+        }
+        self.note = Some(note);
     }
 
     pub fn sample_done(&mut self, row: &SampleRow) {
@@ -73,8 +95,16 @@ impl Progress {
             Display::Bar(bar) => {
                 if !row.is_ok() {
                     bar.set_message(format!(
-                        "({} failed; last: {} {} ×{} {})",
-                        self.failed, row.codec, row.op, row.batch, row.status
+                        "({} failed; last: {} {} ×{} {}){}",
+                        self.failed,
+                        row.codec,
+                        row.op,
+                        row.batch,
+                        row.status,
+                        self.note
+                            .as_deref()
+                            .map(|n| format!("; {n}"))
+                            .unwrap_or_default()
                     ));
                 }
                 bar.inc(1);

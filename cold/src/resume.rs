@@ -19,7 +19,7 @@ use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
 use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
-use schema::run_folder::{Manifest, PlanRow, MANIFEST, PLAN};
+use schema::run_folder::{Manifest, PlanRow, Settings, MANIFEST, PLAN};
 use schema::{GateCell, Measure};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -109,9 +109,19 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     manifest.resumed_utc.push(manifest::utc_now().1);
     manifest::write(dir, &manifest)?;
 
-    let jobs = session::jobs(&left, &routes, &settings)?;
-    let before = plan_rows.len() - left.len();
-    let tally = session::take_samples(dir, &jobs, &settings, counter, plan_rows.len(), before)?;
+    let blocks = manifest
+        .stopping
+        .is_some()
+        .then(|| blocks_of(&manifest, &settings));
+    let tally = session::take_samples(
+        dir,
+        &mut manifest,
+        &settings,
+        &routes,
+        counter,
+        plan_rows,
+        blocks.transpose()?.as_ref(),
+    )?;
     session::finish(dir, &mut manifest, &settings, &tally)?;
     Ok(dir.to_path_buf())
 }
@@ -147,11 +157,25 @@ fn check_seed(dir: &Path, m: &Manifest) -> Result<()> {
     Ok(())
 }
 
-/// The plan the manifest describes (its codecs, ops, batches, fixtures, samples, plan seed,
-/// variant, and the cells it left out), checked against plan.csv, or written as plan.csv when
-/// the run stopped before writing it.
-fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
-    let s = m.settings().map_err(anyhow::Error::msg)?;
+/// How a `--precision` run adds blocks, from its manifest.
+fn blocks_of(m: &Manifest, s: &Settings) -> Result<session::Blocks> {
+    let (codecs, fixtures) = codecs_and_fixtures(m)?;
+    let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
+    Ok(session::Blocks {
+        cells,
+        excluded: m.excluded.iter().map(|e| e.gate_cell()).collect(),
+        seed: s.plan_seed,
+        variant: s.variant,
+    })
+}
+
+/// The codecs and fixtures a manifest names.
+fn codecs_and_fixtures(
+    m: &Manifest,
+) -> Result<(
+    Vec<&'static dyn fixtures::codecs::AnyCodec>,
+    Vec<&'static fixtures::Fixture>,
+)> {
     let codecs = m
         .codecs
         .iter()
@@ -162,6 +186,15 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
         .iter()
         .map(|f| catalog::find(&f.name).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
+    Ok((codecs, fixtures))
+}
+
+/// The plan the manifest describes (its codecs, ops, batches, fixtures, samples, plan seed,
+/// variant, and the cells it left out), checked against plan.csv, or written as plan.csv when
+/// the run stopped before writing it.
+fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
+    let s = m.settings().map_err(anyhow::Error::msg)?;
+    let (codecs, fixtures) = codecs_and_fixtures(m)?;
     if m.ops.is_empty() || m.batches.is_empty() {
         bail!(
             "{}: manifest.json names no ops or batches (a run of an older thaw?); start a new run",
@@ -183,6 +216,15 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
         return Ok(derived);
     }
     let written = folder::read_plan(dir)?;
+    if written != derived && m.stopping.is_some() && derived.starts_with(&written) {
+        // A --precision run stopped between recording more blocks in the manifest and writing
+        // them into plan.csv.
+        if !dry_run {
+            folder::write_plan(dir, &derived)?;
+            say!("plan.csv: extended to the blocks manifest.json planned (the run stopped while adding them)");
+        }
+        return Ok(derived);
+    }
     if written != derived {
         let first = written
             .iter()

@@ -105,9 +105,11 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         drops: o.drops,
         child_env: env_strings(&env),
         measure: o.measure,
+        stopping: o.stopping.clone(),
     };
     let mut manifest = manifest_of(o, &settings, started_utc, prepared_parts(&prepared));
     manifest.measure = Some(o.measure);
+    manifest.stopping = o.stopping.clone();
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
     if o.out.is_none() {
@@ -130,8 +132,21 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         prepared.plan.len(),
         if o.cold_cache { ", cold cache" } else { "" }
     );
-    let jobs = session::jobs(&prepared.plan, &prepared.routes, &settings)?;
-    let tally = session::take_samples(&dir, &jobs, &settings, counter, prepared.plan.len(), 0)?;
+    let blocks = o.stopping.is_some().then(|| session::Blocks {
+        cells: prepared.cells.clone(),
+        excluded: prepared.excluded.iter().map(|e| e.gate_cell()).collect(),
+        seed: o.plan_seed,
+        variant: o.variant,
+    });
+    let tally = session::take_samples(
+        &dir,
+        &mut manifest,
+        &settings,
+        &prepared.routes,
+        counter,
+        prepared.plan.clone(),
+        blocks.as_ref(),
+    )?;
     session::finish(&dir, &mut manifest, &settings, &tally)?;
     Ok(Some(dir))
 }

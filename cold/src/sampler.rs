@@ -237,6 +237,5 @@ pub fn execute(
         }
         progress.sample_done(&row);
     }
-    progress.finish();
     Ok(failed)
 }

@@ -7,6 +7,8 @@ use crate::counting::Counter;
 use crate::folder::{self, SamplesWriter};
 use crate::interrupt::{self, Interrupted};
 use crate::manifest;
+use crate::plan;
+use crate::precision::{self, Next};
 use crate::prepare::Route;
 use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
@@ -14,8 +16,8 @@ use crate::summary;
 use anyhow::{bail, Context, Result};
 use fixtures::codecs::{registry, Style};
 use schema::run_folder::{Manifest, PlanRow, Settings};
-use schema::GateCell;
-use std::collections::HashMap;
+use schema::{GateCell, StopReason};
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -104,16 +106,39 @@ pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
         .collect()
 }
 
-/// Takes `jobs` (counted, with `counter`) into the folder's samples.csv (`before` of `total` planned samples are there
-/// already). Returns how eviction went, for the summary. A signal stops it with an
-/// [`Interrupted`] error that says how to resume.
+/// How a `--precision` run adds whole blocks to its plan: the cells and what the gate and the
+/// preflight left out, as `plan::build` and `plan::without` take them (a longer plan keeps the
+/// shorter one as its beginning).
+pub struct Blocks {
+    pub cells: Vec<plan::Cell>,
+    pub excluded: BTreeSet<GateCell>,
+    pub seed: u64,
+    pub variant: schema::Variant,
+}
+
+impl Blocks {
+    /// The plan of `blocks` blocks.
+    pub fn plan(&self, blocks: u32) -> Vec<PlanRow> {
+        plan::without(
+            plan::build(&self.cells, blocks, self.seed, self.variant),
+            &self.excluded,
+        )
+    }
+}
+
+/// Takes every planned sample that has no row yet into the folder's samples.csv (counted, with
+/// `counter`); then, for a `--precision` run (`blocks`, and the rule in the manifest), checks
+/// the intervals and adds blocks until the rule says stop, writing the longer plan and the
+/// manifest before each new block's first sample. Returns how eviction went, for the summary. A
+/// signal stops it with an [`Interrupted`] error that says how to resume.
 pub fn take_samples(
     dir: &Path,
-    jobs: &[Job],
+    manifest: &mut Manifest,
     settings: &Settings,
+    routes: &HashMap<GateCell, Route>,
     counter: Option<Counter>,
-    total: usize,
-    before: usize,
+    mut plan: Vec<PlanRow>,
+    blocks: Option<&Blocks>,
 ) -> Result<EvictionTally> {
     let timeout = Duration::from_secs_f64(settings.timeout_secs);
     let mut sampler = Sampler::new(
@@ -125,18 +150,77 @@ pub fn take_samples(
     if let Some(counter) = counter {
         sampler = sampler.with_counter(counter);
     }
+    let done = folder::finished_indices(&folder::read_samples(dir)?);
+    let mut left: Vec<PlanRow> = plan
+        .iter()
+        .filter(|r| !done.contains(&r.plan_index))
+        .cloned()
+        .collect();
     let mut writer = SamplesWriter::open(dir)?;
-    let mut progress = Progress::new(total as u64, before as u64);
-    let stop = |taken: usize| {
-        interrupt::caught().map(|signal| Interrupted {
-            signal,
-            dir: dir.to_path_buf(),
-            done: before + taken,
-            planned: total,
-        })
-    };
-    sampler::execute(jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
+    let mut before = plan.len() - left.len();
+    let mut progress = Progress::new(plan.len() as u64, before as u64);
+    let baseline = registry()
+        .into_iter()
+        .find(|c| c.style() == Style::Baseline)
+        .map(|c| c.id());
+    loop {
+        let jobs = jobs(&left, routes, settings)?;
+        let total = plan.len();
+        let stop = |taken: usize| {
+            interrupt::caught().map(|signal| Interrupted {
+                signal,
+                dir: dir.to_path_buf(),
+                done: before + taken,
+                planned: total,
+            })
+        };
+        let started = std::time::Instant::now();
+        sampler::execute(&jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
+        let (Some(blocks), Some(rule)) = (blocks, manifest.stopping.as_mut()) else {
+            break;
+        };
+        rule.sampling_secs += started.elapsed().as_secs_f64();
+        if rule.stopped_on.is_some() {
+            break;
+        }
+        let taken = manifest.samples_per_cell.unwrap_or(0);
+        let now = precision::stand(&folder::read_samples(dir)?, rule, baseline);
+        rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
+        progress.note(precision::describe_widest(&now));
+        match precision::next(rule, taken, &now) {
+            Next::Stop(reason) => {
+                rule.stopped_on = Some(reason);
+                manifest::write(dir, manifest)?;
+                say_stop(reason, taken, &now);
+                break;
+            }
+            Next::More(more) => {
+                let longer = blocks.plan(taken + more);
+                manifest.samples_per_cell = Some(taken + more);
+                manifest.samples_planned = Some(longer.len());
+                manifest::write(dir, manifest)?;
+                folder::write_plan(dir, &longer)?;
+                left = longer[plan.len()..].to_vec();
+                progress.grow(left.len() as u64);
+                before = plan.len();
+                plan = longer;
+            }
+        }
+    }
+    progress.finish();
     Ok(std::mem::take(&mut sampler.eviction))
+}
+
+fn say_stop(reason: StopReason, blocks: u32, now: &stats::precision::Standing) {
+    let why = match reason {
+        StopReason::Precision => "every interval reached the precision asked",
+        StopReason::Samples => "--max-samples reached",
+        StopReason::Time => "another round would run past --max-time",
+    };
+    say!(
+        "stopped after {blocks} samples per cell: {why} ({})",
+        precision::describe_widest(now)
+    );
 }
 
 /// Marks the manifest finished and prints the summary.

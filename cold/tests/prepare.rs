@@ -126,6 +126,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         children_dir: None,
         corpora: None,
         measure: schema::Measure::Time,
+        stopping: None,
         dry_run: false,
     };
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];

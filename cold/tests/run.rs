@@ -549,3 +549,61 @@ fn a_counted_run_gives_the_same_counts_every_sample() {
         .is_file());
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// `--precision`: whole blocks are added until every interval is as narrow as asked, or until
+/// `--max-samples`; the manifest says why the run stopped, and the plan holds every block taken.
+#[test]
+fn a_precision_run_stops_on_precision_or_on_samples() {
+    let root = tmp("precision");
+    let run = |name: &str, extra: &[&str]| {
+        let dir = root.join(name);
+        let out = cold()
+            .args([
+                "run",
+                "--codecs",
+                "noop,serde_json",
+                "--ops",
+                "de",
+                "--batches",
+                "1",
+            ])
+            .args(["--fixture", "small", "--out"])
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        (dir, text(&out))
+    };
+    // ±50% is reached at the first check, after the 10 first blocks.
+    let (dir, said) = run("wide", &["--precision", "50%"]);
+    assert!(
+        said.contains("stopped after 10 samples per cell: every interval"),
+        "{said}"
+    );
+    let m = manifest(&dir);
+    assert_eq!(m["stopping"]["stopped_on"], "precision");
+    assert_eq!(m["samples_per_cell"], 10);
+    assert_eq!(rows::<SampleRow>(&dir.join("samples.csv")).len(), 20);
+
+    // ±0.01% is never reached: 10 blocks, then 5 at a time up to 22.
+    let (dir, said) = run("narrow", &["--precision", "0.01%", "--max-samples", "22"]);
+    assert!(
+        said.contains("stopped after 22 samples per cell: --max-samples"),
+        "{said}"
+    );
+    let m = manifest(&dir);
+    assert_eq!(m["stopping"]["stopped_on"], "samples");
+    assert_eq!(m["samples_per_cell"], 22);
+    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
+    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    assert_eq!((plan.len(), samples.len()), (44, 44));
+    let blocks: std::collections::BTreeSet<u32> = samples.iter().map(|s| s.block).collect();
+    assert_eq!(blocks, (0..22).collect(), "every block whole");
+    assert!(m["stopping"]["widest"][0].as_str().is_some());
+    // A finished precision run resumes to nothing more.
+    let again = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(rows::<SampleRow>(&dir.join("samples.csv")).len(), 44);
+    std::fs::remove_dir_all(&root).unwrap();
+}

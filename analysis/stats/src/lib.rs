@@ -21,6 +21,7 @@ pub mod holm;
 pub mod median_interval;
 pub mod outliers;
 pub mod paired;
+pub mod precision;
 pub mod quantile;
 pub mod rank;
 pub mod signed_rank;
