@@ -401,6 +401,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 [Op::De, Op::Ser].map(|op| {
                     let unsupported = op == Op::Ser && !m.can_ser();
                     CheckEntry {
+                        variant: None,
                         codec: m.id.into(),
                         fixture: FIXTURE.into(),
                         op,

@@ -106,9 +106,10 @@ pub struct RunArgs {
     /// Also give the children this variable (repeatable). They start with PATH and HOME only.
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
     pub env: Vec<(String, String)>,
-    /// How the children were built: portable (target/release) or native (target/native/release).
-    #[arg(long, default_value = "portable", value_parser = Variant::parse)]
-    pub variant: Variant,
+    /// How the children were built: portable (target/release), native (target/native/release),
+    /// or both (`portable,native`: each variant of a cell in every block, paired like codecs).
+    #[arg(long, value_delimiter = ',', default_value = "portable", value_parser = Variant::parse)]
+    pub variant: Vec<Variant>,
     /// Where the child-<codec> binaries are (default: from --variant).
     #[arg(long, value_name = "DIR")]
     pub children_dir: Option<PathBuf>,
@@ -144,7 +145,8 @@ pub struct RunOptions {
     pub timeout: Duration,
     /// Variables given to the children beyond PATH and HOME.
     pub env: Vec<(String, String)>,
-    pub variant: Variant,
+    /// The build variants, each cell planned in each (usually one).
+    pub variants: Vec<Variant>,
     pub children_dir: Option<PathBuf>,
     pub corpora: Option<PathBuf>,
     pub measure: Measure,
@@ -280,6 +282,17 @@ impl RunArgs {
                 self.timeout
             );
         }
+        let variants = dedup(&self.variant);
+        if variants.is_empty() {
+            bail!("--variant is empty; give portable, native, or portable,native");
+        }
+        if variants.len() > 1 && self.children_dir.is_some() {
+            bail!(
+                "--children-dir with {} variants: each variant has its own children; give one \
+                 variant with --children-dir, or none",
+                variants.len()
+            );
+        }
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
         let corpora = self.corpora.folder();
         Ok(RunRequest::Fresh(Box::new(RunOptions {
@@ -300,7 +313,7 @@ impl RunArgs {
             },
             timeout: Duration::from_secs_f64(self.timeout),
             env: self.env,
-            variant: self.variant,
+            variants,
             children_dir: self.children_dir,
             corpora,
             measure: self.measure,
@@ -346,7 +359,7 @@ mod tests {
         assert_eq!(o.samples, 30);
         assert_eq!(o.fixtures.len(), 1);
         assert_eq!(o.fixtures[0].name, "users-2kb");
-        assert_eq!(o.variant, Variant::Portable);
+        assert_eq!(o.variants, [Variant::Portable]);
         assert_eq!(o.plan_seed, o.seed);
         assert!(!o.dry_run && !o.cold_cache && o.pin.is_none() && o.env.is_empty());
     }

@@ -12,9 +12,8 @@ use fixtures::Fixture;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use schema::run_folder::PlanRow;
-use schema::{GateCell, Variant};
-use std::collections::BTreeSet;
+use schema::run_folder::{CheckEntry, PlanRow};
+use schema::Variant;
 
 /// codec × op × batch × fixture: a cell before its variant is chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,16 +77,23 @@ pub fn cells(
     (cells, unsupported)
 }
 
-/// `samples` blocks of every cell once, each block shuffled; plan indices count from 0.
-pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: Variant) -> Vec<PlanRow> {
-    // Cells come in table order from `cells`; the shuffle (ChaCha8, `rand`'s slice shuffle) is
-    // pinned by the golden test below, so a `rand` upgrade cannot change a plan silently.
+/// `samples` blocks of every cell once in each of `variants`, each block shuffled; plan indices
+/// count from 0. With several variants, each variant of a cell is a cell of its own in every
+/// block, so builds are paired within blocks as codecs are.
+pub fn build(cells: &[Cell], samples: u32, seed: u64, variants: &[Variant]) -> Vec<PlanRow> {
+    // Cells come in table order from `cells` (each with its variants in the order given); the
+    // shuffle (ChaCha8, `rand`'s slice shuffle) is pinned by the golden test below, so a `rand`
+    // upgrade cannot change a plan silently. One variant gives the plan of a one-variant run.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut rows = Vec::with_capacity(cells.len() * samples as usize);
+    let units: Vec<(&Cell, Variant)> = cells
+        .iter()
+        .flat_map(|c| variants.iter().map(move |&v| (c, v)))
+        .collect();
+    let mut rows = Vec::with_capacity(units.len() * samples as usize);
     for block in 0..samples {
-        let mut order: Vec<&Cell> = cells.iter().collect();
+        let mut order = units.clone();
         order.shuffle(&mut rng);
-        for cell in order {
+        for (cell, variant) in order {
             rows.push(PlanRow {
                 plan_index: rows.len() as u64,
                 block,
@@ -102,11 +108,14 @@ pub fn build(cells: &[Cell], samples: u32, seed: u64, variant: Variant) -> Vec<P
     rows
 }
 
-/// The plan without the rows of `excluded` codec × fixture × op, the other rows in the same
-/// order, renumbered from 0.
-pub fn without(rows: Vec<PlanRow>, excluded: &BTreeSet<GateCell>) -> Vec<PlanRow> {
+/// The plan without the rows that `excluded` leaves out (a codec × fixture × op, in every
+/// variant or in one), the other rows in the same order, renumbered from 0.
+pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
     rows.into_iter()
-        .filter(|r| !excluded.contains(&r.gate_cell()))
+        .filter(|r| {
+            let cell = r.gate_cell();
+            !excluded.iter().any(|e| e.leaves_out(&cell, r.variant))
+        })
         .enumerate()
         .map(|(i, r)| PlanRow {
             plan_index: i as u64,
@@ -119,9 +128,10 @@ pub fn without(rows: Vec<PlanRow>, excluded: &BTreeSet<GateCell>) -> Vec<PlanRow
 mod tests {
     use super::*;
     use fixtures::codecs::registry;
+    use schema::GateCell;
     use std::collections::HashSet;
 
-    const PORTABLE: Variant = Variant::Portable;
+    const PORTABLE: &[Variant] = &[Variant::Portable];
 
     fn default_cells() -> (Vec<Cell>, Vec<Unsupported>) {
         let fixture = fixtures::find("users-2kb").unwrap();
@@ -261,7 +271,15 @@ mod tests {
             fixture: "users-2kb".into(),
             op: Op::De,
         };
-        let kept = without(all.clone(), &BTreeSet::from([beta_de.clone()]));
+        let left_out = CheckEntry {
+            codec: "beta".into(),
+            fixture: "users-2kb".into(),
+            op: Op::De,
+            status: "gate-failed".into(),
+            detail: String::new(),
+            variant: None,
+        };
+        let kept = without(all.clone(), &[left_out]);
         let expected: Vec<_> = all
             .iter()
             .filter(|r| r.gate_cell() != beta_de)
@@ -277,6 +295,42 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, r)| r.plan_index == i as u64));
+    }
+
+    #[test]
+    fn two_variants_are_paired_within_every_block() {
+        let cells = golden_cells();
+        let both = [Variant::Portable, Variant::Native];
+        let plan = build(&cells, 3, 7, &both);
+        assert_eq!(plan.len(), cells.len() * 2 * 3);
+        for block in 0..3 {
+            for cell in &cells {
+                for v in both {
+                    let n = plan
+                        .iter()
+                        .filter(|r| r.block == block && r.variant == v)
+                        .filter(|r| {
+                            (r.codec.as_str(), r.op, r.batch) == (cell.codec, cell.op, cell.batch)
+                        })
+                        .count();
+                    assert_eq!(n, 1, "block {block} {cell:?} {v}");
+                }
+            }
+        }
+        // A preflight failure of one build leaves the other in the plan.
+        let native_beta = CheckEntry {
+            codec: "beta".into(),
+            fixture: "users-2kb".into(),
+            op: Op::De,
+            status: "preflight-failed".into(),
+            detail: String::new(),
+            variant: Some(Variant::Native),
+        };
+        let kept = without(plan.clone(), &[native_beta]);
+        assert_eq!(kept.len(), plan.len() - 3 * 3);
+        assert!(kept
+            .iter()
+            .any(|r| r.codec == "beta" && r.op == Op::De && r.variant == Variant::Portable));
     }
 
     #[test]

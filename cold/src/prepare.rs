@@ -21,7 +21,7 @@ use fixtures::inputs::{prepare, InputKind};
 use fixtures::verify::{verify_all, GateVerdict};
 use fixtures::{catalog, sha256_hex, Fixture};
 use schema::run_folder::{CheckEntry, ChildEntry, FixtureEntry, InputEntry, PlanRow};
-use schema::{GateCell, Status};
+use schema::{GateCell, Status, Variant};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -36,14 +36,17 @@ pub struct Prepared {
     pub fixtures: Vec<FixtureEntry>,
     pub inputs: Vec<InputEntry>,
     pub children: Vec<ChildEntry>,
-    /// The child binary and input file of every codec × fixture × op.
-    pub routes: HashMap<GateCell, Route>,
+    /// The child binary and input file of every codec × fixture × op, in each variant.
+    pub routes: Routes,
     pub verification: Vec<CheckEntry>,
     pub preflight: Vec<CheckEntry>,
     /// Left out because they failed the gate or the preflight.
     pub excluded: Vec<CheckEntry>,
     pub plan: Vec<PlanRow>,
 }
+
+/// Where each codec × fixture × op of each build variant runs.
+pub type Routes = HashMap<(GateCell, Variant), Route>;
 
 /// Where one codec × fixture × op runs: its child, its input, what it must print.
 #[derive(Debug, Clone)]
@@ -99,7 +102,7 @@ pub fn documents(o: &RunOptions) -> Result<Documents> {
 pub fn prepare_run(
     o: &RunOptions,
     documents: &Documents,
-    children_dir: &Path,
+    children_dirs: &[(Variant, PathBuf)],
     dir: &Path,
     env: &[(OsString, OsString)],
 ) -> Result<Prepared> {
@@ -123,7 +126,7 @@ pub fn prepare_run(
 
     // Children and inputs of every other codec × fixture × op, each binary read and each input
     // written once.
-    let mut fingerprints: BTreeMap<String, (PathBuf, u64, String)> = BTreeMap::new();
+    let mut fingerprints: BTreeMap<(Variant, String), (PathBuf, u64, String)> = BTreeMap::new();
     let mut written: BTreeMap<(String, InputKind), (PathBuf, Vec<u8>)> = BTreeMap::new();
     let mut children = Vec::new();
     let mut inputs = Vec::new();
@@ -137,27 +140,30 @@ pub fn prepare_run(
             .with_context(|| format!("no codec {}", cell.codec))?;
         let fixture: &Fixture = catalog::find(&cell.fixture)?;
         let binary = binary_for(codec, cell.op, fixture.model_kind());
-        if !fingerprints.contains_key(&binary) {
-            let path =
-                crate::binaries::find(children_dir, std::slice::from_ref(&binary), o.variant)?
-                    .remove(0);
-            let bytes = std::fs::read(&path)
-                .with_context(|| format!("cannot read the child {}", path.display()))?;
-            fingerprints.insert(
-                binary.clone(),
-                (path, bytes.len() as u64, sha256_hex(&bytes)),
-            );
+        let mut paths = Vec::new();
+        for (variant, children_dir) in children_dirs {
+            let key = (*variant, binary.clone());
+            if !fingerprints.contains_key(&key) {
+                let path =
+                    crate::binaries::find(children_dir, std::slice::from_ref(&binary), *variant)?
+                        .remove(0);
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read the child {}", path.display()))?;
+                fingerprints.insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
+            }
+            let (path, size, sha) = &fingerprints[&key];
+            children.push(ChildEntry {
+                codec: cell.codec.clone(),
+                op: cell.op,
+                fixture: cell.fixture.clone(),
+                binary: binary.clone(),
+                path: path.display().to_string(),
+                bytes: *size,
+                sha256: sha.clone(),
+                variant: Some(*variant),
+            });
+            paths.push((*variant, path.clone()));
         }
-        let (path, size, sha) = &fingerprints[&binary];
-        children.push(ChildEntry {
-            codec: cell.codec.clone(),
-            op: cell.op,
-            fixture: cell.fixture.clone(),
-            binary: binary.clone(),
-            path: path.display().to_string(),
-            bytes: *size,
-            sha256: sha.clone(),
-        });
 
         let kind = codec.input_kind(fixture, cell.op);
         let key = (cell.fixture.clone(), kind);
@@ -179,17 +185,19 @@ pub fn prepare_run(
         let (file, bytes) = &written[&key];
         match codec.expected_output(fixture, cell.op, bytes) {
             Ok(out) => {
-                routes.insert(
-                    cell.clone(),
-                    Route {
-                        child: path.clone(),
-                        input: file.clone(),
-                        expected: Expected {
-                            checksum: out.checksum,
-                            bytes: out.bytes,
+                for (variant, path) in paths {
+                    routes.insert(
+                        (cell.clone(), variant),
+                        Route {
+                            child: path,
+                            input: file.clone(),
+                            expected: Expected {
+                                checksum: out.checksum,
+                                bytes: out.bytes,
+                            },
                         },
-                    },
-                );
+                    );
+                }
             }
             Err(e) => {
                 let detail = format!("cannot compute what its child must print: {e}");
@@ -201,10 +209,9 @@ pub fn prepare_run(
 
     let preflight = preflight(&cells, &routes, o, env, &mut excluded)?;
 
-    let left_out: BTreeSet<GateCell> = excluded.iter().map(CheckEntry::gate_cell).collect();
     let plan = plan::without(
-        plan::build(&cells, o.samples, o.plan_seed, o.variant),
-        &left_out,
+        plan::build(&cells, o.samples, o.plan_seed, &o.variants),
+        &excluded,
     );
     Ok(Prepared {
         cells,
@@ -227,6 +234,7 @@ fn entry(cell: &GateCell, status: &str, detail: &str) -> CheckEntry {
         op: cell.op,
         status: status.to_string(),
         detail: detail.to_string(),
+        variant: None,
     }
 }
 
@@ -260,57 +268,67 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
     (verdicts, failed)
 }
 
-/// One unrecorded child per cell (every batch), which must print what the runner computed. A
-/// codec × fixture × op with a failing cell joins `excluded` (a child that fails at one batch is
-/// not trusted at another).
+/// One unrecorded child per cell (every batch) of every variant, which must print what the
+/// runner computed. A codec × fixture × op of a variant with a failing cell joins `excluded` (a
+/// child that fails at one batch is not trusted at another).
 fn preflight(
     cells: &[Cell],
-    routes: &HashMap<GateCell, Route>,
+    routes: &Routes,
     o: &RunOptions,
     env: &[(OsString, OsString)],
     excluded: &mut Vec<CheckEntry>,
 ) -> Result<Vec<CheckEntry>> {
     let mut verdicts = Vec::new();
     let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?;
-    let mut failed: BTreeSet<GateCell> = excluded.iter().map(CheckEntry::gate_cell).collect();
+    let several = o.variants.len() > 1;
     for cell in cells {
         let gate_cell = cell.gate_cell();
-        if failed.contains(&gate_cell) {
-            continue;
-        }
-        let Some(route) = routes.get(&gate_cell) else {
-            continue;
-        };
-        let job = Job {
-            plan: PlanRow {
-                plan_index: 0,
-                block: 0,
-                codec: cell.codec.to_string(),
-                op: cell.op,
-                batch: cell.batch,
-                fixture: cell.fixture.to_string(),
-                variant: o.variant,
-            },
-            child: route.child.clone(),
-            input: route.input.clone(),
-            drops: o.drops,
-            expected: route.expected,
-        };
-        let row = sampler.sample(&job)?;
-        let detail = format!(
-            "batch {}{}",
-            cell.batch,
-            row.error
-                .as_deref()
-                .map(|e| format!(": {e}"))
-                .unwrap_or_default()
-        );
-        verdicts.push(entry(&gate_cell, &row.status.name(), &detail));
-        if !row.is_ok() {
-            let why = format!("{} at {detail}", row.status);
-            say!("  preflight {gate_cell}: {why} — left out, never timed");
-            excluded.push(entry(&gate_cell, "preflight-failed", &why));
-            failed.insert(gate_cell);
+        for &variant in &o.variants {
+            if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {
+                continue;
+            }
+            let Some(route) = routes.get(&(gate_cell.clone(), variant)) else {
+                continue;
+            };
+            let job = Job {
+                plan: PlanRow {
+                    plan_index: 0,
+                    block: 0,
+                    codec: cell.codec.to_string(),
+                    op: cell.op,
+                    batch: cell.batch,
+                    fixture: cell.fixture.to_string(),
+                    variant,
+                },
+                child: route.child.clone(),
+                input: route.input.clone(),
+                drops: o.drops,
+                expected: route.expected,
+            };
+            let row = sampler.sample(&job)?;
+            let detail = format!(
+                "batch {}{}",
+                cell.batch,
+                row.error
+                    .as_deref()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
+            );
+            let mut verdict = entry(&gate_cell, &row.status.name(), &detail);
+            verdict.variant = Some(variant);
+            verdicts.push(verdict);
+            if !row.is_ok() {
+                let why = format!("{} at {detail}", row.status);
+                let shown = if several {
+                    format!("{gate_cell} ({variant})")
+                } else {
+                    gate_cell.to_string()
+                };
+                say!("  preflight {shown}: {why} — left out, never timed");
+                let mut left_out = entry(&gate_cell, "preflight-failed", &why);
+                left_out.variant = Some(variant);
+                excluded.push(left_out);
+            }
         }
     }
     say!(

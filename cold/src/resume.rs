@@ -14,13 +14,13 @@ use crate::lock;
 use crate::manifest;
 use crate::pin;
 use crate::plan;
-use crate::prepare::Route;
+use crate::prepare::{Route, Routes};
 use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
 use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
 use schema::run_folder::{Manifest, PlanRow, Settings, MANIFEST, PLAN};
-use schema::{GateCell, Measure};
+use schema::{GateCell, Measure, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -163,9 +163,9 @@ fn blocks_of(m: &Manifest, s: &Settings) -> Result<session::Blocks> {
     let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
     Ok(session::Blocks {
         cells,
-        excluded: m.excluded.iter().map(|e| e.gate_cell()).collect(),
+        excluded: m.excluded.clone(),
         seed: s.plan_seed,
-        variant: s.variant,
+        variants: s.variants.iter().map(|v| v.variant).collect(),
     })
 }
 
@@ -202,10 +202,10 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
         );
     }
     let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
-    let excluded: BTreeSet<GateCell> = m.excluded.iter().map(|e| e.gate_cell()).collect();
+    let variants: Vec<Variant> = s.variants.iter().map(|v| v.variant).collect();
     let derived = plan::without(
-        plan::build(&cells, s.samples_per_cell, s.plan_seed, s.variant),
-        &excluded,
+        plan::build(&cells, s.samples_per_cell, s.plan_seed, &variants),
+        &m.excluded,
     );
     let path = dir.join(PLAN);
     if !path.exists() {
@@ -246,7 +246,7 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
 /// Where each codec × fixture × op of the plan runs, once every input file and every child has
 /// been checked against the manifest's SHA-256, and what its children must print (computed again
 /// from those inputs).
-fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<HashMap<GateCell, Route>> {
+fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> {
     let s = m.settings().map_err(anyhow::Error::msg)?;
     let mut inputs: HashMap<String, Vec<u8>> = HashMap::new();
     for entry in &m.inputs {
@@ -262,24 +262,39 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<HashMap<
         }
         inputs.insert(entry.file.clone(), bytes);
     }
-    let mut children: HashMap<String, PathBuf> = HashMap::new();
-    let cells: BTreeSet<GateCell> = rows.iter().map(PlanRow::gate_cell).collect();
+    let mut children: HashMap<(Variant, String), PathBuf> = HashMap::new();
+    let cells: BTreeSet<(GateCell, Variant)> =
+        rows.iter().map(|r| (r.gate_cell(), r.variant)).collect();
     let mut routes = HashMap::new();
-    for cell in cells {
+    for (cell, variant) in cells {
+        // A child recorded without a variant is of a run of one variant.
         let recorded = m
             .children
             .iter()
-            .find(|c| c.codec == cell.codec && c.fixture == cell.fixture && c.op == cell.op)
+            .find(|c| {
+                c.codec == cell.codec
+                    && c.fixture == cell.fixture
+                    && c.op == cell.op
+                    && c.variant.is_none_or(|v| v == variant)
+            })
             .with_context(|| {
-                format!("manifest.json records no child for {cell}; start a new run")
+                format!("manifest.json records no child for {cell} ({variant}); start a new run")
             })?;
-        let path = match children.get(&recorded.binary) {
+        let children_dir = s
+            .variants
+            .iter()
+            .find(|v| v.variant == variant)
+            .with_context(|| format!("manifest.json records no children folder for {variant}"))?
+            .children_dir
+            .clone();
+        let key = (variant, recorded.binary.clone());
+        let path = match children.get(&key) {
             Some(path) => path.clone(),
             None => {
                 let path = crate::binaries::find(
-                    Path::new(&s.children_dir),
+                    Path::new(&children_dir),
                     std::slice::from_ref(&recorded.binary),
-                    s.variant,
+                    variant,
                 )?
                 .remove(0);
                 let bytes = std::fs::read(&path)
@@ -292,7 +307,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<HashMap<
                         path.display()
                     );
                 }
-                children.insert(recorded.binary.clone(), path.clone());
+                children.insert(key, path.clone());
                 path
             }
         };
@@ -307,7 +322,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<HashMap<
             .expected_output(fixture, cell.op, bytes)
             .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
         routes.insert(
-            cell,
+            (cell, variant),
             Route {
                 child: path,
                 input: dir.join(&file),

@@ -20,8 +20,10 @@ use crate::prepare::{self, describe_unsupported, Prepared};
 use crate::session::{self, say};
 use anyhow::{bail, Result};
 use fixtures::codecs::AnyCodec;
-use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, MANIFEST};
-use schema::Measure;
+use schema::run_folder::{
+    CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry, MANIFEST,
+};
+use schema::{Measure, Variant};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -32,7 +34,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         session::status_to_stderr();
     }
     let (cells, unsupported) = prepare::cells(o)?;
-    let children_dir = children_dir(o, &prepare::binaries(&cells)?)?;
+    let children_dirs = children_dirs(o, &prepare::binaries(&cells)?)?;
     let documents = prepare::documents(o)?;
     let env = child_env(&o.env);
 
@@ -40,7 +42,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         let scratch = std::env::temp_dir().join(format!("thaw-dry-run-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
         folder::create(&scratch)?;
-        let prepared = prepare::prepare_run(o, &documents, &children_dir, &scratch, &env);
+        let prepared = prepare::prepare_run(o, &documents, &children_dirs, &scratch, &env);
         let _ = std::fs::remove_dir_all(&scratch);
         let prepared = prepared?;
         session::print_plan(&prepared.plan)?;
@@ -92,13 +94,18 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         None => None,
     };
 
-    let prepared = prepare::prepare_run(o, &documents, &children_dir, &dir, &env)?;
+    let prepared = prepare::prepare_run(o, &documents, &children_dirs, &dir, &env)?;
     let settings = Settings {
         seed: o.seed,
         plan_seed: o.plan_seed,
         samples_per_cell: o.samples,
-        variant: o.variant,
-        children_dir: children_dir.display().to_string(),
+        variants: children_dirs
+            .iter()
+            .map(|(variant, dir)| VariantEntry {
+                variant: *variant,
+                children_dir: dir.display().to_string(),
+            })
+            .collect(),
         pinning,
         cold_cache: o.cold_cache,
         timeout_secs: o.timeout.as_secs_f64(),
@@ -134,9 +141,9 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     );
     let blocks = o.stopping.is_some().then(|| session::Blocks {
         cells: prepared.cells.clone(),
-        excluded: prepared.excluded.iter().map(|e| e.gate_cell()).collect(),
+        excluded: prepared.excluded.clone(),
         seed: o.plan_seed,
-        variant: o.variant,
+        variants: o.variants.clone(),
     });
     let tally = session::take_samples(
         &dir,
@@ -151,20 +158,24 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     Ok(Some(dir))
 }
 
-/// The folder of the children of the run's variant, built first when the runner was started by
-/// `cargo run` (only the binaries the cells need).
-fn children_dir(o: &RunOptions, needed: &[String]) -> Result<PathBuf> {
+/// The folder of the children of each of the run's variants, built first when the runner was
+/// started by `cargo run` (only the binaries the cells need).
+fn children_dirs(o: &RunOptions, needed: &[String]) -> Result<Vec<(Variant, PathBuf)>> {
     if let Some(dir) = &o.children_dir {
-        return Ok(dir.clone());
+        return Ok(vec![(o.variants[0], dir.clone())]);
     }
-    if let Some(command) = binaries::cargo_build_command(o.variant, needed)? {
-        say!(
-            "building the {} children (started by cargo run)",
-            o.variant.name()
-        );
-        binaries::build(command)?;
+    let mut dirs = Vec::new();
+    for &variant in &o.variants {
+        if let Some(command) = binaries::cargo_build_command(variant, needed)? {
+            say!(
+                "building the {} children (started by cargo run)",
+                variant.name()
+            );
+            binaries::build(command)?;
+        }
+        dirs.push((variant, binaries::default_dir(variant)?));
     }
-    binaries::default_dir(o.variant)
+    Ok(dirs)
 }
 
 /// What the children are started with, and nothing else: `PATH` and `HOME` from the runner's
@@ -235,8 +246,13 @@ fn manifest_of(
         batches: o.batches.clone(),
         cells: Some(p.cells.len()),
         samples_planned: Some(p.plan.len()),
-        variant: Some(s.variant),
-        children_dir: Some(s.children_dir.clone()),
+        variant: s.variants.first().map(|v| v.variant),
+        children_dir: s.variants.first().map(|v| v.children_dir.clone()),
+        variants: if s.variants.len() > 1 {
+            s.variants.clone()
+        } else {
+            Vec::new()
+        },
         rustc: Some(manifest::RUSTC.to_string()),
         codecs: parts.codecs,
         children: p.children.clone(),

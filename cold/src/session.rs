@@ -9,7 +9,7 @@ use crate::interrupt::{self, Interrupted};
 use crate::manifest;
 use crate::plan;
 use crate::precision::{self, Next};
-use crate::prepare::Route;
+use crate::prepare::Routes;
 use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
 use crate::summary;
@@ -17,7 +17,7 @@ use anyhow::{bail, Context, Result};
 use fixtures::codecs::{registry, Style};
 use schema::run_folder::{Manifest, PlanRow, Settings};
 use schema::{GateCell, StopReason};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -72,17 +72,16 @@ pub fn print_plan(rows: &[PlanRow]) -> Result<()> {
 }
 
 /// One job per plan row: its child, its input file, what it must print.
-pub fn jobs(
-    rows: &[PlanRow],
-    routes: &HashMap<GateCell, Route>,
-    settings: &Settings,
-) -> Result<Vec<Job>> {
+pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Vec<Job>> {
     rows.iter()
         .map(|row| {
-            let key = row.gate_cell();
-            let route = routes
-                .get(&key)
-                .with_context(|| format!("plan index {}: no child for {key}", row.plan_index))?;
+            let key = (row.gate_cell(), row.variant);
+            let route = routes.get(&key).with_context(|| {
+                format!(
+                    "plan index {}: no child for {} ({})",
+                    row.plan_index, key.0, row.variant
+                )
+            })?;
             Ok(Job {
                 plan: row.clone(),
                 child: route.child.clone(),
@@ -111,16 +110,16 @@ pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
 /// shorter one as its beginning).
 pub struct Blocks {
     pub cells: Vec<plan::Cell>,
-    pub excluded: BTreeSet<GateCell>,
+    pub excluded: Vec<schema::run_folder::CheckEntry>,
     pub seed: u64,
-    pub variant: schema::Variant,
+    pub variants: Vec<schema::Variant>,
 }
 
 impl Blocks {
     /// The plan of `blocks` blocks.
     pub fn plan(&self, blocks: u32) -> Vec<PlanRow> {
         plan::without(
-            plan::build(&self.cells, blocks, self.seed, self.variant),
+            plan::build(&self.cells, blocks, self.seed, &self.variants),
             &self.excluded,
         )
     }
@@ -135,7 +134,7 @@ pub fn take_samples(
     dir: &Path,
     manifest: &mut Manifest,
     settings: &Settings,
-    routes: &HashMap<GateCell, Route>,
+    routes: &Routes,
     counter: Option<Counter>,
     mut plan: Vec<PlanRow>,
     blocks: Option<&Blocks>,

@@ -122,7 +122,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         drops: Drops::AfterOps,
         timeout: Duration::from_secs(30),
         env: Vec::new(),
-        variant: Variant::Portable,
+        variants: vec![Variant::Portable],
         children_dir: None,
         corpora: None,
         measure: schema::Measure::Time,
@@ -130,7 +130,8 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         dry_run: false,
     };
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    let prepared = prepare_run(&o, &documents(&o).unwrap(), &children_dir(), &dir, &env).unwrap();
+    let dirs = [(Variant::Portable, children_dir())];
+    let prepared = prepare_run(&o, &documents(&o).unwrap(), &dirs, &dir, &env).unwrap();
     let planned: Vec<&str> = prepared.plan.iter().map(|r| r.codec.as_str()).collect();
     assert!(planned.iter().all(|c| *c == "noop"), "{planned:?}");
     assert_eq!(planned.len(), 2 * 3, "noop at two batches, three blocks");

@@ -201,6 +201,7 @@ mod tests {
             )
         }));
         let check = |codec: &str, op, status: &str, detail: &str| CheckEntry {
+            variant: None,
             codec: codec.into(),
             fixture: "f".into(),
             op,
