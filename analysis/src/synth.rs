@@ -380,6 +380,8 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 child: None,
                 child_bytes: Some(m.child_kib * 1024),
                 child_sha256: Some("0".repeat(64)),
+                runtime: None,
+                runtime_version: None,
             })
             .collect(),
         fixtures: vec![FixtureEntry {

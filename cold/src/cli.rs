@@ -2,12 +2,13 @@
 //! that the rest of the crate reads. Every bad input is an error that names it and lists the
 //! valid values.
 
+use crate::codec_list;
 use crate::pin;
 use crate::precision;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 use fixtures::catalog::CorporaOption;
-use fixtures::codecs::{find_codec, registry, AnyCodec, Op};
+use fixtures::codecs::{registry, AnyCodec, Op};
 use fixtures::Fixture;
 use schema::run_folder::Stopping;
 use schema::{Drops, Measure, Variant};
@@ -198,10 +199,7 @@ impl RunArgs {
         let codecs = if self.codecs.is_empty() {
             registry()
         } else {
-            dedup(&self.codecs)
-                .iter()
-                .map(|id| find_codec(id.trim()).map_err(anyhow::Error::msg))
-                .collect::<Result<_>>()?
+            codec_list::select(&self.codecs)?
         };
         let ops = dedup(&self.ops);
         if ops.is_empty() {
@@ -243,7 +241,7 @@ impl RunArgs {
                 }
                 let reference = match &self.reference {
                     Some(id) => {
-                        let c = find_codec(id.trim()).map_err(anyhow::Error::msg)?;
+                        let c = codec_list::find(id.trim())?;
                         if !codecs.iter().any(|k| k.id() == c.id()) {
                             bail!("--reference {id}: not among the codecs of this run");
                         }

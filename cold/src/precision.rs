@@ -11,7 +11,7 @@
 //! asking for width, not for an effect: the rule never looks at where an interval lies, only at
 //! how wide it is. `analysis synth --precision` measures the coverage this gives (README).
 //!
-//! The baseline (`noop`) is the harness floor: its cells are sampled in every block but are not
+//! The baselines (`noop`, and each runtime's floor) are the harness floors: its cells are sampled in every block but are not
 //! part of the rule (a 0.3 µs floor at ±3% is no figure anyone compares). Pure but for nothing:
 //! rows in, decisions out.
 
@@ -86,10 +86,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// Every interval the rule looks at, from the rows so far: each non-baseline cell's median, and
 /// each candidate's within-block ratio to the reference's cell of the same fixture, op, batch and
 /// variant.
-pub fn reaches(rows: &[SampleRow], reference: Option<&str>, baseline: Option<&str>) -> Vec<Reach> {
+pub fn reaches(rows: &[SampleRow], reference: Option<&str>, floors: &[&str]) -> Vec<Reach> {
     let mut by_cell: BTreeMap<CellKey, HashMap<u32, f64>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.is_ok()) {
-        if Some(r.codec.as_str()) == baseline {
+        if floors.contains(&r.codec.as_str()) {
             continue;
         }
         if let Some(ipo) = r.init_plus_ops_ns {
@@ -151,9 +151,9 @@ pub fn next(rule: &Stopping, blocks: u32, now: &Standing) -> Next {
 }
 
 /// The standing of the rows against the rule.
-pub fn stand(rows: &[SampleRow], rule: &Stopping, baseline: Option<&str>) -> Standing {
+pub fn stand(rows: &[SampleRow], rule: &Stopping, floors: &[&str]) -> Standing {
     standing(
-        &reaches(rows, rule.reference.as_deref(), baseline),
+        &reaches(rows, rule.reference.as_deref(), floors),
         rule.precision,
     )
 }
@@ -225,7 +225,7 @@ mod tests {
             rows.push(row("simd-json", block, 2000 + 20 * u64::from(block % 3)));
             rows.push(row("noop", block, 1 + 100 * u64::from(block % 2)));
         }
-        let r = reaches(&rows, Some("serde_json"), Some("noop"));
+        let r = reaches(&rows, Some("serde_json"), &["noop"]);
         let labels: Vec<&str> = r.iter().map(|r| r.label.as_str()).collect();
         assert_eq!(r.len(), 3, "{labels:?}");
         assert!(labels.iter().all(|l| !l.contains("noop")));

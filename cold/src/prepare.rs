@@ -10,18 +10,20 @@
 
 use crate::classify::Expected;
 use crate::cli::RunOptions;
+use crate::codec_list;
 use crate::folder;
 use crate::plan::{self, Cell, Unsupported};
 use crate::sampler::{Job, Sampler};
 use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
 use children::catalog::binary_for;
-use fixtures::codecs::{find_codec, AnyCodec};
-use fixtures::inputs::{prepare, InputKind};
+use fixtures::codecs::AnyCodec;
+use fixtures::inputs::{prepare, InputKind, Tree};
 use fixtures::verify::{verify_all, GateVerdict};
 use fixtures::{catalog, sha256_hex, Fixture};
+use schema::run_folder::SampleRow;
 use schema::run_folder::{CheckEntry, ChildEntry, FixtureEntry, InputEntry, PlanRow};
-use schema::{GateCell, Status, Variant};
+use schema::{GateCell, Op, Status, Variant};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -51,9 +53,15 @@ pub type Routes = HashMap<(GateCell, Variant), Route>;
 /// Where one codec × fixture × op runs: its child, its input, what it must print.
 #[derive(Debug, Clone)]
 pub struct Route {
+    /// The program: a child binary, or a runtime's executable.
     pub child: PathBuf,
+    /// The arguments before the protocol's (a runtime's script or class).
+    pub prefix: Vec<OsString>,
     pub input: PathBuf,
-    pub expected: Expected,
+    /// What the child must print; `None` until an external child's preflight has learned it.
+    pub expected: Option<Expected>,
+    /// A child in another language (checked by meaning in its preflight).
+    pub external: bool,
 }
 
 /// The cells of the options, and the unsupported ones; an error when nothing can run.
@@ -73,11 +81,14 @@ pub fn describe_unsupported(u: &Unsupported) -> String {
     format!("{} {} on {}: {}", u.codec, u.op, u.fixture, u.reason)
 }
 
-/// The child binaries the cells need.
+/// The Rust child binaries the cells need.
 pub fn binaries(cells: &[Cell]) -> Result<Vec<String>> {
     let mut names = BTreeSet::new();
     for cell in cells {
-        let codec = find_codec(cell.codec).map_err(anyhow::Error::msg)?;
+        let codec = codec_list::find(cell.codec)?;
+        if codec_list::external_of(codec).is_some() {
+            continue; // A runtime's child, not a Rust binary.
+        }
         let fixture = catalog::find(cell.fixture)?;
         names.insert(binary_for(codec, cell.op, fixture.model_kind()));
     }
@@ -127,7 +138,7 @@ pub fn prepare_run(
     // Children and inputs of every other codec × fixture × op, each binary read and each input
     // written once.
     let mut fingerprints: BTreeMap<(Variant, String), (PathBuf, u64, String)> = BTreeMap::new();
-    let mut written: BTreeMap<(String, InputKind), (PathBuf, Vec<u8>)> = BTreeMap::new();
+    let mut written: BTreeMap<(String, String), (PathBuf, Vec<u8>)> = BTreeMap::new();
     let mut children = Vec::new();
     let mut inputs = Vec::new();
     let mut routes = HashMap::new();
@@ -139,75 +150,111 @@ pub fn prepare_run(
             .find(|c| c.id() == cell.codec)
             .with_context(|| format!("no codec {}", cell.codec))?;
         let fixture: &Fixture = catalog::find(&cell.fixture)?;
-        let binary = binary_for(codec, cell.op, fixture.model_kind());
-        let mut paths = Vec::new();
-        for (variant, children_dir) in children_dirs {
-            let key = (*variant, binary.clone());
-            if !fingerprints.contains_key(&key) {
-                let path =
-                    crate::binaries::find(children_dir, std::slice::from_ref(&binary), *variant)?
+        let external = codec_list::external_of(codec);
+
+        // The child of each variant: its program and the arguments before the protocol's.
+        let mut programs: Vec<(Variant, PathBuf, Vec<OsString>)> = Vec::new();
+        match external {
+            None => {
+                let binary = binary_for(codec, cell.op, fixture.model_kind());
+                for (variant, children_dir) in children_dirs {
+                    let key = (*variant, binary.clone());
+                    if !fingerprints.contains_key(&key) {
+                        let path = crate::binaries::find(
+                            children_dir,
+                            std::slice::from_ref(&binary),
+                            *variant,
+                        )?
                         .remove(0);
-                let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read the child {}", path.display()))?;
-                fingerprints.insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
+                        let bytes = std::fs::read(&path)
+                            .with_context(|| format!("cannot read the child {}", path.display()))?;
+                        fingerprints
+                            .insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
+                    }
+                    let (path, size, sha) = &fingerprints[&key];
+                    children.push(child_entry(cell, &binary, path, *size, sha, *variant));
+                    programs.push((*variant, path.clone(), Vec::new()));
+                }
             }
-            let (path, size, sha) = &fingerprints[&key];
-            children.push(ChildEntry {
-                codec: cell.codec.clone(),
-                op: cell.op,
-                fixture: cell.fixture.clone(),
-                binary: binary.clone(),
-                path: path.display().to_string(),
-                bytes: *size,
-                sha256: sha.clone(),
-                variant: Some(*variant),
-            });
-            paths.push((*variant, path.clone()));
+            Some(ext) => {
+                // One child for every variant: the build variants are Rust's.
+                ext.runtime.build_if_needed()?;
+                let (program, prefix) = ext.command()?;
+                let sha = ext.runtime.fingerprint()?;
+                let size = std::fs::metadata(&ext.source).map_or(0, |m| m.len());
+                for (variant, _) in children_dirs {
+                    children.push(child_entry(
+                        cell,
+                        &ext.child_name(),
+                        &program,
+                        size,
+                        &sha,
+                        *variant,
+                    ));
+                    programs.push((*variant, program.clone(), prefix.clone()));
+                }
+            }
         }
 
-        let kind = codec.input_kind(fixture, cell.op);
-        let key = (cell.fixture.clone(), kind);
+        let input = Input::of(codec, fixture, cell.op);
+        let key = (cell.fixture.clone(), input.extension().to_string());
         if !written.contains_key(&key) {
-            let bytes = prepare(kind, fixture, o.seed, &documents[fixture.name])
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("the {} input of {}", kind.name(), fixture.name))?;
-            let file = folder::input_file(dir, fixture.name, kind);
+            let bytes = input
+                .prepare(fixture, o.seed, &documents[fixture.name])
+                .with_context(|| format!("the {} input of {}", input.name(), fixture.name))?;
+            let file = dir.join(input.relative(fixture.name));
             schema::csv_rows::write_atomically(&file, &bytes)?;
             inputs.push(InputEntry {
                 fixture: cell.fixture.clone(),
-                kind: kind.name(),
-                file: folder::input_relative(fixture.name, kind),
+                kind: input.name(),
+                file: input.relative(fixture.name),
                 bytes: bytes.len() as u64,
                 sha256: sha256_hex(&bytes),
             });
             written.insert(key.clone(), (file, bytes));
         }
         let (file, bytes) = &written[&key];
-        match codec.expected_output(fixture, cell.op, bytes) {
-            Ok(out) => {
-                for (variant, path) in paths {
-                    routes.insert(
-                        (cell.clone(), variant),
-                        Route {
-                            child: path,
-                            input: file.clone(),
-                            expected: Expected {
-                                checksum: out.checksum,
-                                bytes: out.bytes,
-                            },
-                        },
-                    );
+        // What the child must print: computed here for a Rust child, learned in the preflight
+        // (once its output is checked by meaning) for a child in another language.
+        let expected = match external {
+            Some(_) => None,
+            None => match codec.expected_output(fixture, cell.op, bytes) {
+                Ok(out) => Some(Expected {
+                    checksum: out.checksum,
+                    bytes: out.bytes,
+                }),
+                Err(e) => {
+                    let detail = format!("cannot compute what its child must print: {e}");
+                    say!("  {cell}: {detail} — left out");
+                    excluded.push(entry(cell, "preflight-failed", &detail));
+                    continue;
                 }
-            }
-            Err(e) => {
-                let detail = format!("cannot compute what its child must print: {e}");
-                say!("  {cell}: {detail} — left out");
-                excluded.push(entry(cell, "preflight-failed", &detail));
-            }
+            },
+        };
+        for (variant, program, prefix) in programs {
+            routes.insert(
+                (cell.clone(), variant),
+                Route {
+                    child: program,
+                    prefix,
+                    input: file.clone(),
+                    expected,
+                    external: external.is_some(),
+                },
+            );
         }
     }
 
-    let preflight = preflight(&cells, &routes, o, env, &mut excluded)?;
+    let preflight = preflight(&cells, &mut routes, o, env, documents, dir, &mut excluded)?;
+    // What the external children's preflight learned, for the manifest and a resume.
+    for child in &mut children {
+        let key = (child.gate_cell(), child.variant.unwrap_or(o.variants[0]));
+        if let Some(route) = routes.get(&key).filter(|r| r.external) {
+            child.learned = route
+                .expected
+                .map(|e| (format!("{:016x}", e.checksum), e.bytes));
+        }
+    }
 
     let plan = plan::without(
         plan::build(&cells, o.samples, o.plan_seed, &o.variants),
@@ -227,6 +274,111 @@ pub fn prepare_run(
     })
 }
 
+/// What an external child must print from now on, once what it wrote to its check file means
+/// the fixture (`document`): the length of that output as its checksum, and the byte count of
+/// its cell (the document's for `de`, the output's for `ser`). The floor of a runtime produces
+/// no value: its output's length is learned as it is.
+fn learn(
+    cell: &Cell,
+    document: &[u8],
+    check_file: &Path,
+    row: &SampleRow,
+) -> Result<Expected, String> {
+    let written = std::fs::read(check_file)
+        .map_err(|e| format!("it wrote no check file ({e}): it does not follow --check-file"))?;
+    let codec = codec_list::find(cell.codec).map_err(|e| e.to_string())?;
+    if codec.style() != fixtures::codecs::Style::Baseline {
+        crate::external::check::same_meaning(document, &written)
+            .map_err(|e| format!("what it produced is not the fixture: {e}"))?;
+    }
+    let checksum = written.len() as u64;
+    let printed = row.checksum.as_deref().unwrap_or_default();
+    if printed != format!("{checksum:016x}") {
+        return Err(format!(
+            "it printed checksum {printed}, not the length of what it wrote ({checksum:016x})"
+        ));
+    }
+    let bytes = match cell.op {
+        Op::De => document.len() as u64,
+        Op::Ser => checksum,
+    };
+    Ok(Expected { checksum, bytes })
+}
+
+fn child_entry(
+    cell: &GateCell,
+    binary: &str,
+    path: &Path,
+    bytes: u64,
+    sha256: &str,
+    variant: Variant,
+) -> ChildEntry {
+    ChildEntry {
+        codec: cell.codec.clone(),
+        op: cell.op,
+        fixture: cell.fixture.clone(),
+        binary: binary.to_string(),
+        path: path.display().to_string(),
+        bytes,
+        sha256: sha256.to_string(),
+        variant: Some(variant),
+        learned: None,
+    }
+}
+
+/// The input file a codec's child reads for a fixture and op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// A Rust child's (the document, a postcard model or tree).
+    Rust(InputKind),
+    /// A child in another language's `ser` input: the neutral tree as text.
+    TreeText,
+}
+
+impl Input {
+    pub fn of(codec: &dyn AnyCodec, fixture: &Fixture, op: Op) -> Input {
+        match (codec_list::external_of(codec), op) {
+            (Some(_), Op::Ser) => Input::TreeText,
+            (Some(_), Op::De) => Input::Rust(InputKind::Document),
+            (None, _) => Input::Rust(codec.input_kind(fixture, op)),
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Input::Rust(kind) => kind.extension(),
+            Input::TreeText => "tree.txt",
+        }
+    }
+
+    /// `document`, `users model`, `tree`, `tree text`.
+    pub fn name(self) -> String {
+        match self {
+            Input::Rust(kind) => kind.name(),
+            Input::TreeText => "tree text".into(),
+        }
+    }
+
+    /// The file, relative to the run folder.
+    pub fn relative(self, fixture: &str) -> String {
+        format!(
+            "{}/{fixture}.{}",
+            schema::run_folder::FIXTURES,
+            self.extension()
+        )
+    }
+
+    pub fn prepare(self, fixture: &Fixture, seed: u64, document: &[u8]) -> Result<Vec<u8>> {
+        match self {
+            Input::Rust(kind) => prepare(kind, fixture, seed, document).map_err(anyhow::Error::msg),
+            Input::TreeText => {
+                let tree = Tree::of_document(document).map_err(anyhow::Error::msg)?;
+                Ok(crate::external::tree_text::encode(&tree).into_bytes())
+            }
+        }
+    }
+}
+
 fn entry(cell: &GateCell, status: &str, detail: &str) -> CheckEntry {
     CheckEntry {
         codec: cell.codec.clone(),
@@ -241,14 +393,35 @@ fn entry(cell: &GateCell, status: &str, detail: &str) -> CheckEntry {
 /// The correctness gate, in-process, on every codec × fixture × op: every verdict for the
 /// manifest, and the failures, to be left out.
 fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, Vec<CheckEntry>) {
-    let checks = verify_all(codecs, &o.fixtures, &o.ops, o.seed, o.corpora.as_deref());
-    let verdicts = checks
+    // A child in another language cannot be checked in-process: its preflight checks what it
+    // wrote by meaning instead.
+    let (external, rust): (Vec<_>, Vec<_>) = codecs
+        .iter()
+        .copied()
+        .partition(|c| codec_list::external_of(*c).is_some());
+    let checks = verify_all(&rust, &o.fixtures, &o.ops, o.seed, o.corpora.as_deref());
+    let mut verdicts: Vec<CheckEntry> = checks
         .iter()
         .map(|c| {
             let status = c.verdict.label().to_lowercase();
             entry(&c.gate_cell(), &status, c.verdict.detail())
         })
         .collect();
+    for codec in external {
+        for fixture in &o.fixtures {
+            for &op in &o.ops {
+                if codec.supports(fixture, op).is_ok() {
+                    let cell = GateCell {
+                        codec: codec.id().to_string(),
+                        fixture: fixture.name.to_string(),
+                        op,
+                    };
+                    let how = "a child in another language: checked by meaning in its preflight";
+                    verdicts.push(entry(&cell, "by-preflight", how));
+                }
+            }
+        }
+    }
     let failed: Vec<_> = checks
         .iter()
         .filter(|c| matches!(c.verdict, GateVerdict::Fail(_)))
@@ -269,27 +442,34 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
 }
 
 /// One unrecorded child per cell (every batch) of every variant, which must print what the
-/// runner computed. A codec × fixture × op of a variant with a failing cell joins `excluded` (a
-/// child that fails at one batch is not trusted at another).
+/// runner computed. A child in another language is first asked to write what it produced
+/// (`--check-file`), which must mean the fixture; what it printed is then learned as what every
+/// later child of its cell must print. A codec × fixture × op of a variant with a failing cell
+/// joins `excluded` (a child that fails at one batch is not trusted at another).
 fn preflight(
     cells: &[Cell],
-    routes: &Routes,
+    routes: &mut Routes,
     o: &RunOptions,
     env: &[(OsString, OsString)],
+    documents: &Documents,
+    dir: &Path,
     excluded: &mut Vec<CheckEntry>,
 ) -> Result<Vec<CheckEntry>> {
     let mut verdicts = Vec::new();
     let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?;
     let several = o.variants.len() > 1;
+    let check_file = dir.join(".preflight-output");
     for cell in cells {
         let gate_cell = cell.gate_cell();
         for &variant in &o.variants {
             if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {
                 continue;
             }
-            let Some(route) = routes.get(&(gate_cell.clone(), variant)) else {
+            let key = (gate_cell.clone(), variant);
+            let Some(route) = routes.get(&key) else {
                 continue;
             };
+            let learning = route.expected.is_none();
             let job = Job {
                 plan: PlanRow {
                     plan_index: 0,
@@ -301,11 +481,31 @@ fn preflight(
                     variant,
                 },
                 child: route.child.clone(),
+                prefix: route.prefix.clone(),
                 input: route.input.clone(),
                 drops: o.drops,
                 expected: route.expected,
+                check_file: learning.then(|| check_file.clone()),
             };
-            let row = sampler.sample(&job)?;
+            let _ = std::fs::remove_file(&check_file);
+            let mut row = sampler.sample(&job)?;
+            if learning && row.is_ok() {
+                match learn(cell, &documents[cell.fixture], &check_file, &row) {
+                    Ok(expected) => {
+                        // Every variant's child of this cell is the same program.
+                        for v in &o.variants {
+                            if let Some(r) = routes.get_mut(&(gate_cell.clone(), *v)) {
+                                r.expected = Some(expected);
+                            }
+                        }
+                    }
+                    Err(why) => {
+                        row.status = Status::WrongChecksum;
+                        row.error = Some(why);
+                    }
+                }
+            }
+            let _ = std::fs::remove_file(&check_file);
             let detail = format!(
                 "batch {}{}",
                 cell.batch,

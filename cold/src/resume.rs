@@ -7,6 +7,7 @@
 //! pinning, drops, environment).
 
 use crate::classify::Expected;
+use crate::codec_list;
 use crate::counting;
 use crate::folder;
 use crate::interrupt;
@@ -14,10 +15,9 @@ use crate::lock;
 use crate::manifest;
 use crate::pin;
 use crate::plan;
-use crate::prepare::{Route, Routes};
+use crate::prepare::{Input, Route, Routes};
 use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::find_codec;
 use fixtures::{catalog, sha256_hex};
 use schema::run_folder::{Manifest, PlanRow, Settings, MANIFEST, PLAN};
 use schema::{GateCell, Measure, Variant};
@@ -179,7 +179,7 @@ fn codecs_and_fixtures(
     let codecs = m
         .codecs
         .iter()
-        .map(|c| find_codec(&c.id).map_err(anyhow::Error::msg))
+        .map(|c| codec_list::find(&c.id))
         .collect::<Result<Vec<_>>>()?;
     let fixtures = m
         .fixtures
@@ -280,58 +280,92 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
             .with_context(|| {
                 format!("manifest.json records no child for {cell} ({variant}); start a new run")
             })?;
-        let children_dir = s
-            .variants
-            .iter()
-            .find(|v| v.variant == variant)
-            .with_context(|| format!("manifest.json records no children folder for {variant}"))?
-            .children_dir
-            .clone();
-        let key = (variant, recorded.binary.clone());
-        let path = match children.get(&key) {
-            Some(path) => path.clone(),
-            None => {
-                let path = crate::binaries::find(
-                    Path::new(&children_dir),
-                    std::slice::from_ref(&recorded.binary),
-                    variant,
-                )?
-                .remove(0);
-                let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                if sha256_hex(&bytes) != recorded.sha256 {
-                    bail!(
-                        "the child {} is not the one this run started with (its SHA-256 \
-                         differs from manifest.json); a resumed run would mix two builds — \
-                         start a new run",
-                        path.display()
-                    );
-                }
-                children.insert(key, path.clone());
-                path
-            }
-        };
-        let codec = find_codec(&cell.codec).map_err(anyhow::Error::msg)?;
+        let codec = codec_list::find(&cell.codec)?;
         let fixture = catalog::find(&cell.fixture)?;
-        let kind = codec.input_kind(fixture, cell.op);
-        let file = folder::input_relative(&cell.fixture, kind);
+        let input = Input::of(codec, fixture, cell.op);
+        let file = input.relative(&cell.fixture);
         let bytes = inputs.get(&file).with_context(|| {
             format!("manifest.json records no input {file} for {cell}; start a new run")
         })?;
-        let out = codec
-            .expected_output(fixture, cell.op, bytes)
-            .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
-        routes.insert(
-            (cell, variant),
-            Route {
-                child: path,
-                input: dir.join(&file),
-                expected: Expected {
-                    checksum: out.checksum,
-                    bytes: out.bytes,
-                },
-            },
-        );
+        let route = match codec_list::external_of(codec) {
+            Some(ext) => {
+                // A child in another language: the same sources, runtime and class path, and
+                // what its preflight learned.
+                ext.runtime.build_if_needed()?;
+                if ext.runtime.fingerprint()? != recorded.sha256 {
+                    bail!(
+                        "the {} children are not the ones this run started with (their sources, \
+                         runtime or class path changed since); start a new run",
+                        ext.runtime.name
+                    );
+                }
+                let (program, prefix) = ext.command()?;
+                let (checksum, learned_bytes) = recorded.learned.clone().with_context(|| {
+                    format!("manifest.json records no learned output for {cell}; start a new run")
+                })?;
+                let checksum = u64::from_str_radix(&checksum, 16)
+                    .with_context(|| format!("manifest.json: {cell}: bad learned checksum"))?;
+                Route {
+                    child: program,
+                    prefix,
+                    input: dir.join(&file),
+                    expected: Some(Expected {
+                        checksum,
+                        bytes: learned_bytes,
+                    }),
+                    external: true,
+                }
+            }
+            None => {
+                let children_dir = s
+                    .variants
+                    .iter()
+                    .find(|v| v.variant == variant)
+                    .with_context(|| {
+                        format!("manifest.json records no children folder for {variant}")
+                    })?
+                    .children_dir
+                    .clone();
+                let key = (variant, recorded.binary.clone());
+                let path = match children.get(&key) {
+                    Some(path) => path.clone(),
+                    None => {
+                        let path = crate::binaries::find(
+                            Path::new(&children_dir),
+                            std::slice::from_ref(&recorded.binary),
+                            variant,
+                        )?
+                        .remove(0);
+                        let bytes = std::fs::read(&path)
+                            .with_context(|| format!("cannot read {}", path.display()))?;
+                        if sha256_hex(&bytes) != recorded.sha256 {
+                            bail!(
+                                "the child {} is not the one this run started with (its SHA-256 \
+                                 differs from manifest.json); a resumed run would mix two builds \
+                                 — start a new run",
+                                path.display()
+                            );
+                        }
+                        children.insert(key, path.clone());
+                        path
+                    }
+                };
+                let out = codec
+                    .expected_output(fixture, cell.op, bytes)
+                    .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
+                Route {
+                    child: path,
+                    prefix: Vec::new(),
+                    input: dir.join(&file),
+                    expected: Some(Expected {
+                        checksum: out.checksum,
+                        bytes: out.bytes,
+                    }),
+                    external: false,
+                }
+            }
+        };
+        routes.insert((cell, variant), route);
     }
     Ok(routes)
 }

@@ -10,6 +10,7 @@
 
 use crate::binaries;
 use crate::cli::RunOptions;
+use crate::codec_list;
 use crate::counting;
 use crate::folder;
 use crate::interrupt;
@@ -114,7 +115,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         measure: o.measure,
         stopping: o.stopping.clone(),
     };
-    let mut manifest = manifest_of(o, &settings, started_utc, prepared_parts(&prepared));
+    let mut manifest = manifest_of(o, &settings, started_utc, prepared_parts(o, &prepared));
     manifest.measure = Some(o.measure);
     manifest.stopping = o.stopping.clone();
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
@@ -208,20 +209,29 @@ pub struct ManifestParts<'a> {
     pub prepared: &'a Prepared,
 }
 
-fn prepared_parts(prepared: &Prepared) -> ManifestParts<'_> {
+fn prepared_parts<'a>(o: &RunOptions, prepared: &'a Prepared) -> ManifestParts<'a> {
     let ids: std::collections::BTreeSet<&str> = prepared.cells.iter().map(|c| c.codec).collect();
-    let codecs = fixtures::codecs::registry()
-        .into_iter()
+    let codecs = o
+        .codecs
+        .iter()
+        .copied()
         .filter(|c| ids.contains(c.id()))
-        .map(|c: &dyn AnyCodec| CodecEntry {
-            id: c.id().to_string(),
-            library: c.library().to_string(),
-            version: c.version().to_string(),
-            style: Some(c.style()),
-            output: Some(c.output()),
-            child: None,
-            child_bytes: None,
-            child_sha256: None,
+        .map(|c: &dyn AnyCodec| {
+            let external = codec_list::external_of(c);
+            CodecEntry {
+                id: c.id().to_string(),
+                library: c.library().to_string(),
+                version: c.version().to_string(),
+                style: Some(c.style()),
+                output: Some(c.output()),
+                child: None,
+                child_bytes: None,
+                child_sha256: None,
+                runtime: external.map(|e| e.runtime.name.to_string()),
+                runtime_version: external
+                    .and_then(|e| e.runtime.found().ok())
+                    .map(|f| f.version.clone()),
+            }
         })
         .collect();
     ManifestParts { codecs, prepared }

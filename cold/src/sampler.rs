@@ -24,26 +24,32 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct Job {
     pub plan: PlanRow,
+    /// The program: a child binary, or a runtime's executable.
     pub child: PathBuf,
+    /// The arguments before the protocol's (a runtime's, e.g. the script or class to run).
+    pub prefix: Vec<OsString>,
     /// The input file the child reads.
     pub input: PathBuf,
     /// When a `de` child drops its values (`--drops`).
     pub drops: Drops,
-    /// What the child must print.
-    pub expected: Expected,
+    /// What the child must print (`None`: a preflight that learns it).
+    pub expected: Option<Expected>,
+    /// Where the child writes what it produced (a preflight's check by meaning).
+    pub check_file: Option<PathBuf>,
 }
 
 impl Job {
     /// The protocol's argv (after the program).
     pub fn args(&self) -> Vec<OsString> {
-        Args {
+        let protocol = Args {
             op: self.plan.op,
             batch: self.plan.batch as usize,
             input: self.input.clone(),
             drops: self.drops,
-            check_file: None,
+            check_file: self.check_file.clone(),
         }
-        .to_argv()
+        .to_argv();
+        self.prefix.iter().cloned().chain(protocol).collect()
     }
 }
 
@@ -135,7 +141,7 @@ impl Sampler {
             Ok(reaped) => classify::reaped(
                 &job.plan,
                 &reaped,
-                &job.expected,
+                job.expected.as_ref(),
                 self.timeout.as_secs_f64(),
             ),
             Err(why) => classify::spawn_failed(&job.plan, &why),

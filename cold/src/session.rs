@@ -3,6 +3,7 @@
 //! from what samples.csv holds (so a resumed run's summary covers every sample).
 
 use crate::cache::EvictionTally;
+use crate::codec_list;
 use crate::counting::Counter;
 use crate::folder::{self, SamplesWriter};
 use crate::interrupt::{self, Interrupted};
@@ -14,7 +15,7 @@ use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
 use crate::summary;
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::{registry, Style};
+use fixtures::codecs::{AnyCodec, Style};
 use schema::run_folder::{Manifest, PlanRow, Settings};
 use schema::{GateCell, StopReason};
 use std::collections::HashMap;
@@ -82,12 +83,20 @@ pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Ve
                     row.plan_index, key.0, row.variant
                 )
             })?;
+            let expected = route.expected.with_context(|| {
+                format!(
+                    "plan index {}: {} ({}) has no learned output (its preflight did not pass)",
+                    row.plan_index, key.0, row.variant
+                )
+            })?;
             Ok(Job {
                 plan: row.clone(),
                 child: route.child.clone(),
+                prefix: route.prefix.clone(),
                 input: route.input.clone(),
                 drops: settings.drops,
-                expected: route.expected,
+                expected: Some(expected),
+                check_file: None,
             })
         })
         .collect()
@@ -158,10 +167,15 @@ pub fn take_samples(
     let mut writer = SamplesWriter::open(dir)?;
     let mut before = plan.len() - left.len();
     let mut progress = Progress::new(plan.len() as u64, before as u64);
-    let baseline = registry()
+    let floors: Vec<&str> = manifest
+        .codecs
+        .iter()
+        .filter(|c| c.style == Some(Style::Baseline))
+        .map(|c| c.id.as_str())
+        .collect::<Vec<_>>()
         .into_iter()
-        .find(|c| c.style() == Style::Baseline)
-        .map(|c| c.id());
+        .map(|id| codec_list::find(id).map_or("", |c| c.id()))
+        .collect();
     loop {
         let jobs = jobs(&left, routes, settings)?;
         let total = plan.len();
@@ -183,7 +197,7 @@ pub fn take_samples(
             break;
         }
         let taken = manifest.samples_per_cell.unwrap_or(0);
-        let now = precision::stand(&folder::read_samples(dir)?, rule, baseline);
+        let now = precision::stand(&folder::read_samples(dir)?, rule, &floors);
         rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
         progress.note(precision::describe_widest(&now));
         match precision::next(rule, taken, &now) {
@@ -259,16 +273,24 @@ fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Res
         .iter()
         .filter_map(|c| Some((c.id.clone(), c.output?)))
         .collect();
-    let codecs = registry();
-    let codec_order: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
-    let baseline = codecs
+    // The run's codecs in the order it took them (the registry's for the default run).
+    let codecs: Vec<&'static dyn AnyCodec> = m
+        .codecs
         .iter()
-        .find(|c| c.style() == Style::Baseline)
-        .map(|c| c.id());
+        .filter_map(|c| codec_list::find(&c.id).ok())
+        .collect();
+    let codec_order: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
+    let floors: HashMap<String, String> = codecs
+        .iter()
+        .filter_map(|c| {
+            let floor = codec_list::floor_of(c.id(), &codecs)?;
+            Some((c.id().to_string(), floor.to_string()))
+        })
+        .collect();
     let fixture_order: Vec<&str> = fixtures::FIXTURES.iter().map(|f| f.name).collect();
     let cx = summary::Context {
         codec_order: &codec_order,
-        baseline,
+        floors: &floors,
         fixture_order: &fixture_order,
         child_bytes: &child_bytes,
         outputs: &outputs,

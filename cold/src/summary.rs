@@ -1,6 +1,6 @@
 //! The closing table of `cold run`: per fixture × op × batch × codec, the samples ok and failed,
 //! median and p90 of init_plus_ops, median wall and how far it sits above the floor (the
-//! baseline codec's cell) once the input building is taken out of both, the median of the
+//! baseline codec of its runtime) once the input building is taken out of both, the median of the
 //! child's own peak RSS, the child's size, how a `ser` hands its output over (and with
 //! `--cold-cache`, median major faults, block reads, and how many samples were fully evicted).
 //! Pure: rows in, text out. The full statistics are `analysis`'s job; the quantiles and units are
@@ -21,8 +21,9 @@ fn sorted(values: impl Iterator<Item = u64>) -> Vec<f64> {
 pub struct Context<'a> {
     /// Codec ids in the order rows are listed (the registry's: the baseline first).
     pub codec_order: &'a [&'a str],
-    /// The baseline codec (style `baseline`), whose cells are the floor of the others.
-    pub baseline: Option<&'a str>,
+    /// Each codec's floor: the baseline codec of its runtime (`noop` for Rust, `jvm-floor`…),
+    /// whose cells the others are measured from; a floor maps to itself.
+    pub floors: &'a HashMap<String, String>,
     /// Fixture names in the order rows are listed.
     pub fixture_order: &'a [&'a str],
     /// The child size of each codec × fixture × op, in bytes.
@@ -131,11 +132,11 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for key in keys {
         let f = &figures[key];
-        let floor = cx
-            .baseline
+        let floor_id = cx.floors.get(&key.codec);
+        let floor = floor_id
             .and_then(|id| figures.get(&key.with_codec(id)))
             .and_then(|n| n.wall_without_input_median);
-        let above_floor = if Some(key.codec.as_str()) == cx.baseline {
+        let above_floor = if floor_id == Some(&key.codec) {
             "floor".to_string()
         } else {
             match (f.wall_without_input_median, floor) {
@@ -357,7 +358,10 @@ mod tests {
         let outputs = HashMap::from([("serde_json".to_string(), OutputMode::ReusedBuffer)]);
         let cx = Context {
             codec_order: &["floor", "serde_json"],
-            baseline: Some("floor"),
+            floors: &HashMap::from([
+                ("floor".to_string(), "floor".to_string()),
+                ("serde_json".to_string(), "floor".to_string()),
+            ]),
             fixture_order: &["users-2kb"],
             child_bytes: &sizes,
             outputs: &outputs,

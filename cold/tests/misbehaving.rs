@@ -31,12 +31,14 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
             variant: Variant::Portable,
         },
         child: child.to_path_buf(),
+        prefix: Vec::new(),
         input: PathBuf::from("/behaviour").join(behaviour),
         drops: Drops::AfterOps,
-        expected: Expected {
+        expected: Some(Expected {
             checksum: 0,
             bytes: 0,
-        },
+        }),
+        check_file: None,
     }
 }
 

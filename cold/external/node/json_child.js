@@ -1,0 +1,14 @@
+// The cold child of Node's built-in JSON (docs/child-protocol.md): `JSON.parse` of the document
+// (decoded from UTF-8 first, as a program reading a file does), `JSON.stringify` of the value (a
+// new string per call).
+'use strict';
+const main = process.hrtime.bigint();
+const { run } = require('./harness');
+
+run(main, {
+  init() {},
+  de: (buffer) => JSON.parse(buffer.toString('utf8')),
+  ser: (value) => JSON.stringify(value),
+  writeBack: (value) => JSON.stringify(value),
+  version: () => process.version,
+});

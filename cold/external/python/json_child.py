@@ -1,0 +1,39 @@
+"""The cold child of Python's standard `json` module (docs/child-protocol.md): `json.loads` of
+the document's bytes, `json.dumps` of the value (a new string per call, its natural API)."""
+import time
+
+MAIN = time.monotonic_ns()
+
+import sys  # noqa: E402
+
+import harness  # noqa: E402
+
+json = None
+
+
+def init():
+    global json
+    import json as library
+
+    json = library
+
+
+def de(data):
+    return json.loads(data)
+
+
+def ser(value):
+    return json.dumps(value)
+
+
+def write_back(value):
+    return json.dumps(value)
+
+
+def version():
+    import platform
+
+    return platform.python_version()
+
+
+harness.run(MAIN, sys.modules[__name__])

@@ -1,0 +1,73 @@
+//! Every codec a cold run can take: the Rust ones of the fixtures' registry and the ones of other
+//! runtimes described in `cold/external/`. `--codecs` takes ids and runtime groups (`rust`,
+//! `jvm`, `python`, `node`); the default run is the Rust registry alone.
+
+use crate::external::{self, ExternalCodec};
+use anyhow::{bail, Result};
+use fixtures::codecs::{find_codec, registry, AnyCodec, Style};
+
+/// The runtime group of the Rust codecs.
+pub const RUST: &str = "rust";
+
+/// The codec `id`, Rust or described; the error lists what is known.
+pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
+    if let Ok(c) = find_codec(id) {
+        return Ok(c);
+    }
+    if let Some(c) = external::find(id) {
+        return Ok(c);
+    }
+    let mut known: Vec<&str> = registry().iter().map(|c| c.id()).collect();
+    known.extend(external::all()?.iter().map(|c| c.id));
+    let mut groups = vec![RUST];
+    groups.extend(external::runtimes());
+    bail!(
+        "unknown codec `{id}`; known codecs: {}; or a runtime group: {}",
+        known.join(", "),
+        groups.join(", ")
+    )
+}
+
+/// The codecs `names` ask for (ids or runtime groups), in the order given, each once.
+pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
+    let mut chosen: Vec<&'static dyn AnyCodec> = Vec::new();
+    let mut add = |c: &'static dyn AnyCodec| {
+        if !chosen.iter().any(|k| k.id() == c.id()) {
+            chosen.push(c);
+        }
+    };
+    for name in names.iter().map(|n| n.trim()) {
+        if name == RUST {
+            registry().into_iter().for_each(&mut add);
+        } else if external::runtimes().contains(&name) {
+            for c in external::all()?.iter().filter(|c| c.runtime.name == name) {
+                add(c);
+            }
+        } else {
+            add(find(name)?);
+        }
+    }
+    Ok(chosen)
+}
+
+/// The described codec behind `codec`, if it is not a Rust one.
+pub fn external_of(codec: &dyn AnyCodec) -> Option<&'static ExternalCodec> {
+    if find_codec(codec.id()).is_ok() {
+        return None;
+    }
+    external::find(codec.id())
+}
+
+/// `rust`, or the runtime of a described codec.
+pub fn runtime_of(codec: &dyn AnyCodec) -> &'static str {
+    external_of(codec).map_or(RUST, |e| e.runtime.name)
+}
+
+/// The floor of `codec`'s runtime among `codecs`: the baseline of the same runtime.
+pub fn floor_of<'a>(codec: &str, codecs: &[&'a dyn AnyCodec]) -> Option<&'a str> {
+    let runtime = runtime_of(find(codec).ok()?);
+    codecs
+        .iter()
+        .find(|c| c.style() == Style::Baseline && runtime_of(**c) == runtime)
+        .map(|c| c.id())
+}
