@@ -3,6 +3,7 @@
 use crate::analyze::cells::Figure;
 use crate::export::Format;
 use clap::{Args, Parser, Subcommand};
+use schema::Measure;
 use std::path::PathBuf;
 
 pub const DEFAULT_RUN: &str = "results/cold/latest";
@@ -158,6 +159,10 @@ pub struct SynthArgs {
     /// repeatable. Two runs with different scales make a test case for `compare`.
     #[arg(long, value_name = "CODEC=FACTOR", value_parser = codec_factor)]
     pub scale: Vec<(String, f64)>,
+    /// What the samples record: times, or instruction and allocation counts as
+    /// `cold run --measure instructions` writes them (the same truth, no noise).
+    #[arg(long, default_value = "time", value_parser = Measure::parse)]
+    pub measure: Measure,
     /// Also write warm results here (criterion/portable/… and alloc.csv).
     #[arg(long, value_name = "DIR")]
     pub warm: Option<PathBuf>,

@@ -215,6 +215,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         seed: a.seed,
         fail_rate: a.fail_rate,
         scale: a.scale,
+        measure: a.measure,
     });
     run::write_run(&a.out, &s.manifest, &s.plan, &s.samples)?;
     println!("wrote {} samples to {}", s.samples.len(), a.out.display());
