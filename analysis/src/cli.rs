@@ -94,6 +94,10 @@ pub struct ReportArgs {
     /// Bootstrap seed [default: the run's seed].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With a counted RUN_DIR: a timed run of the same cells, whose medians are set beside
+    /// the counts.
+    #[arg(long, value_name = "TIMED_RUN")]
+    pub timed: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -41,6 +41,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     let alloc = alloc::load_alloc(&alloc_path)?;
     let warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
     let conformance = conformance::load_conformance(&a.conformance)?;
+    let timed = a.timed.as_deref().map(run::load_run).transpose()?;
     let inputs = ReportInputs {
         run,
         warm_dir: a.warm.join("criterion"),
@@ -50,6 +51,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         warm_gate,
         conformance_path: a.conformance.clone(),
         conformance,
+        timed,
     };
     let opts = ReportOptions {
         reference: a.reference,

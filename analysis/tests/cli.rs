@@ -1,43 +1,10 @@
 //! End-to-end checks of the `analysis` binary on synthetic runs: report, compare, export, bad
 //! input, and how the report's time grows with the samples.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{bin, run, synth, tmp};
 use std::time::Instant;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_analysis"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("thaw-analysis-it-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("the analysis binary runs");
-    if !out.status.success() {
-        eprintln!("stdout:\n{}", String::from_utf8_lossy(&out.stdout));
-        eprintln!("stderr:\n{}", String::from_utf8_lossy(&out.stderr));
-    }
-    out
-}
-
-fn synth(dir: &Path, samples: usize, seed: u64, extra: &[&str]) {
-    let out = run(bin()
-        .args(["synth", "--out"])
-        .arg(dir)
-        .args([
-            "--samples",
-            &samples.to_string(),
-            "--seed",
-            &seed.to_string(),
-        ])
-        .args(extra));
-    assert!(out.status.success());
-}
 
 #[test]
 fn report_end_to_end() {

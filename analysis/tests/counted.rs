@@ -1,0 +1,234 @@
+//! End-to-end checks of counted runs (`cold run --measure instructions`): the report on
+//! synthetic counted runs with a planted truth, a counted run beside a timed one, and
+//! the real counted folder in tests/data (noop, serde_json and simd-json; de and ser; batches 1
+//! and 10; 3 samples per cell, counted under valgrind-3.19.0).
+
+mod common;
+
+use analysis::inputs::samples::Count;
+use analysis::synth::planted;
+use common::{bin, run, synth, tmp};
+use schema::Op;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const NO_WARM: [&str; 4] = [
+    "--warm",
+    "/nonexistent",
+    "--conformance",
+    "/nonexistent.csv",
+];
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/counted-run-example")
+}
+
+/// summary.csv as one map of column to value per row.
+fn summary_rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
+    let d = tmp("counted-report");
+    let dir = d.join("run");
+    synth(
+        &dir,
+        57 * 3,
+        4,
+        &["--measure", "instructions", "--fail-rate", "0"],
+    );
+    let out = run(bin().arg("report").arg(&dir).args(NO_WARM));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("users-2kb · de · portable (instructions)"),
+        "{stdout}"
+    );
+
+    let rows = summary_rows(&dir.join("report/summary.csv"));
+    assert_eq!(rows.len(), 57);
+    for r in &rows {
+        let op = Op::parse(&r["op"]).unwrap();
+        let batch: u32 = r["batch"].parse().unwrap();
+        let want = planted(&r["codec"], op, batch, 1.0).unwrap();
+        let median = |c: Count| r[&format!("{}_median", c.column())].parse::<f64>().unwrap();
+        for c in Count::ALL {
+            assert_eq!(
+                median(c),
+                want.get(c).unwrap() as f64,
+                "{} {r:?}",
+                c.column()
+            );
+        }
+        assert_eq!(r["measure"], "instructions");
+        assert_eq!(
+            (r["instr_n"].as_str(), r["instr_identical"].as_str()),
+            ("3", "true")
+        );
+        // no time is made up for a counted run
+        assert_eq!(r["init_plus_ops_median_ns"], "");
+        assert_eq!(r["wall_median_ns"], "");
+        // the ratio to serde_json's same cell is the planted one, exactly
+        if !["serde_json", "noop"].contains(&r["codec"].as_str()) {
+            let reference = planted("serde_json", op, batch, 1.0).unwrap();
+            let ratio: f64 = r["instr_init_plus_ops_vs_reference"].parse().unwrap();
+            let planted_ratio =
+                want.init_plus_ops().unwrap() as f64 / reference.init_plus_ops().unwrap() as f64;
+            assert_eq!(ratio, planted_ratio, "{r:?}");
+            let first: f64 = r["instr_first_op_vs_reference"].parse().unwrap();
+            assert_eq!(
+                first,
+                want.get(Count::InstrFirstOp).unwrap() as f64
+                    / reference.get(Count::InstrFirstOp).unwrap() as f64
+            );
+            assert_eq!(r["instr_ratios_exact"], "true");
+        } else {
+            assert_eq!(r["instr_init_plus_ops_vs_reference"], "");
+        }
+    }
+
+    // simd-json de ×1, worked by hand: 4 instructions per ns of 2,000 ns init and 44,000 ns
+    // first call: 184,000 instructions; serde_json's 30 + 26,000 ns: 104,120; 1.767×
+    let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| {
+            l.starts_with("| 1 | simd-json | 3 | identical ×3 |") && l.contains("| 184,000 |")
+        })
+        .unwrap_or_else(|| panic!("no simd-json de ×1 row in\n{md}"));
+    assert!(line.contains("| 176,000 |"), "{line}");
+    assert!(line.contains("1.767×"), "{line}");
+    for said in [
+        "## Instruction counts",
+        "### What instructions do not show",
+        "the kernel's share of exec and of page faults",
+        "Cache and TLB misses",
+        "Branch mispredictions",
+        "Memory bandwidth",
+        "Frequency and SMT effects",
+        "Time waiting on I/O",
+        "no AVX-512",
+        "This run recorded no times",
+    ] {
+        assert!(md.contains(said), "missing {said:?}");
+    }
+    // the timing sections are left out, not printed empty
+    for absent in [
+        "## Against the reference",
+        "Cold penalty",
+        "## Per cell",
+        "[—]",
+        "## Charts",
+    ] {
+        assert!(!md.contains(absent), "{absent:?} in a counted report");
+    }
+    let html = std::fs::read_to_string(dir.join("report/report.html")).unwrap();
+    assert!(html.contains("Instruction counts") && html.contains("identical ×3"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report/summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["measure"], "instructions");
+    assert_eq!(json["counted"]["cells"].as_array().unwrap().len(), 57);
+}
+
+#[test]
+fn a_report_with_timed_sets_the_times_beside_the_counts() {
+    let d = tmp("counted-beside");
+    let (counted, timed) = (d.join("counted"), d.join("timed"));
+    synth(
+        &counted,
+        57 * 3,
+        5,
+        &["--measure", "instructions", "--fail-rate", "0"],
+    );
+    synth(&timed, 57 * 10, 5, &["--fail-rate", "0"]);
+    let out = run(bin()
+        .arg("report")
+        .arg(&counted)
+        .arg("--timed")
+        .arg(&timed)
+        .args(NO_WARM));
+    assert!(out.status.success());
+    let md = std::fs::read_to_string(counted.join("report/report.md")).unwrap();
+    assert!(md.contains("### Instructions beside times"), "{md}");
+    // the counts come from the timing truth, so the ranks agree closely
+    let at = md
+        .find("first_op instructions and the timed median first_op: ρ = +")
+        .unwrap();
+    let rho: f64 = md[at..].split("ρ = +").nth(1).unwrap()[..4]
+        .parse()
+        .unwrap();
+    assert!(rho > 0.9, "{rho}");
+    assert!(
+        md[at..].contains("(n = 57 cells, p < 0.0001)"),
+        "{}",
+        &md[at..at + 300]
+    );
+    let rows = summary_rows(&counted.join("report/summary.csv"));
+    assert!(rows
+        .iter()
+        .all(|r| !r["timed_first_op_median_ns"].is_empty()
+            && !r["timed_init_plus_ops_median_ns"].is_empty()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("beside "), "{stdout}");
+
+    // --timed needs a counted run and a timed one
+    for (run_dir, with) in [(&timed, &timed), (&counted, &counted)] {
+        let out = bin()
+            .arg("report")
+            .arg(run_dir)
+            .arg("--timed")
+            .arg(with)
+            .args(NO_WARM)
+            .arg("--out")
+            .arg(d.join("x"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --timed "));
+    }
+}
+
+#[test]
+fn the_real_counted_folder_loads_and_reports() {
+    let d = tmp("counted-real");
+    let out = run(bin()
+        .arg("report")
+        .arg(example())
+        .args(NO_WARM)
+        .arg("--out")
+        .arg(d.join("report")));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // simd-json de ×1: 671 + 47,449 + 23 = 48,143 instructions against serde_json's
+    // 18 + 64,908 + 23 = 64,949: 0.741×; first_op 47,449 / 64,908 = 0.731×
+    let simd = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("1  simd-json") && l.contains("47,449"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    for said in ["identical ×3", "671", "48,143", "0.741×", "0.731×"] {
+        assert!(simd.contains(said), "{said:?} not in {simd}");
+    }
+    let rows = summary_rows(&d.join("report/summary.csv"));
+    assert_eq!(rows.len(), 12);
+    let serde_ser_10 = rows
+        .iter()
+        .find(|r| r["codec"] == "serde_json" && r["op"] == "ser" && r["batch"] == "10")
+        .unwrap();
+    assert_eq!(serde_ser_10["instr_remaining_ops_median"], "226814");
+    assert_eq!(serde_ser_10["alloc_first_op_bytes_median"], "8184");
+    let md = std::fs::read_to_string(d.join("report/report.md")).unwrap();
+    assert!(md.contains("valgrind-3.19.0 (callgrind"), "{md}");
+}
