@@ -234,6 +234,63 @@ fn compare_without_a_cell_in_common_fails() {
 }
 
 #[test]
+fn compare_lists_cells_in_one_run_only_and_cells_it_cannot_compare() {
+    // B renames serde_json's de ×1 cell (so A has it only, and B its rename only) and zeroes
+    // A's simd-json de ×1 (a median of 0: no ratio). Each is named; none is dropped.
+    let d = tmp("compare-lists");
+    synth(&d.join("a"), 57 * 8, 3, &["--fail-rate", "0"]);
+    synth(&d.join("b"), 57 * 8, 3, &["--fail-rate", "0"]);
+    let edit = |path: &std::path::Path, f: &dyn Fn(&mut schema::run_folder::SampleRow)| {
+        let (mut rows, _) =
+            schema::csv_rows::read_rows::<schema::run_folder::SampleRow>(path).unwrap();
+        rows.iter_mut().for_each(f);
+        schema::csv_rows::write_rows(path, &rows).unwrap();
+    };
+    edit(&d.join("b/samples.csv"), &|r| {
+        if r.codec == "serde_json" && r.batch == 1 && r.op == schema::Op::De {
+            r.codec = "serde_json-renamed".into();
+        }
+    });
+    edit(&d.join("a/samples.csv"), &|r| {
+        if r.codec == "simd-json" && r.batch == 1 && r.op == schema::Op::De {
+            r.init_ns = Some(0);
+            r.first_op_ns = Some(0);
+            r.remaining_ops_ns = Some(0);
+            r.init_plus_ops_ns = Some(0);
+        }
+    });
+    let out = run(bin().arg("compare").arg(d.join("a")).arg(d.join("b")));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "56 cells compared: 0 improved, 0 regressed, 55 unchanged; 0 with too few samples"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("; 1 cannot compare; 1 only in A, 1 only in B"),
+        "{stdout}"
+    );
+    let simd = stdout
+        .lines()
+        .find(|l| l.contains(" simd-json ") && l.contains("  de  ") && l.contains("     1  "))
+        .unwrap();
+    assert!(
+        simd.ends_with("cannot compare: the median of A is 0: no ratio"),
+        "{simd}"
+    );
+    assert!(
+        stdout.contains("only in A (1):\n  users-2kb de ×1 serde_json (portable)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("only in B (1):\n  users-2kb de ×1 serde_json-renamed (portable)\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn export_hyperfine() {
     let d = tmp("export");
     synth(&d.join("run"), 200, 1, &["--fail-rate", "0"]);

@@ -1,5 +1,5 @@
-//! End-to-end checks of counted runs (`cold run --measure instructions`): the report on
-//! synthetic counted runs with a planted truth, a counted run beside a timed one, and
+//! End-to-end checks of counted runs (`cold run --measure instructions`): the report and
+//! compare on synthetic counted runs with a planted truth, a counted run beside a timed one, and
 //! the real counted folder in tests/data (noop, serde_json and simd-json; de and ser; batches 1
 //! and 10; 3 samples per cell, counted under valgrind-3.19.0).
 
@@ -8,6 +8,8 @@ mod common;
 use analysis::inputs::samples::Count;
 use analysis::synth::planted;
 use common::{bin, run, synth, tmp};
+use schema::csv_rows::{read_rows, write_rows};
+use schema::run_folder::SampleRow;
 use schema::Op;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -143,6 +145,147 @@ fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
     assert_eq!(json["counted"]["cells"].as_array().unwrap().len(), 57);
 }
 
+/// Two counted synthetic runs of `seed`, B's `codec` de ×`batch` first_op raised by 1%.
+fn counted_pair(d: &Path, codec: &str, batch: u32) -> (PathBuf, PathBuf) {
+    let (a, b) = (d.join("a"), d.join("b"));
+    synth(&a, 57 * 3, 9, &["--measure", "instructions"]);
+    synth(&b, 57 * 3, 9, &["--measure", "instructions"]);
+    let path = b.join("samples.csv");
+    let (mut rows, _) = read_rows::<SampleRow>(&path).unwrap();
+    for r in rows.iter_mut() {
+        if r.codec == codec && r.batch == batch && r.op == Op::De {
+            r.instr_first_op = r.instr_first_op.map(|v| v + v / 100);
+        }
+    }
+    write_rows(&path, &rows).unwrap();
+    (a, b)
+}
+
+#[test]
+fn counted_compare_names_the_cell_and_phase_that_regressed() {
+    let d = tmp("counted-compare");
+    let (a, b) = counted_pair(&d, "simd-json", 10);
+    let out = bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    // simd-json de: 176,000 first_op instructions, 1% more is 177,760; init+ops 8,000 +
+    // 176,000 + 9 × 10,000 = 274,000 → 275,760 (+0.642%)
+    assert!(
+        stderr.contains(
+            "users-2kb de ×10 simd-json (portable): regressed: first_op +1.000%, init+ops +0.642%"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("a phase beyond ±0.5% is a change"),
+        "{stdout}"
+    );
+    let cells: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("users-2kb"))
+        .collect();
+    assert_eq!(cells.len(), 57);
+    let regressed: Vec<&&str> = cells.iter().filter(|l| l.contains("regressed")).collect();
+    assert_eq!(regressed.len(), 1, "{stdout}");
+    assert!(regressed[0].contains(" simd-json "), "{}", regressed[0]);
+    assert!(
+        cells
+            .iter()
+            .filter(|l| !l.contains("regressed"))
+            .all(|l| l.ends_with("unchanged")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("57 cells compared: 0 improved, 1 regressed, 56 unchanged; 0 cannot compare"),
+        "{stdout}"
+    );
+
+    // at a 2% threshold the same change is unchanged
+    let out = run(bin()
+        .args(["compare", "--fail-on-regression", "--threshold", "0.02"])
+        .arg(&a)
+        .arg(&b));
+    assert!(out.status.success());
+
+    // a run against itself: unchanged everywhere, exit 0
+    let out = run(bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(&a)
+        .arg(&a));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("57 cells compared: 0 improved, 0 regressed, 57 unchanged"),
+        "{stdout}"
+    );
+
+    // --out: one row per cell and phase
+    let csv = d.join("changes.csv");
+    let out = bin()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .arg("--out")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows = summary_rows(&csv);
+    assert_eq!(rows.len(), 57 * 7);
+    let first = rows
+        .iter()
+        .find(|r| {
+            r["codec"] == "simd-json"
+                && r["batch"] == "10"
+                && r["op"] == "de"
+                && r["phase"] == "first_op"
+        })
+        .unwrap();
+    assert_eq!(
+        (first["a"].as_str(), first["b"].as_str()),
+        ("176000", "177760")
+    );
+    assert_eq!(first["phase_verdict"], "regressed");
+}
+
+#[test]
+fn counted_against_timed_is_an_error_saying_why() {
+    let d = tmp("counted-timed");
+    synth(&d.join("counted"), 57, 1, &["--measure", "instructions"]);
+    synth(&d.join("timed"), 57, 1, &[]);
+    for (a, b) in [("counted", "timed"), ("timed", "counted")] {
+        let out = bin()
+            .arg("compare")
+            .arg(d.join(a))
+            .arg(d.join(b))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is a counted run (--measure instructions)")
+                && err.contains("is a timed run")
+                && err.contains("different measures"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // nor can a counted run be exported as times
+    let out = bin()
+        .args(["export", "--format", "hyperfine"])
+        .arg(d.join("counted"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn a_report_with_timed_sets_the_times_beside_the_counts() {
     let d = tmp("counted-beside");
@@ -202,7 +345,7 @@ fn a_report_with_timed_sets_the_times_beside_the_counts() {
 }
 
 #[test]
-fn the_real_counted_folder_loads_and_reports() {
+fn the_real_counted_folder_loads_reports_and_compares() {
     let d = tmp("counted-real");
     let out = run(bin()
         .arg("report")
@@ -231,4 +374,12 @@ fn the_real_counted_folder_loads_and_reports() {
     assert_eq!(serde_ser_10["alloc_first_op_bytes_median"], "8184");
     let md = std::fs::read_to_string(d.join("report/report.md")).unwrap();
     assert!(md.contains("valgrind-3.19.0 (callgrind"), "{md}");
+
+    let out = run(bin()
+        .args(["compare", "--fail-on-regression"])
+        .arg(example())
+        .arg(example()));
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .contains("12 cells compared: 0 improved, 0 regressed, 12 unchanged"));
 }
