@@ -248,6 +248,9 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             );
         }
     }
+    if let Some(t) = &inputs.timed {
+        notes.extend(t.notes.iter().map(|n| format!("The timed run: {n}")));
+    }
     let grouped = group(&run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
     let counted = counted_run.then(|| {
