@@ -3,6 +3,7 @@
 use crate::analyze::cells::Figure;
 use crate::export::Format;
 use clap::{Args, Parser, Subcommand};
+use schema::Measure;
 use std::path::PathBuf;
 
 pub const DEFAULT_RUN: &str = "results/cold/latest";
@@ -23,7 +24,8 @@ pub enum Command {
     /// Turn a cold run (and the warm results) into report.md, report.html, summary.csv and
     /// summary.json, and print the headline table.
     Report(ReportArgs),
-    /// Compare two cold runs cell by cell (ratio of medians, bootstrap interval, verdict).
+    /// Compare two cold runs cell by cell: timed runs by the ratio of medians with a bootstrap
+    /// interval, counted runs exactly, phase by phase.
     Compare(CompareArgs),
     /// Write a cold run in another tool's format.
     Export(ExportArgs),
@@ -93,6 +95,10 @@ pub struct ReportArgs {
     /// Bootstrap seed [default: the run's seed].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With a counted RUN_DIR: a timed run of the same cells, whose medians are set beside
+    /// the counts.
+    #[arg(long, value_name = "TIMED_RUN")]
+    pub timed: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -101,14 +107,15 @@ pub struct CompareArgs {
     pub run_a: PathBuf,
     /// The run compared with it.
     pub run_b: PathBuf,
-    /// Changes smaller than this fraction are noise: a cell changed only when the whole
-    /// interval of B/A lies beyond 1 ± threshold.
-    #[arg(long, default_value_t = 0.02, value_parser = fraction)]
-    pub threshold: f64,
+    /// Changes smaller than this fraction are noise. Timed runs: a cell changed only when the
+    /// whole interval of B/A lies beyond 1 ± threshold [default: 0.02]. Counted runs: a phase
+    /// changed when its count moved by more than this fraction [default: 0.005].
+    #[arg(long, value_parser = fraction)]
+    pub threshold: Option<f64>,
     /// Exit with status 1 when any cell regressed (for CI).
     #[arg(long)]
     pub fail_on_regression: bool,
-    /// Which timing to compare.
+    /// Which timing to compare (timed runs; counted runs compare every phase).
     #[arg(long, value_enum, default_value_t = Figure::InitPlusOps)]
     pub figure: Figure,
     /// Match cells across variants (compare a portable run with a native one).
@@ -158,6 +165,10 @@ pub struct SynthArgs {
     /// repeatable. Two runs with different scales make a test case for `compare`.
     #[arg(long, value_name = "CODEC=FACTOR", value_parser = codec_factor)]
     pub scale: Vec<(String, f64)>,
+    /// What the samples record: times, or instruction and allocation counts as
+    /// `cold run --measure instructions` writes them (the same truth, no noise).
+    #[arg(long, default_value = "time", value_parser = Measure::parse)]
+    pub measure: Measure,
     /// Also write warm results here (criterion/portable/… and alloc.csv).
     #[arg(long, value_name = "DIR")]
     pub warm: Option<PathBuf>,

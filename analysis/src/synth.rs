@@ -5,16 +5,24 @@
 //! Each codec has a made-up cost model (start-up, init, first operation, time per further
 //! operation); samples get a drift shared by the block and lognormal noise per phase. The
 //! numbers are plausible, not measured: never publish them.
+//!
+//! With [`Measure::Instructions`] the run is a counted one, as `cold run --measure
+//! instructions` writes it: no times, and in every ok sample the counts [`planted`] derives from
+//! the same cost model ([`INSTRUCTIONS_PER_NS`] instructions per ns of truth, no noise), the same
+//! in every sample of a cell, as real counts are.
 
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
+use crate::inputs::samples::{Count, Counts};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schema::conformance_file::{Expected, Outcome};
-use schema::run_folder::{CheckEntry, CodecEntry, FixtureEntry, Manifest, PlanRow, SampleRow};
-use schema::{Op, Status, Style, Variant};
+use schema::run_folder::{
+    CheckEntry, CodecEntry, Counting, FixtureEntry, Manifest, PlanRow, SampleRow,
+};
+use schema::{Measure, Op, Status, Style, Variant};
 
 /// A made-up codec: its style and costs in ns (init; first call and each further call of `de`
 /// and `ser`) and its child's size. `ser_first` of 0 means it cannot serialise (like jiter).
@@ -162,6 +170,66 @@ pub struct SynthOptions {
     /// Codecs made slower (> 1) or faster (< 1) by a factor on init and every operation, for
     /// comparing two synthetic runs.
     pub scale: Vec<(String, f64)>,
+    /// Time (the default), or instruction counts as a counted run records them.
+    pub measure: Measure,
+}
+
+/// Instructions a counted synthetic run plants per ns of its cost model's truth.
+pub const INSTRUCTIONS_PER_NS: f64 = 4.0;
+
+/// The counts a counted synthetic run plants in every ok sample of a cell: the library's phases
+/// from the cost model's truth (init, the first call, batch − 1 further calls; `scale` applied
+/// as `--scale` does), times [`INSTRUCTIONS_PER_NS`], rounded; the process's other phases and
+/// the allocations from simple rules. `None` for a codec the synthetic run does not have, or
+/// a `ser` it cannot do.
+pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Counts> {
+    let m = MODELS.iter().find(|m| m.id == codec)?;
+    if op == Op::Ser && !m.can_ser() {
+        return None;
+    }
+    let (first, per) = m.costs(op);
+    let instr = |ns: f64| (ns * scale * INSTRUCTIONS_PER_NS).round() as u64;
+    let further = u64::from(batch.saturating_sub(1));
+    // a block per 500 ns of first call, of 75 bytes; simd-json-like inits allocate 4 blocks
+    let first_blocks = (first / 500.0).round() as u64;
+    let per_blocks = (per / 500.0).round() as u64;
+    let init_blocks = if m.init >= 1_000.0 { 4 } else { 0 };
+    Some(Counts::of(&[
+        (Count::InstrToMain, 250_000 + m.child_kib * 20),
+        (
+            Count::InstrFixture,
+            if op == Op::De { 7_400 } else { 35_000 },
+        ),
+        (Count::InstrInit, instr(m.init)),
+        (Count::InstrFirstOp, instr(first)),
+        (Count::InstrRemainingOps, further * instr(per)),
+        (Count::InstrCheck, if op == Op::De { 8_704 } else { 7_076 }),
+        (Count::InstrExit, 26_000 + m.child_kib * 2),
+        (Count::AllocInitBlocks, init_blocks),
+        (Count::AllocInitBytes, init_blocks * 95),
+        (Count::AllocFirstOpBlocks, first_blocks),
+        (Count::AllocFirstOpBytes, first_blocks * 75),
+        (Count::AllocRemainingOpsBlocks, further * per_blocks),
+        (Count::AllocRemainingOpsBytes, further * per_blocks * 75),
+    ]))
+}
+
+/// `row` with `counts` in its count columns.
+fn with_counts(mut row: SampleRow, counts: &Counts) -> SampleRow {
+    row.instr_to_main = counts.get(Count::InstrToMain);
+    row.instr_fixture = counts.get(Count::InstrFixture);
+    row.instr_init = counts.get(Count::InstrInit);
+    row.instr_first_op = counts.get(Count::InstrFirstOp);
+    row.instr_remaining_ops = counts.get(Count::InstrRemainingOps);
+    row.instr_check = counts.get(Count::InstrCheck);
+    row.instr_exit = counts.get(Count::InstrExit);
+    row.alloc_init_blocks = counts.get(Count::AllocInitBlocks);
+    row.alloc_init_bytes = counts.get(Count::AllocInitBytes);
+    row.alloc_first_op_blocks = counts.get(Count::AllocFirstOpBlocks);
+    row.alloc_first_op_bytes = counts.get(Count::AllocFirstOpBytes);
+    row.alloc_remaining_ops_blocks = counts.get(Count::AllocRemainingOpsBlocks);
+    row.alloc_remaining_ops_bytes = counts.get(Count::AllocRemainingOpsBytes);
+    row
 }
 
 pub struct SynthRun {
@@ -250,6 +318,20 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                     error: Some("child did not finish within the timeout".into()),
                     ..SampleRow::planned(&p)
                 }
+            } else if opts.measure == Measure::Instructions {
+                // no times, as the runner clears them; the checksum and exit code as a timed run
+                let counts = planted(m.id, c.op, c.batch, k).unwrap_or_default();
+                with_counts(
+                    SampleRow {
+                        exit_code: Some(0),
+                        checksum: Some(format!(
+                            "{:016x}",
+                            c.model as u64 * 7919 + u64::from(c.batch)
+                        )),
+                        ..SampleRow::planned(&p)
+                    },
+                    &counts,
+                )
             } else {
                 SampleRow {
                     status: Status::Ok,
@@ -363,8 +445,18 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
             opts.samples.to_string(),
             "--seed".into(),
             opts.seed.to_string(),
+            "--measure".into(),
+            opts.measure.to_string(),
         ]
         .to_vec(),
+        measure: Some(opts.measure),
+        counting: (opts.measure == Measure::Instructions).then(|| Counting {
+            valgrind: "synthetic".into(),
+            tool: "callgrind".into(),
+            options: Vec::new(),
+            alloc_library: "synthetic".into(),
+            alloc_library_sha256: "0".repeat(64),
+        }),
         seed: Some(opts.seed),
         samples_per_cell: Some(blocks as u32),
         variant: Some(VARIANT),
@@ -454,5 +546,42 @@ mod tests {
             r.init_plus_ops_ns,
             Some(r.init_ns.unwrap() + r.first_op_ns.unwrap() + r.remaining_ops_ns.unwrap())
         );
+        assert!(s.samples.iter().all(|r| r.instr_first_op.is_none()));
+    }
+
+    #[test]
+    fn a_counted_run_plants_its_counts_in_every_ok_sample_and_no_time() {
+        let s = synth(SynthOptions {
+            samples: 57 * 3,
+            seed: 1,
+            fail_rate: 0.05,
+            scale: vec![("simd-json".into(), 1.5)],
+            measure: Measure::Instructions,
+        });
+        assert_eq!(s.manifest.measure, Some(Measure::Instructions));
+        assert!(s.manifest.counting.is_some());
+        assert!(s.samples.iter().any(|r| !r.is_ok()));
+        for r in &s.samples {
+            assert_eq!(
+                (r.init_plus_ops_ns, r.wall_ns, r.first_op_ns),
+                (None, None, None)
+            );
+            if !r.is_ok() {
+                assert_eq!(r.instr_first_op, None);
+                continue;
+            }
+            let k = if r.codec == "simd-json" { 1.5 } else { 1.0 };
+            let want = planted(&r.codec, r.op, r.batch, k).unwrap();
+            assert_eq!(Counts::of_row_for_tests(r), want);
+        }
+        // the truth, worked by hand: simd-json de, 2,000 ns init and 44,000 ns first call at
+        // 4 instructions per ns, scaled by 1.5; 2,500 ns per further call
+        let simd = planted("simd-json", Op::De, 10, 1.5).unwrap();
+        assert_eq!(simd.get(Count::InstrInit), Some(12_000));
+        assert_eq!(simd.get(Count::InstrFirstOp), Some(264_000));
+        assert_eq!(simd.get(Count::InstrRemainingOps), Some(9 * 15_000));
+        assert_eq!(simd.get(Count::AllocFirstOpBlocks), Some(88));
+        assert_eq!(planted("jiter", Op::Ser, 1, 1.0), None);
+        assert_eq!(planted("nothing", Op::De, 1, 1.0), None);
     }
 }

@@ -1,43 +1,10 @@
 //! End-to-end checks of the `analysis` binary on synthetic runs: report, compare, export, bad
 //! input, and how the report's time grows with the samples.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{bin, run, synth, tmp};
 use std::time::Instant;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_analysis"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("thaw-analysis-it-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("the analysis binary runs");
-    if !out.status.success() {
-        eprintln!("stdout:\n{}", String::from_utf8_lossy(&out.stdout));
-        eprintln!("stderr:\n{}", String::from_utf8_lossy(&out.stderr));
-    }
-    out
-}
-
-fn synth(dir: &Path, samples: usize, seed: u64, extra: &[&str]) {
-    let out = run(bin()
-        .args(["synth", "--out"])
-        .arg(dir)
-        .args([
-            "--samples",
-            &samples.to_string(),
-            "--seed",
-            &seed.to_string(),
-        ])
-        .args(extra));
-    assert!(out.status.success());
-}
 
 #[test]
 fn report_end_to_end() {
@@ -264,6 +231,63 @@ fn compare_without_a_cell_in_common_fails() {
         "{err}"
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("cells compared"));
+}
+
+#[test]
+fn compare_lists_cells_in_one_run_only_and_cells_it_cannot_compare() {
+    // B renames serde_json's de ×1 cell (so A has it only, and B its rename only) and zeroes
+    // A's simd-json de ×1 (a median of 0: no ratio). Each is named; none is dropped.
+    let d = tmp("compare-lists");
+    synth(&d.join("a"), 57 * 8, 3, &["--fail-rate", "0"]);
+    synth(&d.join("b"), 57 * 8, 3, &["--fail-rate", "0"]);
+    let edit = |path: &std::path::Path, f: &dyn Fn(&mut schema::run_folder::SampleRow)| {
+        let (mut rows, _) =
+            schema::csv_rows::read_rows::<schema::run_folder::SampleRow>(path).unwrap();
+        rows.iter_mut().for_each(f);
+        schema::csv_rows::write_rows(path, &rows).unwrap();
+    };
+    edit(&d.join("b/samples.csv"), &|r| {
+        if r.codec == "serde_json" && r.batch == 1 && r.op == schema::Op::De {
+            r.codec = "serde_json-renamed".into();
+        }
+    });
+    edit(&d.join("a/samples.csv"), &|r| {
+        if r.codec == "simd-json" && r.batch == 1 && r.op == schema::Op::De {
+            r.init_ns = Some(0);
+            r.first_op_ns = Some(0);
+            r.remaining_ops_ns = Some(0);
+            r.init_plus_ops_ns = Some(0);
+        }
+    });
+    let out = run(bin().arg("compare").arg(d.join("a")).arg(d.join("b")));
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(
+            "56 cells compared: 0 improved, 0 regressed, 55 unchanged; 0 with too few samples"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("; 1 cannot compare; 1 only in A, 1 only in B"),
+        "{stdout}"
+    );
+    let simd = stdout
+        .lines()
+        .find(|l| l.contains(" simd-json ") && l.contains("  de  ") && l.contains("     1  "))
+        .unwrap();
+    assert!(
+        simd.ends_with("cannot compare: the median of A is 0: no ratio"),
+        "{simd}"
+    );
+    assert!(
+        stdout.contains("only in A (1):\n  users-2kb de ×1 serde_json (portable)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("only in B (1):\n  users-2kb de ×1 serde_json-renamed (portable)\n"),
+        "{stdout}"
+    );
 }
 
 #[test]

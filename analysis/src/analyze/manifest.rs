@@ -24,6 +24,11 @@ const KNOWN: &[(&str, &str)] = &[
         "drops",
         "de values dropped (end: after all calls; each: after each call, timed)",
     ),
+    (
+        "measure",
+        "measure (time; or instructions, counted under Valgrind)",
+    ),
+    ("counting", "how the counts were taken"),
 ];
 
 /// A JSON value as one line of text (arrays of scalars joined by spaces).
@@ -35,6 +40,11 @@ pub fn display(v: &Value) -> String {
         Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => {
             a.iter().map(display).collect::<Vec<_>>().join(" ")
         }
+        Value::Object(o) if o.values().all(|x| !x.is_object()) => o
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", display(v)))
+            .collect::<Vec<_>>()
+            .join("; "),
         other => other.to_string(),
     }
 }
@@ -75,5 +85,13 @@ mod tests {
         assert!(c.contains(&("extra".to_string(), "3".to_string())));
         assert!(!c.iter().any(|(k, _)| k == "codecs"));
         assert!(conditions(&json!([1])).is_empty());
+        let counting = json!({"counting": {"tool": "callgrind", "options": ["-q", "--x"]}});
+        assert_eq!(
+            conditions(&counting),
+            [(
+                "how the counts were taken".to_string(),
+                "options: -q --x; tool: callgrind".to_string()
+            )]
+        );
     }
 }

@@ -6,5 +6,6 @@ pub mod cells;
 pub mod coldwarm;
 pub mod conformance;
 pub mod contrasts;
+pub mod counts;
 pub mod manifest;
 pub mod warnings;

@@ -8,7 +8,7 @@ use crate::analyze::cells::{CellKey, Figure};
 use crate::inputs::run::Run;
 use crate::inputs::samples::{Num, Sample};
 use crate::stats::quantile::{median, sorted};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -101,6 +101,13 @@ fn result(key: &CellKey, rows: &[Sample], figure: Figure) -> Option<HyperfineRes
 
 impl Exporter for Hyperfine {
     fn export(&self, run: &Run, figure: Figure) -> Result<String> {
+        if run.is_counted() {
+            bail!(
+                "{} is {}: its samples hold instruction counts, not times, and hyperfine's format holds times",
+                run.dir.display(),
+                run.measure_words()
+            );
+        }
         let results = run
             .samples
             .cells
@@ -135,6 +142,7 @@ mod tests {
             manifest_json: None,
             plan: Plan::default(),
             samples: Samples::from_rows(&samples),
+            measure: schema::Measure::Time,
             notes: vec![],
         };
         let v: serde_json::Value =
@@ -163,5 +171,17 @@ mod tests {
         assert!((r["user"].as_f64().unwrap() - 0.0003).abs() < 1e-12);
         assert_eq!(r["memory_usage_byte"][0], 2048);
         assert_eq!(r["parameters"]["codec"], "serde_json");
+        let counted = Run {
+            measure: schema::Measure::Instructions,
+            ..run
+        };
+        let e = Hyperfine
+            .export(&counted, Figure::InitPlusOps)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("is a counted run (--measure instructions)"),
+            "{e}"
+        );
     }
 }

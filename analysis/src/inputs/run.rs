@@ -8,6 +8,7 @@ use super::samples::{Plan, Samples};
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
 use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
+use schema::Measure;
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,8 +25,30 @@ pub struct Run {
     pub plan: Plan,
     /// The finished samples, by cell.
     pub samples: Samples,
+    /// What the run recorded of each sample: times, or counts (`--measure instructions`).
+    pub measure: Measure,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
+}
+
+impl Run {
+    /// Whether the run counted instructions instead of timing.
+    pub fn is_counted(&self) -> bool {
+        self.measure == Measure::Instructions
+    }
+
+    /// What the run measured, as a command's error or heading says it.
+    pub fn measure_words(&self) -> &'static str {
+        measure_words(self.measure)
+    }
+}
+
+/// "a timed run" or "a counted run (--measure instructions)".
+pub fn measure_words(m: Measure) -> &'static str {
+    match m {
+        Measure::Time => "a timed run",
+        Measure::Instructions => "a counted run (--measure instructions)",
+    }
 }
 
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
@@ -112,8 +135,23 @@ pub fn load_run(path: &Path) -> Result<Run> {
             samples_path.display()
         );
     }
-    let (samples, note) = Samples::read(&samples_path)?;
+    // What was measured is the manifest's word; a manifest that does not say (one written
+    // before counting existed, or none at all) means time, unless samples.csv holds counts and
+    // no time, which only a counted run writes.
+    let said = manifest.as_ref().and_then(|m| m.measure);
+    let (samples, note) = Samples::read(&samples_path, said.unwrap_or_default())?;
     notes.extend(note);
+    let measure = match said {
+        Some(m) => m,
+        None if samples.has_counts() && !samples.has_times() => {
+            notes.push(format!(
+                "{} does not say what the run measured; samples.csv holds instruction counts and no times, so it is read as a counted run.",
+                manifest_path.display()
+            ));
+            Measure::Instructions
+        }
+        None => Measure::Time,
+    };
 
     Ok(Run {
         dir,
@@ -121,6 +159,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
         manifest_json,
         plan,
         samples,
+        measure,
         notes,
     })
 }

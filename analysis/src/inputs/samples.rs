@@ -6,11 +6,17 @@
 //! The rules are the ones [`schema::run_folder`] and [`schema::csv_rows`] define (the columns by
 //! name, a torn last row left out, errors naming file and line), and more: a column the
 //! analysis relies on must be there, and a figure no run can produce is refused.
+//!
+//! A counted run (`cold run --measure instructions`) writes no times: its ok rows have every
+//! timing column empty and the instruction and allocation counts filled. The counts live in a
+//! side table ([`Samples::counts`]), one [`Counts`] record per ok sample that holds any count,
+//! so a timed run's store is as small as before; the timing checks apply to the values present.
 
 use anyhow::{anyhow, bail, ensure, Result};
 use schema::csv_rows::for_each_record;
 use schema::run_folder::{PlanRow, SampleRow};
-use schema::{CellKey, Op, Status, Variant};
+use schema::{CellKey, Measure, Op, Status, Variant};
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::str::FromStr;
@@ -104,6 +110,205 @@ impl Num {
     }
 }
 
+/// A count of a sample in a counted run, by its column: instructions (callgrind's) from exec
+/// to `main` and in each phase, and heap blocks and bytes allocated in the library's phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Count {
+    InstrToMain,
+    InstrFixture,
+    InstrInit,
+    InstrFirstOp,
+    InstrRemainingOps,
+    InstrCheck,
+    InstrExit,
+    AllocInitBlocks,
+    AllocInitBytes,
+    AllocFirstOpBlocks,
+    AllocFirstOpBytes,
+    AllocRemainingOpsBlocks,
+    AllocRemainingOpsBytes,
+}
+
+const COUNTS: usize = 13;
+
+impl Count {
+    /// Every count, in the order of their columns.
+    pub const ALL: [Count; COUNTS] = [
+        Count::InstrToMain,
+        Count::InstrFixture,
+        Count::InstrInit,
+        Count::InstrFirstOp,
+        Count::InstrRemainingOps,
+        Count::InstrCheck,
+        Count::InstrExit,
+        Count::AllocInitBlocks,
+        Count::AllocInitBytes,
+        Count::AllocFirstOpBlocks,
+        Count::AllocFirstOpBytes,
+        Count::AllocRemainingOpsBlocks,
+        Count::AllocRemainingOpsBytes,
+    ];
+
+    /// The instruction counts, one per phase of the process, in order.
+    pub const INSTRUCTIONS: [Count; 7] = [
+        Count::InstrToMain,
+        Count::InstrFixture,
+        Count::InstrInit,
+        Count::InstrFirstOp,
+        Count::InstrRemainingOps,
+        Count::InstrCheck,
+        Count::InstrExit,
+    ];
+
+    /// The library's phases, whose counts are the library's own work and do not depend on the
+    /// environment: init, first_op, remaining_ops.
+    pub const LIBRARY: [Count; 3] = [
+        Count::InstrInit,
+        Count::InstrFirstOp,
+        Count::InstrRemainingOps,
+    ];
+
+    /// The allocation counts: blocks and bytes of init, first_op, remaining_ops.
+    pub const ALLOCATIONS: [Count; 6] = [
+        Count::AllocInitBlocks,
+        Count::AllocInitBytes,
+        Count::AllocFirstOpBlocks,
+        Count::AllocFirstOpBytes,
+        Count::AllocRemainingOpsBlocks,
+        Count::AllocRemainingOpsBytes,
+    ];
+
+    /// Its column in samples.csv.
+    pub fn column(self) -> &'static str {
+        match self {
+            Count::InstrToMain => "instr_to_main",
+            Count::InstrFixture => "instr_fixture",
+            Count::InstrInit => "instr_init",
+            Count::InstrFirstOp => "instr_first_op",
+            Count::InstrRemainingOps => "instr_remaining_ops",
+            Count::InstrCheck => "instr_check",
+            Count::InstrExit => "instr_exit",
+            Count::AllocInitBlocks => "alloc_init_blocks",
+            Count::AllocInitBytes => "alloc_init_bytes",
+            Count::AllocFirstOpBlocks => "alloc_first_op_blocks",
+            Count::AllocFirstOpBytes => "alloc_first_op_bytes",
+            Count::AllocRemainingOpsBlocks => "alloc_remaining_ops_blocks",
+            Count::AllocRemainingOpsBytes => "alloc_remaining_ops_bytes",
+        }
+    }
+
+    /// The phase an instruction count is of (`to_main`, `fixture`, `init`, …), or the column of
+    /// an allocation count without its `alloc_` (`init_blocks`, …).
+    pub fn name(self) -> &'static str {
+        let c = self.column();
+        c.strip_prefix("instr_")
+            .or_else(|| c.strip_prefix("alloc_"))
+            .unwrap_or(c)
+    }
+
+    fn of(self, r: &SampleRow) -> Option<u64> {
+        match self {
+            Count::InstrToMain => r.instr_to_main,
+            Count::InstrFixture => r.instr_fixture,
+            Count::InstrInit => r.instr_init,
+            Count::InstrFirstOp => r.instr_first_op,
+            Count::InstrRemainingOps => r.instr_remaining_ops,
+            Count::InstrCheck => r.instr_check,
+            Count::InstrExit => r.instr_exit,
+            Count::AllocInitBlocks => r.alloc_init_blocks,
+            Count::AllocInitBytes => r.alloc_init_bytes,
+            Count::AllocFirstOpBlocks => r.alloc_first_op_blocks,
+            Count::AllocFirstOpBytes => r.alloc_first_op_bytes,
+            Count::AllocRemainingOpsBlocks => r.alloc_remaining_ops_blocks,
+            Count::AllocRemainingOpsBytes => r.alloc_remaining_ops_bytes,
+        }
+    }
+}
+
+/// The counts of one ok sample of a counted run (those given: a count that could not be cut
+/// into phases is left empty by the runner, which says why in the row's `error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Bit i set: `values[i]` was given.
+    present: u16,
+    values: [u64; COUNTS],
+}
+
+impl Counts {
+    pub fn get(&self, c: Count) -> Option<u64> {
+        let i = c as usize;
+        (self.present & (1 << i) != 0).then(|| self.values[i])
+    }
+
+    pub fn set(&mut self, c: Count, v: Option<u64>) {
+        let i = c as usize;
+        match v {
+            Some(v) => {
+                self.values[i] = v;
+                self.present |= 1 << i;
+            }
+            None => {
+                self.values[i] = 0;
+                self.present &= !(1 << i);
+            }
+        }
+    }
+
+    /// Counts built from `(count, value)` pairs (the others absent).
+    pub fn of(given: &[(Count, u64)]) -> Counts {
+        let mut c = Counts::default();
+        for &(k, v) in given {
+            c.set(k, Some(v));
+        }
+        c
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.present == 0
+    }
+
+    /// init + first_op + remaining_ops instructions, when all three were counted (each at most
+    /// [`MAX_COUNT`], so the sum cannot overflow).
+    pub fn init_plus_ops(&self) -> Option<u64> {
+        Count::LIBRARY
+            .iter()
+            .map(|&c| self.get(c))
+            .sum::<Option<u64>>()
+    }
+
+    /// The counts of a row, for tests.
+    #[cfg(test)]
+    pub fn of_row_for_tests(r: &SampleRow) -> Counts {
+        Counts::of_row(r)
+    }
+
+    fn of_row(r: &SampleRow) -> Counts {
+        let mut c = Counts::default();
+        for k in Count::ALL {
+            c.set(k, k.of(r));
+        }
+        c
+    }
+
+    /// An error when a count is above [`MAX_COUNT`].
+    fn check(&self) -> Result<()> {
+        for k in Count::ALL {
+            if let Some(v) = self.get(k).filter(|&v| v > MAX_COUNT) {
+                bail!(
+                    "{} = {v} is above 10^15: not a count a run can produce",
+                    k.column()
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// No count of a sample comes near this (10^15 instructions take callgrind months; 10^15 bytes
+/// are a petabyte): a larger one is a corrupt value.
+pub const MAX_COUNT: u64 = 1_000_000_000_000_000;
+
 /// The columns of samples.csv the analysis relies on: a sample's identity, its status and the
 /// two figures every statistic is about. (Other figures may be absent in runs of older thaws.)
 pub const SAMPLE_COLUMNS: [&str; 10] = [
@@ -118,6 +323,11 @@ pub const SAMPLE_COLUMNS: [&str; 10] = [
     "init_plus_ops_ns",
     "wall_ns",
 ];
+
+/// The further columns of samples.csv a counted run's analysis relies on: every count.
+pub fn count_columns() -> [&'static str; COUNTS] {
+    Count::ALL.map(Count::column)
+}
 
 /// The columns of plan.csv: every one.
 pub const PLAN_COLUMNS: [&str; 7] = [
@@ -233,6 +443,9 @@ pub struct Samples {
     pub first_seen: Vec<CellKey>,
     /// How many samples, over all cells.
     pub count: usize,
+    /// The counts of every ok sample that holds any (a counted run's), by cell, in file order:
+    /// empty for a timed run.
+    pub counts: BTreeMap<CellKey, Vec<Counts>>,
 }
 
 impl Samples {
@@ -244,10 +457,32 @@ impl Samples {
             if !out.cells.contains_key(&key) {
                 out.first_seen.push(key.clone());
             }
+            let counts = Counts::of_row(r);
+            if r.is_ok() && !counts.is_empty() {
+                out.counts.entry(key.clone()).or_default().push(counts);
+            }
             out.cells.entry(key).or_default().push(s);
             out.count += 1;
         }
         out
+    }
+
+    /// Whether any sample holds a count.
+    pub fn has_counts(&self) -> bool {
+        !self.counts.is_empty()
+    }
+
+    /// Whether any ok sample holds a time (init_plus_ops or wall).
+    pub fn has_times(&self) -> bool {
+        self.cells
+            .values()
+            .flatten()
+            .any(|s| s.is_ok() && (s.get(Num::InitPlusOps).is_some() || s.get(Num::Wall).is_some()))
+    }
+
+    /// The counts of `key`'s ok samples that hold any.
+    pub fn counts_of(&self, key: &CellKey) -> &[Counts] {
+        self.counts.get(key).map_or(&[], Vec::as_slice)
     }
 
     pub fn len(&self) -> usize {
@@ -268,18 +503,30 @@ impl Samples {
     }
 
     /// Reads samples.csv at `path` row by row (see the module's rules); returns the note about
-    /// a torn last row, if any.
-    pub fn read(path: &Path) -> Result<(Samples, Option<String>)> {
+    /// a torn last row, if any. `measure` is what the run's manifest says it recorded: a
+    /// counted run's file must have every count column too (a timed run's may lack them, as
+    /// files written before counting existed do).
+    pub fn read(path: &Path, measure: Measure) -> Result<(Samples, Option<String>)> {
         let mut interner = Interner::default();
         let mut samples: Vec<Vec<Sample>> = Vec::new();
+        let mut counts: Vec<Vec<Counts>> = Vec::new();
         let mut count = 0;
-        let (cells, by_cell, counted) = (&mut interner, &mut samples, &mut count);
+        let (cells, by_cell, counts_by_cell, counted) =
+            (&mut interner, &mut samples, &mut counts, &mut count);
         let note = for_each_record(path, |headers| {
-            let cols = Columns::find(path, headers, &SAMPLE_COLUMNS)?;
+            let mut required = SAMPLE_COLUMNS.to_vec();
+            if measure == Measure::Instructions {
+                required.extend(count_columns());
+            }
+            let cols = Columns::find(path, headers, &required)?;
             let status_col = cols.required("status");
             let nums: Vec<(Num, Option<usize>)> = Num::ALL
                 .into_iter()
                 .map(|n| (n, cols.optional(n.column())))
+                .collect();
+            let count_cols: Vec<(Count, usize)> = Count::ALL
+                .into_iter()
+                .filter_map(|c| Some((c, cols.optional(c.column())?)))
                 .collect();
             let exit_code_col = cols.optional("exit_code");
             let evicted_col = cols.optional("evicted");
@@ -308,8 +555,19 @@ impl Samples {
                     s.set(n, parse_u64_opt(rec, col, n.column())?);
                 }
                 s.check()?;
+                let mut c = Counts::default();
+                for &(k, col) in &count_cols {
+                    c.set(k, parse_u64_opt(rec, Some(col), k.column())?);
+                }
+                c.check()?;
                 if by_cell.len() <= cell {
                     by_cell.resize_with(cell + 1, Vec::new);
+                }
+                if status.is_ok() && !c.is_empty() {
+                    if counts_by_cell.len() <= cell {
+                        counts_by_cell.resize_with(cell + 1, Vec::new);
+                    }
+                    counts_by_cell[cell].push(c);
                 }
                 by_cell[cell].push(s);
                 *counted += 1;
@@ -319,11 +577,18 @@ impl Samples {
         // every cell met got its sample: one list per key
         let first_seen = interner.keys;
         let cells = first_seen.iter().cloned().zip(samples).collect();
+        let counts = first_seen
+            .iter()
+            .cloned()
+            .zip(counts)
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
         Ok((
             Samples {
                 cells,
                 first_seen,
                 count,
+                counts,
             },
             note,
         ))
@@ -581,6 +846,7 @@ mod tests {
             seed: 4,
             fail_rate: 0.05,
             scale: vec![],
+            measure: Measure::Time,
         })
         .samples;
         let statuses = [
@@ -610,7 +876,7 @@ mod tests {
         let path = dir.join("samples.csv");
         let rows = varied_rows();
         write_rows(&path, &rows).unwrap();
-        let (read, note) = Samples::read(&path).unwrap();
+        let (read, note) = Samples::read(&path, Measure::Time).unwrap();
         assert_eq!(note, None);
         let (back, _) = read_rows::<SampleRow>(&path).unwrap();
         assert_eq!(back, rows);
@@ -656,7 +922,7 @@ mod tests {
         let text = text.replacen("1,1,a,de,10,", "1,1,a,de,+10,", 1);
         let text = text.replacen("2,2,a,de,10,", "0x2,2,a,de,10,", 1);
         std::fs::write(&path, text).unwrap();
-        let (read, _) = Samples::read(&path).unwrap();
+        let (read, _) = Samples::read(&path, Measure::Time).unwrap();
         assert_eq!(read.cells.len(), 1);
         let blocks: Vec<u32> = read
             .cells
@@ -704,9 +970,96 @@ mod tests {
             spoiled[i] = value;
             let text = good.replacen(&third, &spoiled.join(","), 1);
             std::fs::write(&path, text).unwrap();
-            let e = format!("{:#}", Samples::read(&path).unwrap_err());
+            let e = format!("{:#}", Samples::read(&path, Measure::Time).unwrap_err());
             assert!(e.contains("samples.csv: line 3: "), "{e}");
             assert!(e.contains(said), "{e}");
         }
+    }
+
+    fn counted_rows() -> Vec<SampleRow> {
+        synth(SynthOptions {
+            samples: 57 * 2,
+            seed: 3,
+            fail_rate: 0.05,
+            measure: Measure::Instructions,
+            ..SynthOptions::default()
+        })
+        .samples
+    }
+
+    #[test]
+    fn a_counted_run_reads_with_its_counts_in_a_side_table() {
+        let dir = tmp("counted");
+        let path = dir.join("samples.csv");
+        let rows = counted_rows();
+        write_rows(&path, &rows).unwrap();
+        let (read, _) = Samples::read(&path, Measure::Instructions).unwrap();
+        assert_eq!(read, Samples::from_rows(&rows));
+        assert!(read.has_counts() && !read.has_times());
+        // one Counts per ok sample, none for a failed one, each as the row gave it
+        let ok = rows.iter().filter(|r| r.is_ok()).count();
+        assert!(ok < rows.len());
+        assert_eq!(read.counts.values().map(Vec::len).sum::<usize>(), ok);
+        let r = rows.iter().find(|r| r.is_ok()).unwrap();
+        let counts = read.counts_of(&r.cell());
+        assert!(counts.iter().all(|c| *c == Counts::of_row(r)));
+        assert_eq!(
+            counts[0].init_plus_ops(),
+            Some(
+                r.instr_init.unwrap() + r.instr_first_op.unwrap() + r.instr_remaining_ops.unwrap()
+            )
+        );
+        // a timed run keeps no side table, and a sample is no larger than it was
+        let timed = Samples::from_rows(&varied_rows());
+        assert!(timed.counts.is_empty() && !timed.has_counts() && timed.has_times());
+        assert!(
+            std::mem::size_of::<Sample>() <= 144,
+            "{}",
+            std::mem::size_of::<Sample>()
+        );
+    }
+
+    #[test]
+    fn a_counted_run_lacking_a_count_column_or_holding_an_absurd_count_is_refused() {
+        let dir = tmp("counted-bad");
+        let path = dir.join("samples.csv");
+        let rows = counted_rows();
+        write_rows(&path, &rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let col = header.iter().position(|h| *h == "instr_first_op").unwrap();
+        // without the column: refused as a counted run, read as a timed one (older files)
+        let without: String = text
+            .lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f.remove(col);
+                f.join(",") + "\n"
+            })
+            .collect();
+        std::fs::write(&path, &without).unwrap();
+        let e = format!(
+            "{:#}",
+            Samples::read(&path, Measure::Instructions).unwrap_err()
+        );
+        assert!(
+            e.contains("samples.csv: the header line lacks the column instr_first_op, which the analysis needs"),
+            "{e}"
+        );
+        assert!(Samples::read(&path, Measure::Time).is_ok());
+        // a count above 10^15 on line 3
+        let third = text.lines().nth(2).unwrap();
+        let mut f: Vec<&str> = third.split(',').collect();
+        f[col] = "1000000000000001";
+        std::fs::write(&path, text.replacen(third, &f.join(","), 1)).unwrap();
+        let e = format!(
+            "{:#}",
+            Samples::read(&path, Measure::Instructions).unwrap_err()
+        );
+        assert!(e.contains("samples.csv: line 3: "), "{e}");
+        assert!(
+            e.contains("instr_first_op = 1000000000000001 is above 10^15: not a count"),
+            "{e}"
+        );
     }
 }

@@ -7,6 +7,7 @@ use crate::analyze::coldwarm::{
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
 use crate::analyze::contrasts::{contrasts, ContrastRow};
+use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
@@ -18,8 +19,8 @@ use crate::inputs::warm_gate::GateRow;
 use crate::parallel::par_map;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
-use schema::run_folder::{CheckEntry, ChildEntry, CodecEntry, FixtureEntry, InputEntry};
-use schema::{Style, Variant};
+use schema::run_folder::{CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, InputEntry};
+use schema::{Measure, Style, Variant};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,6 +43,8 @@ pub struct ReportInputs {
     pub warm_gate: Option<(Vec<GateRow>, Option<String>)>,
     pub conformance_path: PathBuf,
     pub conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
+    /// With a counted run: a timed run whose medians are set beside the counts (`--timed`).
+    pub timed: Option<Run>,
 }
 
 /// How the statistics are computed.
@@ -62,10 +65,25 @@ pub struct Source {
     pub present: bool,
 }
 
+/// What a counted run's report holds instead of timing statistics.
+#[derive(Debug, Clone, Serialize)]
+pub struct Counted {
+    /// How the counts were taken (the manifest's `counting`).
+    pub counting: Option<Counting>,
+    /// Every cell's counts, in key order.
+    pub cells: Vec<CountSummary>,
+    /// The timed run's medians beside the counts, with `--timed`.
+    pub beside: Option<Beside>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub analysis_version: &'static str,
     pub run_dir: String,
+    /// What the run recorded: `time`, or `instructions` (then `counted` holds the figures and
+    /// the timing statistics are empty).
+    pub measure: Measure,
+    pub counted: Option<Counted>,
     pub level: f64,
     pub alpha: f64,
     pub resamples: usize,
@@ -156,6 +174,16 @@ impl Report {
     pub fn style_of(&self, codec: &str) -> Option<Style> {
         self.codecs.iter().find(|c| c.id == codec)?.style
     }
+
+    /// Whether the run counted instructions instead of timing.
+    pub fn is_counted(&self) -> bool {
+        self.measure == Measure::Instructions
+    }
+
+    /// The counts of `key`, in a counted run.
+    pub fn counts(&self, key: &CellKey) -> Option<&CountSummary> {
+        self.counted.as_ref()?.cells.iter().find(|c| &c.key == key)
+    }
 }
 
 /// Evenly spaced order statistics of `values`, at most `k` of them (all when fewer).
@@ -202,9 +230,43 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         level: opts.level,
         seed,
     };
+    let counted_run = run.is_counted();
+    if let Some(t) = &inputs.timed {
+        if !counted_run {
+            bail!(
+                "--timed {}: sets a timed run beside a counted one, but {} is {}",
+                t.dir.display(),
+                run.dir.display(),
+                run.measure_words()
+            );
+        }
+        if t.is_counted() {
+            bail!(
+                "--timed {}: is {}, not a timed run",
+                t.dir.display(),
+                t.measure_words()
+            );
+        }
+    }
+    if let Some(t) = &inputs.timed {
+        notes.extend(t.notes.iter().map(|n| format!("The timed run: {n}")));
+    }
     let grouped = group(&run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
+    let counted = counted_run.then(|| {
+        let cells = count_summaries(&run.samples, reference.as_deref(), &baselines);
+        let beside = inputs
+            .timed
+            .as_ref()
+            .map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
+        Counted {
+            counting: manifest.counting.clone(),
+            cells,
+            beside,
+        }
+    });
     let contrasts = match &reference {
+        _ if counted_run => Vec::new(),
         Some(r) => contrasts(
             &grouped,
             r,
@@ -290,10 +352,15 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         &cells,
     );
     warnings.extend(short_warm_runs(&warm));
+    if let Some(c) = &counted {
+        warnings.extend(count_warnings(&c.cells));
+    }
     let m = run.manifest_json.clone().unwrap_or(Value::Null);
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
         run_dir: run.dir.display().to_string(),
+        measure: run.measure,
+        counted,
         level: opts.level,
         alpha: opts.alpha,
         resamples: opts.resamples,

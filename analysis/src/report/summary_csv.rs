@@ -1,9 +1,12 @@
 //! summary.csv: one flat row per cell with its statistics, its contrast against the reference
-//! and its warm figures, in raw units (ns, KiB, counts) for spreadsheets and scripts.
+//! and its warm figures, in raw units (ns, KiB, counts) for spreadsheets and scripts; in a
+//! counted run, the timing columns are empty and the `instr_` and `alloc_` columns hold the
+//! counts (empty in a timed run).
 
 use super::model::Report;
 use crate::analyze::cells::PHASES;
 use crate::analyze::coldwarm::{find_warm, Scenario};
+use crate::inputs::samples::Count;
 use anyhow::{Context, Result};
 use std::path::Path;
 
@@ -63,9 +66,37 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             "verdict",
             "warm_ns_per_op",
             "cold_penalty",
+            "measure",
+            "instr_n",
+            "instr_identical",
         ]
         .iter()
         .map(|s| s.to_string()),
+    );
+    header.extend(
+        Count::INSTRUCTIONS
+            .iter()
+            .map(|c| format!("{}_median", c.column())),
+    );
+    header.extend(
+        [
+            "instr_init_plus_ops_median",
+            "instr_init_plus_ops_vs_reference",
+            "instr_first_op_vs_reference",
+            "instr_ratios_exact",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    header.extend(
+        Count::ALLOCATIONS
+            .iter()
+            .map(|c| format!("{}_median", c.column())),
+    );
+    header.extend(
+        ["timed_init_plus_ops_median_ns", "timed_first_op_median_ns"]
+            .iter()
+            .map(|s| s.to_string()),
     );
     let mut out = Vec::new();
     for c in &r.cells {
@@ -130,7 +161,35 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             opt(con.map(|x| x.verdict.label())),
             opt(warm),
             opt(penalty),
+            r.measure.to_string(),
         ]);
+        let counts = r.counts(k);
+        let ratio = counts.and_then(|c| c.vs_reference.as_ref());
+        row.push(opt(counts.map(|c| c.counted)));
+        row.push(opt(counts.map(|c| c.identical)));
+        row.extend(
+            Count::INSTRUCTIONS
+                .iter()
+                .map(|&n| opt(counts.and_then(|c| c.median(n)))),
+        );
+        row.extend([
+            opt(counts.and_then(|c| c.init_plus_ops).map(|s| s.median)),
+            opt(ratio.and_then(|x| x.init_plus_ops)),
+            opt(ratio.and_then(|x| x.first_op)),
+            opt(ratio.map(|x| x.exact)),
+        ]);
+        row.extend(
+            Count::ALLOCATIONS
+                .iter()
+                .map(|&n| opt(counts.and_then(|c| c.median(n)))),
+        );
+        let beside = r
+            .counted
+            .as_ref()
+            .and_then(|c| c.beside.as_ref())
+            .and_then(|b| b.rows.iter().find(|x| &x.key == k));
+        row.push(opt(beside.and_then(|b| b.init_plus_ops_ns)));
+        row.push(opt(beside.and_then(|b| b.first_op_ns)));
         out.push(row);
     }
     (header, out)

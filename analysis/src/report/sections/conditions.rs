@@ -59,7 +59,7 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
         let passed = r.verification.iter().filter(|v| v.status == "pass").count();
         out.push(h(3, "Verification"));
         out.push(p(format!(
-            "Every codec's output on every fixture was checked against the reference before timing: {passed} of {} checks passed; the others are listed.",
+            "Every codec's output on every fixture was checked against the reference before anything was measured: {passed} of {} checks passed; the others are listed.",
             r.verification.len()
         )));
         let mut t = Table::new(&["codec", "fixture", "op", "status", "~detail"]);

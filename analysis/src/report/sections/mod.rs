@@ -16,6 +16,7 @@ use crate::stats::signed_rank::EXACT_MAX_N;
 mod cold_warm;
 mod comparisons;
 mod conditions;
+mod counted;
 mod headline;
 mod per_cell;
 mod reading;
@@ -24,6 +25,8 @@ mod tables;
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
 use conditions::conditions;
+use counted::{counted, timing_skipped};
+pub use counted::{counted_text, counts_table, NOT_SHOWN};
 use headline::headline;
 pub use headline::{headline_table, headline_text};
 use per_cell::per_cell;
@@ -88,10 +91,20 @@ fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a Cell
     r.cells.iter().filter(move |c| s.holds(&c.key))
 }
 
-/// The whole report as a document.
+/// The whole report as a document. A counted run's has its counts where a timed run's has its
+/// timing sections.
 pub fn document(r: &Report) -> Vec<Block> {
     let mut out = intro(r);
     out.extend(warnings(r));
+    if r.is_counted() {
+        out.extend(counted(r));
+        out.extend(timing_skipped(r));
+        out.extend(allocations(r));
+        out.extend(conformance(r));
+        out.extend(conditions(r));
+        out.extend(notes(r));
+        return out;
+    }
     out.extend(headline(r));
     out.extend(how_to_read(r));
     out.extend(chart_blocks(r));

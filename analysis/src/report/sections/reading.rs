@@ -16,20 +16,26 @@ pub(super) fn intro(r: &Report) -> Vec<Block> {
         .map_or("no reference codec".into(), |x| {
             format!("reference codec {x}")
         });
+    let what = if r.is_counted() {
+        "counted run: instructions and allocations, no times".to_string()
+    } else {
+        format!("bootstrap seed {}", r.seed)
+    };
     vec![
         h(1, "thaw: cold start and steady state"),
         p(format!(
-            "Run folder {}: {} samples{planned} in {cells} cells; {reference}; bootstrap seed {}.",
+            "Run folder {}: {} samples{planned} in {cells} cells; {reference}; {what}.",
             r.run_dir,
             format::count(r.samples as f64),
-            r.seed
         )),
     ]
 }
 
 pub(super) fn warnings(r: &Report) -> Vec<Block> {
     let mut out = vec![h(2, "Warnings")];
-    if r.warnings.is_empty() {
+    if r.warnings.is_empty() && r.is_counted() {
+        out.push(p("None: the run finished, no sample failed, no codec failed verification, every ok sample was counted and every cell's samples agreed to the instruction."));
+    } else if r.warnings.is_empty() {
         out.push(p(format!(
             "None: the run finished, no sample failed, no codec failed verification, no cell drifted (|ρ| ≥ {DRIFT_RHO} with p < {DRIFT_P}) or had more than {:.0}% outliers.",
             OUTLIER_SHARE * 100.0

@@ -1,0 +1,40 @@
+//! What the integration tests share: the binary, a fresh temporary folder, a run that prints
+//! its output when it fails, and a synthetic run.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_analysis"))
+}
+
+pub fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("thaw-analysis-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("the analysis binary runs");
+    if !out.status.success() {
+        eprintln!("stdout:\n{}", String::from_utf8_lossy(&out.stdout));
+        eprintln!("stderr:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    out
+}
+
+pub fn synth(dir: &Path, samples: usize, seed: u64, extra: &[&str]) {
+    let out = run(bin()
+        .args(["synth", "--out"])
+        .arg(dir)
+        .args([
+            "--samples",
+            &samples.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .args(extra));
+    assert!(out.status.success());
+}
