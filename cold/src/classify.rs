@@ -198,7 +198,12 @@ mod tests {
 
     #[test]
     fn ok_row_has_every_phase() {
-        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), &want(42), 60.0);
+        let row = reaped(
+            &plan(),
+            &reaped_with(Exit::Code(0), GOOD),
+            Some(&want(42)),
+            60.0,
+        );
         assert_eq!(row.status, Status::Ok);
         assert_eq!(row.plan_index, 7);
         assert_eq!(row.spawn_to_main_ns, Some(100));
@@ -234,14 +239,19 @@ mod tests {
             ),
         ];
         for (r, expected, status) in cases {
-            let row = reaped(&plan(), &r, &want(expected), 60.0);
+            let row = reaped(&plan(), &r, Some(&want(expected)), 60.0);
             assert_eq!(row.status, status);
             assert_eq!(row.wall_ns, None, "{status}");
             assert_eq!(row.init_plus_ops_ns, None, "{status}");
             assert_eq!(row.maxrss_kib, Some(1234), "{status}");
             assert!(row.error.is_some(), "{status}");
         }
-        let crash = reaped(&plan(), &reaped_with(Exit::Code(101), ""), &want(42), 60.0);
+        let crash = reaped(
+            &plan(),
+            &reaped_with(Exit::Code(101), ""),
+            Some(&want(42)),
+            60.0,
+        );
         let error = crash.error.unwrap();
         assert!(
             error.contains("panicked at boom") && !error.contains("line 1"),
@@ -255,7 +265,7 @@ mod tests {
         let row = reaped(
             &plan(),
             &reaped_with(Exit::Code(0), &backwards),
-            &want(42),
+            Some(&want(42)),
             60.0,
         );
         assert_eq!(row.status, Status::BadOutput);
@@ -268,10 +278,20 @@ mod tests {
             checksum: 42,
             bytes: 6,
         };
-        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), &wrong, 60.0);
+        let row = reaped(
+            &plan(),
+            &reaped_with(Exit::Code(0), GOOD),
+            Some(&wrong),
+            60.0,
+        );
         assert_eq!(row.status, Status::BadOutput);
         assert!(row.error.unwrap().contains("5 bytes; the cell's are 6"));
-        let row = reaped(&plan(), &reaped_with(Exit::Signal(25), ""), &want(42), 60.0);
+        let row = reaped(
+            &plan(),
+            &reaped_with(Exit::Signal(25), ""),
+            Some(&want(42)),
+            60.0,
+        );
         assert!(row.error.unwrap().contains("more than 256 MiB"));
     }
 
@@ -281,5 +301,13 @@ mod tests {
         assert_eq!(row.status, Status::SpawnFailed);
         assert_eq!(row.codec, "noop");
         assert_eq!(row.maxrss_kib, None);
+    }
+
+    #[test]
+    fn a_preflight_that_learns_takes_any_checksum_but_not_a_bad_line() {
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), GOOD), None, 60.0);
+        assert!(row.is_ok(), "{row:?}");
+        let row = reaped(&plan(), &reaped_with(Exit::Code(0), "{}\n"), None, 60.0);
+        assert_eq!(row.status, Status::BadOutput);
     }
 }

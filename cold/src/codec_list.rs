@@ -71,3 +71,42 @@ pub fn floor_of<'a>(codec: &str, codecs: &[&'a dyn AnyCodec]) -> Option<&'a str>
         .find(|c| c.style() == Style::Baseline && runtime_of(**c) == runtime)
         .map(|c| c.id())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(names: &[&str]) -> Vec<&'static str> {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        select(&names).unwrap().iter().map(|c| c.id()).collect()
+    }
+
+    #[test]
+    fn groups_and_ids() {
+        let rust = ids(&["rust"]);
+        assert_eq!(rust.len(), registry().len());
+        assert_eq!(rust[0], "noop");
+        let jvm = ids(&["jvm"]);
+        assert_eq!(jvm, ["gson", "jackson", "jvm-floor"]);
+        // In the order asked, each once.
+        assert_eq!(
+            ids(&["orjson", "serde_json", "orjson"]),
+            ["orjson", "serde_json"]
+        );
+        let e = find("yaml").err().unwrap().to_string();
+        assert!(
+            e.contains("serde_json") && e.contains("orjson") && e.contains("jvm"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn each_runtime_has_its_floor() {
+        let codecs = select(&["rust".into(), "python".into()]).unwrap();
+        assert_eq!(floor_of("serde_json", &codecs), Some("noop"));
+        assert_eq!(floor_of("orjson", &codecs), Some("python-floor"));
+        assert_eq!(floor_of("python-floor", &codecs), Some("python-floor"));
+        assert_eq!(runtime_of(find("jackson").unwrap()), "jvm");
+        assert_eq!(runtime_of(find("simd-json").unwrap()), RUST);
+    }
+}

@@ -1,5 +1,6 @@
-//! `cold list`: the codecs (id, library, version, style, ser output) and the fixtures (name, size, what it
-//! is), so a user can see the valid values of `--codecs` and `--fixture`.
+//! `cold list`: the Rust codecs (id, library, version, style, ser output), the codecs of other
+//! runtimes (with whether each runtime is there), and the fixtures (name, size, what it is), so a
+//! user can see the valid values of `--codecs` and `--fixture`.
 
 use anyhow::Result;
 use std::io::Write;
@@ -8,6 +9,34 @@ use std::path::Path;
 pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
     write!(out, "{}", fixtures::codecs::codec_table())?;
     writeln!(out)?;
+    let external = crate::external::all()?;
+    if !external.is_empty() {
+        writeln!(
+            out,
+            "codecs of other runtimes (--codecs {} or their ids; described in cold/external/):",
+            crate::external::runtimes().join(", ")
+        )?;
+        writeln!(
+            out,
+            "{:<20} {:<20} {:<8} {:<9} runtime",
+            "codec", "library", "runtime", "style"
+        )?;
+        for c in external {
+            let there = match c.runtime.found() {
+                Ok(found) => found.version.clone(),
+                Err(why) => format!("unavailable: {why}"),
+            };
+            writeln!(
+                out,
+                "{:<20} {:<20} {:<8} {:<9} {there}",
+                c.id,
+                fixtures::codecs::AnyCodec::library(c),
+                c.runtime.name,
+                fixtures::codecs::AnyCodec::style(c).name()
+            )?;
+        }
+        writeln!(out)?;
+    }
     writeln!(out, "fixtures (seed {seed}):")?;
     for f in fixtures::FIXTURES {
         let size = match f.document(seed, corpora) {

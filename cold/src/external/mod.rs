@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+/// The variable naming a folder of more descriptions.
+pub const EXTRA_VAR: &str = "THAW_EXTERNAL";
+
 /// The folder of the descriptions, in this repository.
 pub fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("external")
@@ -358,9 +361,19 @@ fn leak(s: String) -> &'static str {
 /// Every described codec, loaded once; an error names the description that is wrong.
 pub fn all() -> Result<&'static [ExternalCodec]> {
     static ALL: OnceLock<Result<Vec<ExternalCodec>, String>> = OnceLock::new();
-    ALL.get_or_init(|| load(&folder()).map_err(|e| format!("{e:#}")))
+    ALL.get_or_init(|| load_all().map_err(|e| format!("{e:#}")))
         .as_deref()
         .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The repository's descriptions, and a folder of the user's (`THAW_EXTERNAL`): a library tried
+/// before it joins the repository, or a test's deliberately wrong child.
+fn load_all() -> Result<Vec<ExternalCodec>> {
+    let mut all = load(&folder())?;
+    if let Some(more) = std::env::var_os(EXTRA_VAR).filter(|v| !v.is_empty()) {
+        all.extend(load(Path::new(&more))?);
+    }
+    Ok(all)
 }
 
 /// The codecs described under `root`.

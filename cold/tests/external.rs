@@ -1,0 +1,121 @@
+//! Children in other languages (cold/external/): an honest Python child runs and its samples are
+//! checked against what its preflight learned; a deliberately wrong one (it changes a value) is
+//! refused by its preflight's check by meaning, with the path of the first difference, before
+//! anything is timed. Skipped, with a message, where python3 is absent.
+
+use schema::run_folder::SampleRow;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("thaw-external-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A description folder with one more Python codec, `wrong-json`: the standard json module,
+/// but its child changes the first `isActive` it meets, after reading (de) and before writing
+/// (ser).
+fn wrong_child(root: &Path) -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
+    let dir = root.join("descriptions/python");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["runtime.toml", "harness.py"] {
+        std::fs::copy(repo.join(file), dir.join(file)).unwrap();
+    }
+    std::fs::write(
+        dir.join("codec-wrong-json.toml"),
+        "id = \"wrong-json\"\nlibrary = \"python json\"\nstyle = \"dom\"\n\
+         source = \"wrong_child.py\"\noutput = \"new-string\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("wrong_child.py"),
+        r#"import time
+MAIN = time.monotonic_ns()
+import json, sys
+import harness
+
+def flip(value):
+    value["users"][0]["isActive"] = not value["users"][0]["isActive"]
+    return value
+
+def init(): pass
+def de(data): return flip(json.loads(data))
+def ser(value): return json.dumps(flip(value))
+def write_back(value): return json.dumps(value)
+def version(): return "0"
+
+harness.run(MAIN, sys.modules[__name__])
+"#,
+    )
+    .unwrap();
+    root.join("descriptions")
+}
+
+#[test]
+fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+        return;
+    }
+    let root = tmp("wrong");
+    let descriptions = wrong_child(&root);
+    let dir = root.join("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_cold"))
+        .env_remove("CARGO")
+        .env("THAW_EXTERNAL", &descriptions)
+        .args(["run", "--codecs", "wrong-json,python-json,python-floor"])
+        .args([
+            "--fixture",
+            "users-1kb",
+            "--batches",
+            "1,3",
+            "--samples",
+            "2",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("preflight wrong-json de on users-1kb")
+            && said.contains("at users[0].isActive"),
+        "{said}"
+    );
+
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let excluded = m["excluded"].as_array().unwrap();
+    assert_eq!(excluded.len(), 2, "de and ser of wrong-json: {excluded:?}");
+    assert!(excluded.iter().all(|e| e["codec"] == "wrong-json"
+        && e["detail"].as_str().unwrap().contains("users[0].isActive")));
+    let runtime = m["codecs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "python-json")
+        .unwrap()["runtime"]
+        .clone();
+    assert_eq!(runtime, "python");
+
+    let samples: Vec<SampleRow> = csv::Reader::from_path(dir.join("samples.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect();
+    // python-json and the floor, de and ser, batches 1 and 3, 2 samples: every one ok.
+    assert_eq!(samples.len(), 2 * 2 * 2 * 2);
+    assert!(
+        samples.iter().all(|s| s.is_ok() && s.codec != "wrong-json"),
+        "{samples:?}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
