@@ -116,6 +116,7 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
         "op",
         "batch",
         "codec",
+        "variant",
         "ok",
         "failed",
         "init+ops",
@@ -151,6 +152,7 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
             key.op.to_string(),
             key.batch.to_string(),
             key.codec.clone(),
+            key.variant.to_string(),
             f.ok.to_string(),
             f.failed.to_string(),
             or_dash(f.init_plus_ops_median, ns),
@@ -174,7 +176,14 @@ pub fn table(rows: &[SampleRow], cx: &Context) -> String {
         }
         lines.push(line);
     }
-    render(&lines, 4)
+    let variants: std::collections::BTreeSet<_> = figures.keys().map(|k| k.variant).collect();
+    if variants.len() < 2 {
+        for line in &mut lines {
+            line.remove(4);
+        }
+        return render(&lines, 4);
+    }
+    render(&lines, 5)
 }
 
 /// The closing table of a counted run (`--measure instructions`): per cell, the median
