@@ -607,3 +607,70 @@ fn a_precision_run_stops_on_precision_or_on_samples() {
     assert_eq!(rows::<SampleRow>(&dir.join("samples.csv")).len(), 44);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Counts compared exactly: a child with one extra call in its operation (a test double) shows
+/// up in `analysis compare --fail-on-regression`, which exits 1 naming that cell and phase,
+/// while the other cell is unchanged. Skipped, with a message, where Valgrind is absent.
+#[test]
+fn a_counted_change_is_caught_by_compare() {
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("skipped: no valgrind on PATH (scripts/install-runtimes.sh installs it)");
+        return;
+    }
+    build_children();
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_cold"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let root = tmp("counted-change");
+    let counted = |name: &str, noop: &str| {
+        let children = root.join(format!("{name}-children"));
+        std::fs::create_dir_all(&children).unwrap();
+        copy(&built.join(noop), &children.join("child-noop-de-any"));
+        copy(
+            &built.join("child-serde_json-de-users"),
+            &children.join("child-serde_json-de-users"),
+        );
+        let dir = root.join(name);
+        let out = cold()
+            .args([
+                "run",
+                "--measure",
+                "instructions",
+                "--codecs",
+                "noop,serde_json",
+            ])
+            .args(["--ops", "de", "--batches", "2", "--fixture", "users-1kb"])
+            .args(["--samples", "2", "--children-dir"])
+            .arg(&children)
+            .arg("--out")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        dir
+    };
+    let before = counted("before", "child-noop-de-any");
+    let after = counted("after", "double-noop-extra-call");
+    let out = Command::new(built.join("analysis"))
+        .arg("compare")
+        .arg(&before)
+        .arg(&after)
+        .arg("--fail-on-regression")
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let regressed: Vec<&str> = said.lines().filter(|l| l.contains("regressed")).collect();
+    assert!(
+        regressed
+            .iter()
+            .any(|l| l.contains("noop") && l.contains("first_op")),
+        "{said}"
+    );
+    assert!(
+        !regressed.iter().any(|l| l.contains("serde_json")),
+        "serde_json's counts did not change: {said}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
