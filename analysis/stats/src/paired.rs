@@ -22,14 +22,20 @@ pub struct PairedContrast {
     pub test: SignedRankTest,
 }
 
-/// Contrast of `(reference, candidate)` pairs at `level`; pairs with a non-positive or
-/// non-finite figure are skipped. `None` when no pair is usable.
-pub fn log_ratio_contrast(pairs: &[(f64, f64)], level: f64) -> Option<PairedContrast> {
-    let d: Vec<f64> = pairs
+/// ln(candidate / reference) of each `(reference, candidate)` pair whose figures are both
+/// positive and finite.
+pub fn log_ratios(pairs: &[(f64, f64)]) -> Vec<f64> {
+    pairs
         .iter()
         .filter(|(r, c)| *r > 0.0 && *c > 0.0 && r.is_finite() && c.is_finite())
         .map(|(r, c)| (c / r).ln())
-        .collect();
+        .collect()
+}
+
+/// Contrast of `(reference, candidate)` pairs at `level`; pairs with a non-positive or
+/// non-finite figure are skipped. `None` when no pair is usable.
+pub fn log_ratio_contrast(pairs: &[(f64, f64)], level: f64) -> Option<PairedContrast> {
+    let d = log_ratios(pairs);
     let hl = hodges_lehmann(&d, level)?;
     Some(PairedContrast {
         pairs: d.len(),

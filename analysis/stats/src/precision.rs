@@ -10,6 +10,7 @@
 
 use super::hodges_lehmann::hodges_lehmann;
 use super::median_interval::order_statistic_interval;
+use super::paired::log_ratios;
 use super::quantile::{median, sorted};
 use serde::Serialize;
 
@@ -25,12 +26,7 @@ pub fn median_half_width(values: &[f64], level: f64) -> Option<f64> {
 /// The same for the ratio candidate / reference over within-block pairs `(reference,
 /// candidate)`; pairs with a non-positive figure are skipped.
 pub fn ratio_half_width(pairs: &[(f64, f64)], level: f64) -> Option<f64> {
-    let d: Vec<f64> = pairs
-        .iter()
-        .filter(|(r, c)| *r > 0.0 && *c > 0.0 && r.is_finite() && c.is_finite())
-        .map(|(r, c)| (c / r).ln())
-        .collect();
-    let hl = hodges_lehmann(&d, level)?;
+    let hl = hodges_lehmann(&log_ratios(pairs), level)?;
     let (lo, hi) = hl.interval?;
     let r = hl.estimate.exp();
     Some((r - lo.exp()).max(hi.exp() - r) / r)
