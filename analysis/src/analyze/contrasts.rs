@@ -8,6 +8,7 @@ use crate::inputs::samples::Sample;
 use crate::parallel::par_map;
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
+use crate::stats::precision::relative_half_width;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +21,9 @@ pub struct ContrastRow {
     pub figure: Figure,
     /// `None` when no block holds a usable sample of both.
     pub contrast: Option<PairedContrast>,
+    /// The precision the ratio reached: its interval's relative half-width on the wider side,
+    /// as `cold run --precision` asks it; `None` without an interval.
+    pub half_width: Option<f64>,
     /// Holm-adjusted p across every contrast of the report.
     pub p_holm: Option<f64>,
     pub verdict: Verdict,
@@ -91,11 +95,15 @@ pub fn contrasts(
         .collect();
     let mut out = par_map(&candidates, |(key, rows, r)| {
         let pairs = pair(&reference_blocks[r], &by_block(rows, figure));
+        let contrast = log_ratio_contrast(&pairs, level);
         ContrastRow {
             key: (*key).clone(),
             reference: reference.to_string(),
             figure,
-            contrast: log_ratio_contrast(&pairs, level),
+            half_width: contrast
+                .as_ref()
+                .and_then(|c| relative_half_width(c.ratio, c.interval?)),
+            contrast,
             p_holm: None,
             verdict: Verdict::TooFewPairs,
         }
@@ -142,6 +150,25 @@ mod tests {
         assert_eq!(fast.contrast.as_ref().unwrap().pairs, 30);
         assert_eq!(fast.verdict, Verdict::Faster);
         assert!((fast.contrast.as_ref().unwrap().ratio - 0.8).abs() < 0.01);
+        // its precision is the stopping rule's, on the same pairs
+        let pairs: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.block < 30 && r.codec == "serde_json")
+            .zip(rows.iter().filter(|r| r.codec == "fast"))
+            .map(|(r, c)| {
+                (
+                    r.init_plus_ops_ns.unwrap() as f64,
+                    c.init_plus_ops_ns.unwrap() as f64,
+                )
+            })
+            .collect();
+        assert_eq!(pairs.len(), 30);
+        let hw = fast.half_width.unwrap();
+        assert!(hw > 0.0);
+        assert_eq!(
+            Some(hw),
+            crate::stats::precision::ratio_half_width(&pairs, 0.95)
+        );
         let same = c.iter().find(|r| r.key.codec == "same").unwrap();
         assert_eq!(same.verdict, Verdict::NoDifference);
         assert!(same.p_holm.unwrap() >= same.contrast.as_ref().unwrap().test.p);

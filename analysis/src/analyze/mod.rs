@@ -8,4 +8,5 @@ pub mod conformance;
 pub mod contrasts;
 pub mod counts;
 pub mod manifest;
+pub mod precision;
 pub mod warnings;

@@ -9,6 +9,7 @@ use crate::analyze::conformance::{summarize as summarize_conformance, Conformanc
 use crate::analyze::contrasts::{contrasts, ContrastRow};
 use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
+use crate::analyze::precision::PrecisionRun;
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -105,6 +106,9 @@ pub struct Report {
     pub samples: usize,
     pub cells: Vec<CellSummary>,
     pub contrasts: Vec<ContrastRow>,
+    /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
+    /// intervals this report finds within the target.
+    pub precision_run: Option<PrecisionRun>,
     pub warm_source: Source,
     pub warm: Vec<WarmEstimate>,
     /// The warm gate's decisions, for cells without a warm figure (unsupported, refused).
@@ -173,6 +177,18 @@ impl Report {
     /// The style the manifest gives `codec`.
     pub fn style_of(&self, codec: &str) -> Option<Style> {
         self.codecs.iter().find(|c| c.id == codec)?.style
+    }
+
+    /// Whether the run's cells are of more than one build variant.
+    pub fn has_variants(&self) -> bool {
+        self.cells
+            .iter()
+            .any(|c| c.key.variant != self.cells[0].key.variant)
+    }
+
+    /// The cells in the order the report's tables list them.
+    pub fn cells_in_order(&self) -> Vec<&CellSummary> {
+        self.cells.iter().collect()
     }
 
     /// Whether the run counted instructions instead of timing.
@@ -355,6 +371,16 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     if let Some(c) = &counted {
         warnings.extend(count_warnings(&c.cells));
     }
+    let precision_run = manifest.stopping.as_ref().map(|rule| {
+        PrecisionRun::of(
+            rule,
+            manifest.samples_per_cell,
+            &cells,
+            &contrasts,
+            reference.as_deref(),
+            &baselines,
+        )
+    });
     let m = run.manifest_json.clone().unwrap_or(Value::Null);
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
@@ -377,6 +403,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         samples: finished_samples,
         cells,
         contrasts,
+        precision_run,
         warm_source: Source {
             path: inputs.warm_dir.display().to_string(),
             present: warm_present,

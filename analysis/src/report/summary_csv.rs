@@ -94,9 +94,14 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             .map(|c| format!("{}_median", c.column())),
     );
     header.extend(
-        ["timed_init_plus_ops_median_ns", "timed_first_op_median_ns"]
-            .iter()
-            .map(|s| s.to_string()),
+        [
+            "timed_init_plus_ops_median_ns",
+            "timed_first_op_median_ns",
+            "init_plus_ops_half_width",
+            "ratio_half_width",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
     );
     let mut out = Vec::new();
     for c in &r.cells {
@@ -190,6 +195,8 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             .and_then(|b| b.rows.iter().find(|x| &x.key == k));
         row.push(opt(beside.and_then(|b| b.init_plus_ops_ns)));
         row.push(opt(beside.and_then(|b| b.first_op_ns)));
+        row.push(opt(c.init_plus_ops_half_width));
+        row.push(opt(con.and_then(|x| x.half_width)));
         out.push(row);
     }
     (header, out)

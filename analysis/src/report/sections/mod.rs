@@ -19,6 +19,7 @@ mod conditions;
 mod counted;
 mod headline;
 mod per_cell;
+mod precision;
 mod reading;
 mod tables;
 
@@ -30,6 +31,8 @@ pub use counted::{counted_text, counts_table, NOT_SHOWN};
 use headline::headline;
 pub use headline::{headline_table, headline_text};
 use per_cell::per_cell;
+use precision::precision;
+pub use precision::rule_sentence;
 use reading::{how_to_read, intro, notes, warnings};
 use tables::{allocations, conformance};
 
@@ -109,6 +112,7 @@ pub fn document(r: &Report) -> Vec<Block> {
     out.extend(how_to_read(r));
     out.extend(chart_blocks(r));
     out.extend(against_reference(r));
+    out.extend(precision(r));
     out.extend(cold_warm(r));
     out.extend(per_cell(r));
     out.extend(allocations(r));
