@@ -9,4 +9,5 @@ pub mod contrasts;
 pub mod counts;
 pub mod manifest;
 pub mod precision;
+pub mod variants;
 pub mod warnings;

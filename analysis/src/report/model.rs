@@ -6,10 +6,11 @@ use crate::analyze::coldwarm::{
     break_evens, cost_curves, penalties, BreakEven, CostCurve, Penalty,
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
-use crate::analyze::contrasts::{contrasts, ContrastRow};
+use crate::analyze::contrasts::{adjust_across, contrasts, ContrastRow};
 use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
 use crate::analyze::precision::PrecisionRun;
+use crate::analyze::variants::{variant_contrasts, variant_order, VariantContrast};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -106,6 +107,11 @@ pub struct Report {
     pub samples: usize,
     pub cells: Vec<CellSummary>,
     pub contrasts: Vec<ContrastRow>,
+    /// The run's build variants in the order their ratios are taken (the first the
+    /// denominator); one or none when the run has a single build.
+    pub variant_order: Vec<Variant>,
+    /// Each cell's later build against its first (native / portable), paired within blocks.
+    pub variant_contrasts: Vec<VariantContrast>,
     /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
     /// intervals this report finds within the target.
     pub precision_run: Option<PrecisionRun>,
@@ -163,6 +169,11 @@ impl Report {
 
     pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
         self.contrasts.iter().find(|c| &c.key == key)
+    }
+
+    /// The comparison of `key`'s build with the run's first build (`key` of a later variant).
+    pub fn variant_contrast(&self, key: &CellKey) -> Option<&VariantContrast> {
+        self.variant_contrasts.iter().find(|c| &c.key == key)
     }
 
     pub fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
@@ -281,7 +292,14 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             beside,
         }
     });
-    let contrasts = match &reference {
+    let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
+    let variant_order = variant_order(&manifest.variants, &present);
+    let mut variant_contrasts = if counted_run {
+        Vec::new()
+    } else {
+        variant_contrasts(&grouped, &variant_order, Figure::InitPlusOps, opts.level)
+    };
+    let mut contrasts = match &reference {
         _ if counted_run => Vec::new(),
         Some(r) => contrasts(
             &grouped,
@@ -293,6 +311,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         ),
         None => Vec::new(),
     };
+    adjust_across(&mut contrasts, &mut variant_contrasts, opts.alpha);
     let cells_in_order: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
     let strips = cells_in_order
         .iter()
@@ -403,6 +422,8 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         samples: finished_samples,
         cells,
         contrasts,
+        variant_order,
+        variant_contrasts,
         precision_run,
         warm_source: Source {
             path: inputs.warm_dir.display().to_string(),

@@ -99,6 +99,15 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             "timed_first_op_median_ns",
             "init_plus_ops_half_width",
             "ratio_half_width",
+            "variant_against",
+            "variant_pairs",
+            "variant_ratio",
+            "variant_ratio_lo",
+            "variant_ratio_hi",
+            "variant_ratio_half_width",
+            "variant_p",
+            "variant_p_holm",
+            "variant_verdict",
         ]
         .iter()
         .map(|s| s.to_string()),
@@ -197,6 +206,19 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         row.push(opt(beside.and_then(|b| b.first_op_ns)));
         row.push(opt(c.init_plus_ops_half_width));
         row.push(opt(con.and_then(|x| x.half_width)));
+        let v = r.variant_contrast(k);
+        let vc = v.and_then(|x| x.contrast.as_ref());
+        row.extend([
+            opt(v.map(|x| x.against)),
+            opt(vc.map(|x| x.pairs)),
+            opt(vc.map(|x| x.ratio)),
+            opt(vc.and_then(|x| x.interval).map(|i| i.0)),
+            opt(vc.and_then(|x| x.interval).map(|i| i.1)),
+            opt(v.and_then(|x| x.half_width)),
+            opt(vc.map(|x| x.test.p)),
+            opt(v.and_then(|x| x.p_holm)),
+            opt(v.map(|x| x.verdict.label())),
+        ]);
         out.push(row);
     }
     (header, out)

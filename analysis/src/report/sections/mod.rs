@@ -10,7 +10,7 @@ use crate::analyze::cells::{CellSummary, PHASES};
 use crate::analyze::coldwarm::{find_warm, BreakEven, Scenario};
 use crate::analyze::contrasts::ContrastRow;
 use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
-use crate::stats::paired::Verdict;
+use crate::stats::paired::{PairedContrast, Verdict};
 use crate::stats::signed_rank::EXACT_MAX_N;
 
 mod cold_warm;
@@ -22,6 +22,7 @@ mod per_cell;
 mod precision;
 mod reading;
 mod tables;
+mod variants;
 
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
@@ -35,6 +36,7 @@ use precision::precision;
 pub use precision::rule_sentence;
 use reading::{how_to_read, intro, notes, warnings};
 use tables::{allocations, conformance};
+use variants::variants;
 
 fn h(level: u8, s: impl Into<String>) -> Block {
     Block::Heading(level, s.into())
@@ -60,12 +62,15 @@ fn verdict_cell(v: Verdict) -> Cell {
 /// The verdict of a contrast; "no difference" says why when the interval alone excludes 1
 /// (the Holm-adjusted p is what held it back).
 fn contrast_verdict(row: &ContrastRow) -> Cell {
-    let excludes_one = row
-        .contrast
-        .as_ref()
+    verdict_of(row.verdict, row.p_holm, row.contrast.as_ref())
+}
+
+/// [`contrast_verdict`] of any paired comparison: its verdict, adjusted p and contrast.
+fn verdict_of(verdict: Verdict, p_holm: Option<f64>, contrast: Option<&PairedContrast>) -> Cell {
+    let excludes_one = contrast
         .and_then(|c| c.interval)
         .is_some_and(|(lo, hi)| hi < 1.0 || lo > 1.0);
-    match (row.verdict, row.p_holm) {
+    match (verdict, p_holm) {
         (Verdict::NoDifference, Some(p)) if excludes_one => Cell::toned(
             format!("no difference (Holm p = {})", format::p(p)),
             Tone::Muted,
@@ -112,6 +117,7 @@ pub fn document(r: &Report) -> Vec<Block> {
     out.extend(how_to_read(r));
     out.extend(chart_blocks(r));
     out.extend(against_reference(r));
+    out.extend(variants(r));
     out.extend(precision(r));
     out.extend(cold_warm(r));
     out.extend(per_cell(r));
