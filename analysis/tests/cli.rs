@@ -421,6 +421,10 @@ fn a_run_of_two_builds_gives_native_over_portable_per_cell() {
     let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
     assert!(md.contains("## Build variants (native / portable)"), "{md}");
     assert!(md.contains("| fixture | op | batch | codec | pairs | native / portable [95% CI] |"));
+    // each build's child size, from the manifest's children
+    assert!(md.contains(
+        "| simd-json | simd-json | 0.0.0-synthetic | typed | portable 900 KiB, native 908 KiB |"
+    ));
     // the reference table tells the builds apart
     assert!(md.contains("| fixture | op | variant | batch | codec | pairs | ratio [95% CI] |"));
     let rows = summary_rows(&dir.join("report/summary.csv"));

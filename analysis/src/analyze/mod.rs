@@ -9,5 +9,6 @@ pub mod contrasts;
 pub mod counts;
 pub mod manifest;
 pub mod precision;
+pub mod runtimes;
 pub mod variants;
 pub mod warnings;

@@ -10,6 +10,7 @@ use crate::analyze::contrasts::{adjust_across, contrasts, ContrastRow};
 use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
 use crate::analyze::precision::PrecisionRun;
+use crate::analyze::runtimes::Runtimes;
 use crate::analyze::variants::{variant_contrasts, variant_order, VariantContrast};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
@@ -99,10 +100,13 @@ pub struct Report {
     /// The input files the children read.
     pub inputs: Vec<InputEntry>,
     pub verification: Vec<CheckEntry>,
-    /// The harness floor: the codecs the manifest gives the style `baseline`. Never compared
-    /// with the others; drawn grey.
+    /// The harness floors: the codecs the manifest gives the style `baseline` (one per
+    /// runtime). Never compared with the others; drawn grey.
     #[serde(skip)]
     pub baselines: BTreeSet<String>,
+    /// The runtimes of the run's codecs, Rust first, each with its floor: how the report
+    /// groups codecs, and what each codec's over floor is measured from.
+    pub runtimes: Runtimes,
     pub planned: usize,
     pub samples: usize,
     pub cells: Vec<CellSummary>,
@@ -138,11 +142,17 @@ pub struct Report {
 }
 
 impl Report {
-    /// The size of the child binary that ran `key` (one per codec in runs of older thaws).
+    /// The size of the child that ran `key`: its entry in the manifest's children (of its
+    /// build, when the entry says), or the codec's one child in runs of older thaws.
     pub fn child_bytes(&self, key: &CellKey) -> Option<u64> {
         self.children
             .iter()
-            .find(|c| c.codec == key.codec && c.op == key.op && c.fixture == key.fixture)
+            .find(|c| {
+                c.codec == key.codec
+                    && c.op == key.op
+                    && c.fixture == key.fixture
+                    && c.variant.is_none_or(|v| v == key.variant)
+            })
             .map(|c| c.bytes)
             .or_else(|| self.codecs.iter().find(|c| c.id == key.codec)?.child_bytes)
     }
@@ -152,18 +162,16 @@ impl Report {
         self.codecs.iter().find(|c| c.id == codec)?.output
     }
 
-    /// How far a cell's process sits above the harness floor's for the same fixture, op, batch
-    /// and variant, with the input building taken out of both: the median of (wall − fixture)
-    /// minus the floor's. `None` for the floor itself, or without a floor.
+    /// How far a cell's process sits above its own runtime's floor for the same fixture, op,
+    /// batch and variant, with the input building taken out of both: the median of (wall −
+    /// fixture) minus the floor's. `None` for a floor itself, or when its runtime has none.
     pub fn over_floor(&self, key: &CellKey) -> Option<f64> {
         if self.is_baseline(&key.codec) {
             return None;
         }
         let own = self.cell(key)?.wall_without_input?;
-        let floor = self
-            .baselines
-            .iter()
-            .find_map(|b| self.cell(&key.with_codec(b))?.wall_without_input)?;
+        let floor = self.runtimes.floor_of(&key.codec)?;
+        let floor = self.cell(&key.with_codec(floor))?.wall_without_input?;
         Some(own - floor)
     }
 
@@ -197,9 +205,20 @@ impl Report {
             .any(|c| c.key.variant != self.cells[0].key.variant)
     }
 
-    /// The cells in the order the report's tables list them.
+    /// The cells in the order the report's tables list them: by fixture, op, variant and
+    /// batch, then grouped by runtime (Rust first), each runtime's codecs in the manifest's
+    /// order.
     pub fn cells_in_order(&self) -> Vec<&CellSummary> {
-        self.cells.iter().collect()
+        let mut cells: Vec<&CellSummary> = self.cells.iter().collect();
+        cells.sort_by_cached_key(|c| {
+            let k = &c.key;
+            (
+                (k.fixture.clone(), k.op, k.variant, k.batch),
+                self.runtimes.rank(&k.codec),
+                k.codec.clone(),
+            )
+        });
+        cells
     }
 
     /// Whether the run counted instructions instead of timing.
@@ -280,6 +299,11 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     }
     let grouped = group(&run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
+    let runtimes = Runtimes::of(
+        &manifest.codecs,
+        &cells.iter().map(|c| c.key.codec.as_str()).collect(),
+        manifest.rustc.as_deref(),
+    );
     let counted = counted_run.then(|| {
         let cells = count_summaries(&run.samples, reference.as_deref(), &baselines);
         let beside = inputs
@@ -418,6 +442,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         inputs: manifest.inputs,
         verification: manifest.verification,
         baselines,
+        runtimes,
         planned: run.plan.len(),
         samples: finished_samples,
         cells,

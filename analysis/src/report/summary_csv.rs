@@ -108,6 +108,8 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             "variant_p",
             "variant_p_holm",
             "variant_verdict",
+            "runtime",
+            "floor",
         ]
         .iter()
         .map(|s| s.to_string()),
@@ -218,6 +220,8 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             opt(vc.map(|x| x.test.p)),
             opt(v.and_then(|x| x.p_holm)),
             opt(v.map(|x| x.verdict.label())),
+            r.runtimes.runtime_of(&k.codec).to_string(),
+            opt(r.runtimes.floor_of(&k.codec)),
         ]);
         out.push(row);
     }

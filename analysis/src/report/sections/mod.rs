@@ -21,6 +21,7 @@ mod headline;
 mod per_cell;
 mod precision;
 mod reading;
+mod runtimes;
 mod tables;
 mod variants;
 
@@ -35,6 +36,7 @@ use per_cell::per_cell;
 use precision::precision;
 pub use precision::rule_sentence;
 use reading::{how_to_read, intro, notes, warnings};
+use runtimes::runtimes;
 use tables::{allocations, conformance};
 use variants::variants;
 
@@ -95,8 +97,20 @@ fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
     }
 }
 
+/// The cells of a scenario in the report's order (by batch, then grouped by runtime).
 fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a CellSummary> {
-    r.cells.iter().filter(move |c| s.holds(&c.key))
+    r.cells_in_order()
+        .into_iter()
+        .filter(move |c| s.holds(&c.key))
+}
+
+/// The codec's name, with its runtime when the run has several (`jackson (jvm)`).
+fn codec_cell(r: &Report, codec: &str) -> Cell {
+    if r.runtimes.several() {
+        Cell::new(format!("{codec} ({})", r.runtimes.runtime_of(codec)))
+    } else {
+        Cell::new(codec)
+    }
 }
 
 /// The whole report as a document. A counted run's has its counts where a timed run's has its
@@ -114,6 +128,7 @@ pub fn document(r: &Report) -> Vec<Block> {
         return out;
     }
     out.extend(headline(r));
+    out.extend(runtimes(r));
     out.extend(how_to_read(r));
     out.extend(chart_blocks(r));
     out.extend(against_reference(r));

@@ -86,9 +86,25 @@ pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
             } else {
                 format!("DOM `ser` children ({dom_list}) have to start from their library's own tree, and build it with that library's parser during the fixture phase, before the timed region. That parser shares no code with the writer being timed, but it has run once in the process.")
             },
-            "noop reads its input and does nothing else: it is the harness floor every figure can be read against, and it is not compared.".into(),
+            floors_item(r),
         ]),
     ]
+}
+
+/// The floors of the run, each with its runtime, and what a floor is.
+fn floors_item(r: &Report) -> String {
+    let floors: Vec<String> = r
+        .runtimes
+        .0
+        .iter()
+        .filter_map(|rt| Some(format!("{} ({})", rt.floor.as_deref()?, rt.name)))
+        .collect();
+    let which = if floors.is_empty() {
+        "This run has no floor (no codec of style baseline).".to_string()
+    } else {
+        format!("The floors: {}.", floors.join(", "))
+    };
+    format!("{which} {}", super::runtimes::FLOOR)
 }
 
 pub(super) fn notes(r: &Report) -> Vec<Block> {
