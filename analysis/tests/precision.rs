@@ -221,6 +221,10 @@ fn a_precision_report_gives_the_rule_and_each_cells_precision() {
         // the report's intervals are the rule's: every one of them within the target
         "By this report's own intervals, 96 of the rule's 96 intervals are within ±6%.".into(),
         "| users-2kb | de | 1 | noop (floor) |".into(),
+        // the machine's noise, from the floor
+        "## Noise".into(),
+        "A floor runs no library, so its spread is the machine's and the harness's noise: the widest spread of a floor's wall was ".into(),
+        "| users-2kb de ×1 noop (portable) | rust |".into(),
     ] {
         assert!(md.contains(&needle), "missing {needle:?}");
     }

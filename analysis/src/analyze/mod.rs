@@ -8,6 +8,7 @@ pub mod conformance;
 pub mod contrasts;
 pub mod counts;
 pub mod manifest;
+pub mod noise;
 pub mod precision;
 pub mod runtimes;
 pub mod variants;

@@ -9,6 +9,7 @@ use crate::analyze::conformance::{summarize as summarize_conformance, Conformanc
 use crate::analyze::contrasts::{adjust_across, contrasts, ContrastRow};
 use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
+use crate::analyze::noise::{noise, NoiseRow};
 use crate::analyze::precision::PrecisionRun;
 use crate::analyze::runtimes::Runtimes;
 use crate::analyze::variants::{variant_contrasts, variant_order, VariantContrast};
@@ -116,6 +117,8 @@ pub struct Report {
     pub variant_order: Vec<Variant>,
     /// Each cell's later build against its first (native / portable), paired within blocks.
     pub variant_contrasts: Vec<VariantContrast>,
+    /// How noisy the machine was: each floor's spread and drift (empty in a counted run).
+    pub noise: Vec<NoiseRow>,
     /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
     /// intervals this report finds within the target.
     pub precision_run: Option<PrecisionRun>,
@@ -336,6 +339,16 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         None => Vec::new(),
     };
     adjust_across(&mut contrasts, &mut variant_contrasts, opts.alpha);
+    let noise = if counted_run {
+        Vec::new()
+    } else {
+        let floors: BTreeMap<String, String> = runtimes
+            .0
+            .iter()
+            .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
+            .collect();
+        noise(&grouped, &floors)
+    };
     let cells_in_order: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
     let strips = cells_in_order
         .iter()
@@ -449,6 +462,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         contrasts,
         variant_order,
         variant_contrasts,
+        noise,
         precision_run,
         warm_source: Source {
             path: inputs.warm_dir.display().to_string(),
