@@ -399,6 +399,11 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
             bail!("--variants: {v} is given twice");
         }
     }
+    if a.precision.is_some() && a.measure == schema::Measure::Instructions {
+        bail!(
+            "--precision with --measure instructions: counts do not vary from sample to sample, so no interval narrows with more of them; sample a counted run with --samples"
+        );
+    }
     let s = synth(SynthOptions {
         samples: a.samples,
         seed: a.seed,

@@ -328,6 +328,29 @@ fn bad_input_is_an_error_not_a_panic() {
     );
 
     let d = tmp("bad");
+    for (args, said) in [
+        (
+            &["--precision", "3%", "--measure", "instructions"][..],
+            "error: --precision with --measure instructions",
+        ),
+        (
+            &["--variants", "native,native"],
+            "error: --variants: native is given twice",
+        ),
+        (&["--variants", "fast"], "unknown variant `fast`"),
+        (&["--max-samples", "50"], "--precision <PERCENT>"),
+    ] {
+        let out = bin()
+            .args(["synth", "--out"])
+            .arg(d.join("refused"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!d.join("refused").exists(), "{args:?}: nothing written");
+    }
     synth(&d.join("run"), 60, 1, &[]);
     let out = bin()
         .arg("report")
