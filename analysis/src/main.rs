@@ -394,15 +394,41 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
 }
 
 fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
+    for (i, v) in a.variants.iter().enumerate() {
+        if a.variants[..i].contains(v) {
+            bail!("--variants: {v} is given twice");
+        }
+    }
+    if a.precision.is_some() && a.measure == schema::Measure::Instructions {
+        bail!(
+            "--precision with --measure instructions: counts do not vary from sample to sample, so no interval narrows with more of them; sample a counted run with --samples"
+        );
+    }
     let s = synth(SynthOptions {
         samples: a.samples,
         seed: a.seed,
         fail_rate: a.fail_rate,
         scale: a.scale,
         measure: a.measure,
+        precision: a.precision,
+        max_blocks: a.max_samples,
+        variants: a.variants,
     });
     run::write_run(&a.out, &s.manifest, &s.plan, &s.samples)?;
     println!("wrote {} samples to {}", s.samples.len(), a.out.display());
+    if let Some(rule) = &s.manifest.stopping {
+        let widest = match &rule.widest {
+            Some((label, Some(hw))) => format!("±{:.2}% ({label})", hw * 100.0),
+            Some((label, None)) => format!("{label}: too few samples for an interval"),
+            None => "none".to_string(),
+        };
+        println!(
+            "sampled to ±{}%: {} samples per cell, stopped on {}; widest interval at the last check {widest}",
+            rule.precision * 100.0,
+            s.manifest.samples_per_cell.unwrap_or(0),
+            rule.stopped_on.map_or("nothing", |r| r.name()),
+        );
+    }
     if let Some(dir) = &a.warm {
         let root = dir.join("criterion");
         for w in &s.warm {

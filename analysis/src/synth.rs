@@ -3,31 +3,48 @@
 //! allocation table, a conformance table) consistent with it.
 //!
 //! Each codec has a made-up cost model (start-up, init, first operation, time per further
-//! operation); samples get a drift shared by the block and lognormal noise per phase. The
-//! numbers are plausible, not measured: never publish them.
+//! operation, and how much faster its `native` build is); samples get a drift shared by the
+//! block and lognormal noise. The library's phases (init, first_op, remaining_ops) of a sample
+//! share one noise factor: lognormal (σ = [`LIBRARY_SIGMA`]) with, in a share of samples, a
+//! right tail (a busy moment), drawn alike for every cell. So the within-block log ratio of two
+//! cells is symmetric about the log of their planted ratio ([`truth`] over [`truth`]), which is
+//! exactly what the Hodges-Lehmann interval of a paired ratio estimates: a coverage check
+//! against the planted ratio is fair. The other phases are noisy each on its own. The numbers
+//! are plausible, not measured: never publish them.
+//!
+//! With a precision ([`SynthOptions::precision`]) the run is sampled as `cold run --precision`
+//! samples: 10 whole blocks, then 5 more at a time until the stopping rule
+//! ([`crate::analyze::precision`]) is met or the most blocks are taken, and the manifest records
+//! the rule and why it stopped. With two variants (`portable,native`) each variant of a cell is
+//! a cell of its own in every block, the native one planted [`CostModel::native`] times the
+//! portable one.
 //!
 //! With [`Measure::Instructions`] the run is a counted one, as `cold run --measure
 //! instructions` writes it: no times, and in every ok sample the counts [`planted`] derives from
 //! the same cost model ([`INSTRUCTIONS_PER_NS`] instructions per ns of truth, no noise), the same
 //! in every sample of a cell, as real counts are.
 
+use crate::analyze::precision::{next, reaches, Next, CHECK_EVERY, LEVEL, MAX_BLOCKS, MIN_BLOCKS};
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
 use crate::inputs::samples::{Count, Counts};
+use crate::stats::precision::standing;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schema::conformance_file::{Expected, Outcome};
 use schema::run_folder::{
-    CheckEntry, CodecEntry, Counting, FixtureEntry, Manifest, PlanRow, SampleRow,
+    CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, Manifest, PlanRow, SampleRow,
+    Stopping, VariantEntry,
 };
 use schema::{Measure, Op, Status, Style, Variant};
 
 /// A made-up codec: its style and costs in ns (init; first call and each further call of `de`
-/// and `ser`) and its child's size. `ser_first` of 0 means it cannot serialise (like jiter).
-struct CostModel {
-    id: &'static str,
+/// and `ser`), its child's size, and its native build's cost over its portable one. `ser_first`
+/// of 0 means it cannot serialise (like jiter).
+pub struct CostModel {
+    pub id: &'static str,
     style: Style,
     init: f64,
     de_first: f64,
@@ -35,6 +52,9 @@ struct CostModel {
     ser_first: f64,
     ser_per_op: f64,
     child_kib: u64,
+    /// The library's phases of a `native` child over a `portable` one's (the planted variant
+    /// ratio).
+    pub native: f64,
 }
 
 const fn model(
@@ -54,7 +74,13 @@ const fn model(
         ser_first,
         ser_per_op,
         child_kib,
+        native: 1.0,
     }
+}
+
+/// `m` with a native build `native` times its portable one.
+const fn native(m: CostModel, native: f64) -> CostModel {
+    CostModel { native, ..m }
 }
 
 /// The synthetic run's codecs: made-up cost models named after thaw's codecs so a synthetic
@@ -84,37 +110,49 @@ const MODELS: &[CostModel] = &[
         (15_000.0, 2_500.0),
         600,
     ),
-    model(
-        "simd-json",
-        Style::Typed,
-        2_000.0,
-        (44_000.0, 2_500.0),
-        (14_000.0, 1_800.0),
-        900,
+    native(
+        model(
+            "simd-json",
+            Style::Typed,
+            2_000.0,
+            (44_000.0, 2_500.0),
+            (14_000.0, 1_800.0),
+            900,
+        ),
+        0.48,
     ),
-    model(
-        "simd-json-value",
-        Style::Dom,
-        2_000.0,
-        (50_000.0, 3_200.0),
-        (16_000.0, 2_200.0),
-        950,
+    native(
+        model(
+            "simd-json-value",
+            Style::Dom,
+            2_000.0,
+            (50_000.0, 3_200.0),
+            (16_000.0, 2_200.0),
+            950,
+        ),
+        0.44,
     ),
-    model(
-        "sonic-rs",
-        Style::Typed,
-        40.0,
-        (62_000.0, 2_000.0),
-        (18_000.0, 1_200.0),
-        1_100,
+    native(
+        model(
+            "sonic-rs",
+            Style::Typed,
+            40.0,
+            (62_000.0, 2_000.0),
+            (18_000.0, 1_200.0),
+            1_100,
+        ),
+        0.69,
     ),
-    model(
-        "sonic-rs-value",
-        Style::Dom,
-        40.0,
-        (66_000.0, 2_600.0),
-        (20_000.0, 1_600.0),
-        1_150,
+    native(
+        model(
+            "sonic-rs-value",
+            Style::Dom,
+            40.0,
+            (66_000.0, 2_600.0),
+            (20_000.0, 1_600.0),
+            1_150,
+        ),
+        0.49,
     ),
     model(
         "miniserde",
@@ -158,11 +196,21 @@ impl CostModel {
 
 pub const FIXTURE: &str = "users-2kb";
 pub const BATCHES: [u32; 3] = [1, 10, 100];
+/// The variant of a run of one variant.
 pub const VARIANT: Variant = Variant::Portable;
+/// The codec the synthetic run's ratios are taken against.
+pub const REFERENCE: &str = "serde_json";
+/// The noise of the library's phases (init, first_op, remaining_ops), which share one factor per
+/// sample: lognormal with this σ…
+pub const LIBRARY_SIGMA: f64 = 0.08;
+/// …and, in this share of samples, a right tail: a further factor exp(σ·|z|), σ =
+/// [`TAIL_SIGMA`], as a busy moment of the machine gives.
+pub const TAIL_SHARE: f64 = 0.06;
+pub const TAIL_SIGMA: f64 = 0.4;
 
 #[derive(Debug, Clone, Default)]
 pub struct SynthOptions {
-    /// At least this many samples (rounded up to whole blocks).
+    /// At least this many samples (rounded up to whole blocks); unused with a precision.
     pub samples: usize,
     pub seed: u64,
     /// Share of samples that fail (status `timeout`).
@@ -172,6 +220,47 @@ pub struct SynthOptions {
     pub scale: Vec<(String, f64)>,
     /// Time (the default), or instruction counts as a counted run records them.
     pub measure: Measure,
+    /// Sample as `cold run --precision` does, to this relative half-width (e.g. 0.03).
+    pub precision: Option<f64>,
+    /// With a precision: the most blocks ([`MAX_BLOCKS`] when `None`).
+    pub max_blocks: Option<u32>,
+    /// The build variants, each a cell of its own in every block, in the manifest's order
+    /// (empty: [`VARIANT`] alone).
+    pub variants: Vec<Variant>,
+}
+
+impl SynthOptions {
+    /// The variants of the run, in order.
+    pub fn variants(&self) -> Vec<Variant> {
+        if self.variants.is_empty() {
+            vec![VARIANT]
+        } else {
+            self.variants.clone()
+        }
+    }
+}
+
+/// The planted truth of a cell's init_plus_ops, ns: init, the first call and batch − 1 further
+/// calls (each 2% dearer than a warm one) of the cost model, `scale`d, times the model's native
+/// factor for a native build. `None` for a codec the synthetic run does not have, or a `ser` it
+/// cannot do. The ratio of two cells' truths is the ratio their within-block pairs estimate.
+pub fn truth(codec: &str, op: Op, batch: u32, variant: Variant, scale: f64) -> Option<f64> {
+    let m = MODELS.iter().find(|m| m.id == codec)?;
+    if op == Op::Ser && !m.can_ser() {
+        return None;
+    }
+    let (first, per) = m.costs(op);
+    let build = if variant == Variant::Native {
+        m.native
+    } else {
+        1.0
+    };
+    Some((m.init + first + f64::from(batch - 1) * per * 1.02) * scale * build)
+}
+
+/// The cost models of the synthetic run, in its codec order.
+pub fn models() -> &'static [CostModel] {
+    MODELS
 }
 
 /// Instructions a counted synthetic run plants per ns of its cost model's truth.
@@ -179,9 +268,9 @@ pub const INSTRUCTIONS_PER_NS: f64 = 4.0;
 
 /// The counts a counted synthetic run plants in every ok sample of a cell: the library's phases
 /// from the cost model's truth (init, the first call, batch − 1 further calls; `scale` applied
-/// as `--scale` does), times [`INSTRUCTIONS_PER_NS`], rounded; the process's other phases and
-/// the allocations from simple rules. `None` for a codec the synthetic run does not have, or
-/// a `ser` it cannot do.
+/// as `--scale` does, and a native build's factor), times [`INSTRUCTIONS_PER_NS`], rounded; the
+/// process's other phases and the allocations from simple rules. `None` for a codec the
+/// synthetic run does not have, or a `ser` it cannot do.
 pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Counts> {
     let m = MODELS.iter().find(|m| m.id == codec)?;
     if op == Op::Ser && !m.can_ser() {
@@ -247,71 +336,97 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-/// A cell of the synthetic run: a cost model, an op, a batch.
+/// A cell of the synthetic run: a cost model, an op, a batch, a variant.
 struct SynthCell {
     model: usize,
     op: Op,
     batch: u32,
+    variant: Variant,
 }
 
-fn cells() -> Vec<SynthCell> {
+fn cells(variants: &[Variant]) -> Vec<SynthCell> {
     let mut out = Vec::new();
-    for (m, model) in MODELS.iter().enumerate() {
-        for op in [Op::De, Op::Ser] {
-            if op == Op::Ser && !model.can_ser() {
-                continue;
-            }
-            for batch in BATCHES {
-                out.push(SynthCell {
-                    model: m,
-                    op,
-                    batch,
-                });
+    for &variant in variants {
+        for (m, model) in MODELS.iter().enumerate() {
+            for op in [Op::De, Op::Ser] {
+                if op == Op::Ser && !model.can_ser() {
+                    continue;
+                }
+                for batch in BATCHES {
+                    out.push(SynthCell {
+                        model: m,
+                        op,
+                        batch,
+                        variant,
+                    });
+                }
             }
         }
     }
     out
 }
 
-/// Build a synthetic run.
-pub fn synth(opts: SynthOptions) -> SynthRun {
-    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-    let cells = cells();
-    let blocks = opts.samples.div_ceil(cells.len()).max(1);
-    let mut plan = Vec::with_capacity(blocks * cells.len());
-    let mut samples = Vec::with_capacity(blocks * cells.len());
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    for block in 0..blocks as u32 {
-        order.shuffle(&mut rng);
-        let drift = (0.04 * normal(&mut rng)).exp();
-        for &ci in &order {
-            let c = &cells[ci];
+/// The samples of a run as they are drawn, block by block.
+struct Sampler<'a> {
+    opts: &'a SynthOptions,
+    rng: ChaCha8Rng,
+    cells: Vec<SynthCell>,
+    order: Vec<usize>,
+    plan: Vec<PlanRow>,
+    samples: Vec<SampleRow>,
+    /// The wall time of every sample so far, s: the synthetic run's sampling time.
+    wall_secs: f64,
+}
+
+impl Sampler<'_> {
+    /// Every cell once, in a seeded shuffle, with a drift the block shares.
+    fn block(&mut self, block: u32) {
+        let opts = self.opts;
+        let rng = &mut self.rng;
+        self.order.shuffle(rng);
+        let drift = (0.04 * normal(rng)).exp();
+        for &ci in &self.order {
+            let c = &self.cells[ci];
             let m = &MODELS[c.model];
             let (first, per) = m.costs(c.op);
             let kib = m.child_kib;
-            let k = scale(&opts, m.id);
+            let k = scale(opts, m.id)
+                * if c.variant == Variant::Native {
+                    m.native
+                } else {
+                    1.0
+                };
             let (init, first, per) = (m.init * k, first * k, per * k);
             let p = PlanRow {
-                plan_index: plan.len() as u64,
+                plan_index: self.plan.len() as u64,
                 block,
                 codec: m.id.to_string(),
                 op: c.op,
                 batch: c.batch,
                 fixture: FIXTURE.to_string(),
-                variant: VARIANT,
+                variant: c.variant,
             };
             let mut noisy =
-                |x: f64, sigma: f64| (x * drift * (sigma * normal(&mut rng)).exp()).round() as u64;
+                |x: f64, sigma: f64| (x * drift * (sigma * normal(rng)).exp()).round() as u64;
             let spawn = noisy(550_000.0 + kib as f64 * 40.0, 0.06);
             let fixture = noisy(if c.op == Op::De { 18_000.0 } else { 9_000.0 }, 0.1);
-            let init_ns = noisy(init, 0.1);
-            let first_ns = noisy(first, 0.08);
-            let rem = noisy(f64::from(c.batch - 1) * per * 1.02, 0.05);
             let check = noisy(400.0, 0.1);
             let exit = noisy(90_000.0, 0.08);
+            // the library's phases share one factor, drawn alike for every cell
+            let mut f = drift * (LIBRARY_SIGMA * normal(rng)).exp();
+            if rng.random::<f64>() < TAIL_SHARE {
+                f *= (TAIL_SIGMA * normal(rng).abs()).exp();
+            }
+            let init_ns = (init * f).round() as u64;
+            let first_ns = (first * f).round() as u64;
+            let rem = (f64::from(c.batch - 1) * per * 1.02 * f).round() as u64;
             let ipo = init_ns + first_ns + rem;
             let wall = spawn + fixture + ipo + check + exit;
             let failed = rng.random::<f64>() < opts.fail_rate;
+            let checksum = Some(format!(
+                "{:016x}",
+                c.model as u64 * 7919 + u64::from(c.batch)
+            ));
             let row = if failed {
                 SampleRow {
                     status: Status::Timeout,
@@ -324,10 +439,7 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 with_counts(
                     SampleRow {
                         exit_code: Some(0),
-                        checksum: Some(format!(
-                            "{:016x}",
-                            c.model as u64 * 7919 + u64::from(c.batch)
-                        )),
+                        checksum,
                         ..SampleRow::planned(&p)
                     },
                     &counts,
@@ -354,18 +466,92 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                     nivcsw: Some(rng.random_range(0..3)),
                     exit_code: Some(0),
                     signal: None,
-                    checksum: Some(format!(
-                        "{:016x}",
-                        c.model as u64 * 7919 + u64::from(c.batch)
-                    )),
+                    checksum,
                     error: None,
                     ..SampleRow::planned(&p)
                 }
             };
-            plan.push(p);
-            samples.push(row);
+            self.wall_secs += wall as f64 / 1e9;
+            self.plan.push(p);
+            self.samples.push(row);
         }
     }
+}
+
+/// Sample `sampler` as `cold run --precision target` would: [`MIN_BLOCKS`] blocks (fewer when
+/// `max_blocks` is fewer), then [`CHECK_EVERY`] more at a time while the rule asks for more.
+/// Returns the rule with why it stopped and its widest interval at the last check.
+fn sample_to_precision(sampler: &mut Sampler, target: f64, max_blocks: u32) -> Stopping {
+    let floors: Vec<&str> = MODELS
+        .iter()
+        .filter(|m| m.style == Style::Baseline)
+        .map(|m| m.id)
+        .collect();
+    let mut rule = Stopping {
+        precision: target,
+        level: LEVEL,
+        reference: Some(REFERENCE.to_string()),
+        min_blocks: MIN_BLOCKS.min(max_blocks),
+        check_every: CHECK_EVERY,
+        max_blocks,
+        max_time_secs: None,
+        sampling_secs: 0.0,
+        stopped_on: None,
+        widest: None,
+    };
+    let mut taken = 0;
+    let mut more = rule.min_blocks;
+    loop {
+        for _ in 0..more {
+            sampler.block(taken);
+            taken += 1;
+        }
+        rule.sampling_secs = sampler.wall_secs;
+        let now = standing(
+            &reaches(&sampler.samples, rule.reference.as_deref(), &floors),
+            target,
+        );
+        rule.widest = now.widest.map(|w| (w.label, w.half_width));
+        match next(&rule, taken, now.met) {
+            Next::Stop(reason) => {
+                rule.stopped_on = Some(reason);
+                return rule;
+            }
+            Next::More(k) => more = k,
+        }
+    }
+}
+
+/// Build a synthetic run.
+pub fn synth(opts: SynthOptions) -> SynthRun {
+    let variants = opts.variants();
+    let cells = cells(&variants);
+    let mut sampler = Sampler {
+        opts: &opts,
+        rng: ChaCha8Rng::seed_from_u64(opts.seed),
+        order: (0..cells.len()).collect(),
+        plan: Vec::new(),
+        samples: Vec::new(),
+        wall_secs: 0.0,
+        cells,
+    };
+    let stopping = match opts.precision {
+        Some(target) => Some(sample_to_precision(
+            &mut sampler,
+            target,
+            opts.max_blocks.unwrap_or(MAX_BLOCKS),
+        )),
+        None => {
+            let blocks = opts.samples.div_ceil(sampler.cells.len()).max(1);
+            for block in 0..blocks as u32 {
+                sampler.block(block);
+            }
+            None
+        }
+    };
+    let n_cells = sampler.cells.len();
+    let (plan, samples) = (sampler.plan, sampler.samples);
+    let blocks = plan.len() / n_cells;
 
     let mut warm = Vec::new();
     let mut alloc = Vec::new();
@@ -377,16 +563,23 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
             if per == 0.0 {
                 continue;
             }
-            warm.push(WarmEstimate {
-                fixture: FIXTURE.into(),
-                op,
-                codec: id.into(),
-                variant: Some(VARIANT),
-                median_ns: per,
-                lo_ns: per * 0.99,
-                hi_ns: per * 1.01,
-                criterion_samples: Some(crate::inputs::criterion::FULL_SAMPLES),
-            });
+            for &variant in &variants {
+                let per = if variant == Variant::Native {
+                    per * m.native
+                } else {
+                    per
+                };
+                warm.push(WarmEstimate {
+                    fixture: FIXTURE.into(),
+                    op,
+                    codec: id.into(),
+                    variant: Some(variant),
+                    median_ns: per,
+                    lo_ns: per * 0.99,
+                    hi_ns: per * 1.01,
+                    criterion_samples: Some(crate::inputs::criterion::FULL_SAMPLES),
+                });
+            }
             alloc.push(AllocRow {
                 fixture: FIXTURE.into(),
                 op,
@@ -434,21 +627,38 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
         }
     }
 
+    let mut command_line: Vec<String> = vec!["analysis".into(), "synth".into()];
+    match (opts.precision, stopping.as_ref()) {
+        (Some(p), Some(rule)) => command_line.extend([
+            "--precision".into(),
+            p.to_string(),
+            "--max-samples".into(),
+            rule.max_blocks.to_string(),
+        ]),
+        _ => command_line.extend(["--samples".into(), opts.samples.to_string()]),
+    }
+    command_line.extend([
+        "--seed".into(),
+        opts.seed.to_string(),
+        "--measure".into(),
+        opts.measure.to_string(),
+    ]);
+    if variants.len() > 1 {
+        command_line.extend([
+            "--variants".into(),
+            variants
+                .iter()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        ]);
+    }
+    let children_dir = |v: Variant| format!("synthetic/{v}");
     let manifest = Manifest {
         synthetic: true,
         thaw_version: env!("CARGO_PKG_VERSION").to_string(),
         commit: Some("synthetic".into()),
-        command_line: [
-            "analysis".to_string(),
-            "synth".into(),
-            "--samples".into(),
-            opts.samples.to_string(),
-            "--seed".into(),
-            opts.seed.to_string(),
-            "--measure".into(),
-            opts.measure.to_string(),
-        ]
-        .to_vec(),
+        command_line,
         measure: Some(opts.measure),
         counting: (opts.measure == Measure::Instructions).then(|| Counting {
             valgrind: "synthetic".into(),
@@ -459,7 +669,24 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
         }),
         seed: Some(opts.seed),
         samples_per_cell: Some(blocks as u32),
-        variant: Some(VARIANT),
+        ops: vec![Op::Ser, Op::De],
+        batches: BATCHES.to_vec(),
+        cells: Some(n_cells),
+        samples_planned: Some(plan.len()),
+        variant: Some(variants[0]),
+        children_dir: Some(children_dir(variants[0])),
+        variants: if variants.len() > 1 {
+            variants
+                .iter()
+                .map(|&variant| VariantEntry {
+                    variant,
+                    children_dir: children_dir(variant),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        stopping,
         rustc: Some("synthetic".into()),
         codecs: MODELS
             .iter()
@@ -470,10 +697,21 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
                 style: Some(m.style),
                 output: None,
                 child: None,
-                child_bytes: Some(m.child_kib * 1024),
-                child_sha256: Some("0".repeat(64)),
+                child_bytes: None,
+                child_sha256: None,
                 runtime: None,
                 runtime_version: None,
+            })
+            .collect(),
+        children: variants
+            .iter()
+            .flat_map(|&variant| {
+                MODELS.iter().flat_map(move |m| {
+                    [Op::De, Op::Ser]
+                        .into_iter()
+                        .filter(|&op| op == Op::De || m.can_ser())
+                        .map(move |op| child(m, op, variant))
+                })
             })
             .collect(),
         fixtures: vec![FixtureEntry {
@@ -517,6 +755,30 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
     }
 }
 
+/// The synthetic child of `m`'s `op` in `variant`: its size the model's, a native build 8 KiB
+/// larger (so the two read apart).
+fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
+    let target = if m.style == Style::Baseline {
+        "any"
+    } else if m.style == Style::Dom {
+        "dom"
+    } else {
+        "users"
+    };
+    let extra = if variant == Variant::Native { 8 } else { 0 };
+    ChildEntry {
+        codec: m.id.into(),
+        op,
+        fixture: FIXTURE.into(),
+        binary: format!("child-{}-{op}-{target}", m.id),
+        path: format!("synthetic/{variant}/child-{}-{op}-{target}", m.id),
+        bytes: (m.child_kib + extra) * 1024,
+        sha256: "0".repeat(64),
+        variant: Some(variant),
+        learned: None,
+    }
+}
+
 fn scale(opts: &SynthOptions, codec: &str) -> f64 {
     opts.scale
         .iter()
@@ -536,7 +798,7 @@ mod tests {
             seed: 1,
             ..Default::default()
         });
-        let n_cells = cells().len();
+        let n_cells = cells(&[VARIANT]).len();
         assert_eq!(n_cells, 57);
         assert_eq!(s.samples.len(), 2 * n_cells);
         assert_eq!(s.plan.len(), s.samples.len());
@@ -547,6 +809,87 @@ mod tests {
             Some(r.init_ns.unwrap() + r.first_op_ns.unwrap() + r.remaining_ops_ns.unwrap())
         );
         assert!(s.samples.iter().all(|r| r.instr_first_op.is_none()));
+        // the manifest lists a child per codec × op, its size in bytes
+        assert_eq!(s.manifest.children.len(), 19);
+        assert_eq!(s.manifest.stopping, None);
+        assert!(s.manifest.variants.is_empty());
+    }
+
+    #[test]
+    fn the_truth_is_the_cost_model_worked_by_hand() {
+        // serde_json de ×10: 30 ns init, 26,000 ns first call, 9 × 4,000 × 1.02 further
+        assert_eq!(
+            truth("serde_json", Op::De, 10, Variant::Portable, 1.0),
+            Some(30.0 + 26_000.0 + 9.0 * 4_000.0 * 1.02)
+        );
+        // simd-json native: 0.48 × its portable truth; scaled 2× on top
+        let portable = 2_000.0 + 44_000.0;
+        assert_eq!(
+            truth("simd-json", Op::De, 1, Variant::Native, 2.0),
+            Some(portable * 2.0 * 0.48)
+        );
+        assert_eq!(truth("jiter", Op::Ser, 1, Variant::Portable, 1.0), None);
+        assert_eq!(truth("nothing", Op::De, 1, Variant::Portable, 1.0), None);
+    }
+
+    #[test]
+    fn the_library_phases_are_the_truth_times_one_noise_factor() {
+        // Every ok sample's init, first_op and remaining_ops are its truth's phases times one
+        // shared factor (rounded): so init_plus_ops / truth is that factor, and the phases
+        // keep the model's proportions.
+        let s = synth(SynthOptions {
+            samples: 57 * 4,
+            seed: 9,
+            ..SynthOptions::default()
+        });
+        for r in &s.samples {
+            let t = truth(&r.codec, r.op, r.batch, r.variant, 1.0).unwrap();
+            let f = r.init_plus_ops_ns.unwrap() as f64 / t;
+            assert!((0.5..6.0).contains(&f), "{f}");
+            let (first, _) = MODELS.iter().find(|m| m.id == r.codec).unwrap().costs(r.op);
+            let expect = (first * f).round();
+            assert!(
+                (r.first_op_ns.unwrap() as f64 - expect).abs() <= 1.0 + expect * 1e-9,
+                "{r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_variants_are_cells_of_their_own_in_every_block() {
+        let s = synth(SynthOptions {
+            samples: 114 * 3,
+            seed: 2,
+            variants: vec![Variant::Portable, Variant::Native],
+            ..SynthOptions::default()
+        });
+        assert_eq!(s.plan.len(), 114 * 3);
+        for block in 0..3 {
+            let native = s
+                .plan
+                .iter()
+                .filter(|p| p.block == block && p.variant == Variant::Native)
+                .count();
+            assert_eq!(native, 57);
+        }
+        let names: Vec<Variant> = s.manifest.variants.iter().map(|v| v.variant).collect();
+        assert_eq!(names, [Variant::Portable, Variant::Native]);
+        assert_eq!(s.manifest.variant, Some(Variant::Portable));
+        assert_eq!(s.manifest.children.len(), 38);
+        let size = |v: Variant| {
+            s.manifest
+                .children
+                .iter()
+                .find(|c| c.codec == "simd-json" && c.variant == Some(v))
+                .unwrap()
+                .bytes
+        };
+        assert_eq!(size(Variant::Native) - size(Variant::Portable), 8 * 1024);
+        assert!(s
+            .manifest
+            .command_line
+            .join(" ")
+            .ends_with("--variants portable,native"));
     }
 
     #[test]
@@ -557,6 +900,7 @@ mod tests {
             fail_rate: 0.05,
             scale: vec![("simd-json".into(), 1.5)],
             measure: Measure::Instructions,
+            ..SynthOptions::default()
         });
         assert_eq!(s.manifest.measure, Some(Measure::Instructions));
         assert!(s.manifest.counting.is_some());

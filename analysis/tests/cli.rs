@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bin, run, synth, tmp};
+use common::{bin, run, summary_rows, synth, tmp};
 use std::time::Instant;
 
 #[test]
@@ -328,6 +328,29 @@ fn bad_input_is_an_error_not_a_panic() {
     );
 
     let d = tmp("bad");
+    for (args, said) in [
+        (
+            &["--precision", "3%", "--measure", "instructions"][..],
+            "error: --precision with --measure instructions",
+        ),
+        (
+            &["--variants", "native,native"],
+            "error: --variants: native is given twice",
+        ),
+        (&["--variants", "fast"], "unknown variant `fast`"),
+        (&["--max-samples", "50"], "--precision <PERCENT>"),
+    ] {
+        let out = bin()
+            .args(["synth", "--out"])
+            .arg(d.join("refused"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!d.join("refused").exists(), "{args:?}: nothing written");
+    }
     synth(&d.join("run"), 60, 1, &[]);
     let out = bin()
         .arg("report")
@@ -396,4 +419,78 @@ fn report_time_grows_at_most_linearly() {
         best[0],
         best[1]
     );
+}
+
+/// A run of two builds: each cell's native build over its portable one, paired within blocks,
+/// finds the planted ratios (the SIMD libraries faster, the others not), in the report, on
+/// every native row of summary.csv and in summary.json.
+#[test]
+fn a_run_of_two_builds_gives_native_over_portable_per_cell() {
+    let d = tmp("variants");
+    let dir = d.join("run");
+    synth(
+        &dir,
+        114 * 30,
+        4,
+        &["--variants", "portable,native", "--fail-rate", "0"],
+    );
+    let out = run(bin().arg("report").arg(&dir).args([
+        "--warm",
+        "/nonexistent",
+        "--conformance",
+        "/nonexistent.csv",
+    ]));
+    assert!(out.status.success());
+    let md = std::fs::read_to_string(dir.join("report/report.md")).unwrap();
+    assert!(md.contains("## Build variants (native / portable)"), "{md}");
+    assert!(md.contains("| fixture | op | batch | codec | pairs | native / portable [95% CI] |"));
+    // each build's child size, from the manifest's children
+    assert!(md.contains(
+        "| simd-json | simd-json | 0.0.0-synthetic | typed | portable 900 KiB, native 908 KiB |"
+    ));
+    // the reference table tells the builds apart
+    assert!(md.contains("| fixture | op | variant | batch | codec | pairs | ratio [95% CI] |"));
+    let rows = summary_rows(&dir.join("report/summary.csv"));
+    assert_eq!(rows.len(), 114);
+    let (mut covered, mut native) = (0, 0);
+    for row in &rows {
+        if row["variant"] == "portable" {
+            assert!(row["variant_ratio"].is_empty(), "{row:?}");
+            continue;
+        }
+        native += 1;
+        let planted = analysis::synth::models()
+            .iter()
+            .find(|m| m.id == row["codec"])
+            .unwrap()
+            .native;
+        let ratio: f64 = row["variant_ratio"].parse().unwrap();
+        let (lo, hi): (f64, f64) = (
+            row["variant_ratio_lo"].parse().unwrap(),
+            row["variant_ratio_hi"].parse().unwrap(),
+        );
+        assert_eq!(row["variant_against"], "portable");
+        assert_eq!(row["variant_pairs"], "30");
+        assert!((ratio / planted - 1.0).abs() < 0.1, "{row:?}");
+        covered += usize::from(lo <= planted && planted <= hi);
+        let verdict = if planted < 1.0 {
+            "faster"
+        } else {
+            "no difference"
+        };
+        assert_eq!(row["variant_verdict"], verdict, "{row:?}");
+    }
+    assert_eq!(native, 57);
+    assert!(
+        covered >= 52,
+        "{covered} of 57 native intervals cover the planted ratio"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report/summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        json["variant_order"],
+        serde_json::json!(["portable", "native"])
+    );
+    assert_eq!(json["variant_contrasts"].as_array().unwrap().len(), 57);
 }

@@ -7,11 +7,10 @@ mod common;
 
 use analysis::inputs::samples::Count;
 use analysis::synth::planted;
-use common::{bin, run, synth, tmp};
+use common::{bin, run, summary_rows, synth, tmp};
 use schema::csv_rows::{read_rows, write_rows};
 use schema::run_folder::SampleRow;
 use schema::Op;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 const NO_WARM: [&str; 4] = [
@@ -23,22 +22,6 @@ const NO_WARM: [&str; 4] = [
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/counted-run-example")
-}
-
-/// summary.csv as one map of column to value per row.
-fn summary_rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

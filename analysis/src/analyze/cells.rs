@@ -3,6 +3,7 @@
 use crate::inputs::samples::{Num, Plan, Sample, Samples};
 use crate::parallel::par_map;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
+use crate::stats::precision::relative_half_width;
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use serde::Serialize;
@@ -96,6 +97,10 @@ pub struct CellSummary {
     /// Failure statuses and their counts.
     pub failures: BTreeMap<String, usize>,
     pub init_plus_ops: Option<Describe>,
+    /// The precision the median of init_plus_ops reached: its interval's relative half-width
+    /// on the wider side, as `cold run --precision` asks it (`stats::precision`); `None`
+    /// without an interval.
+    pub init_plus_ops_half_width: Option<f64>,
     pub wall: Option<Describe>,
     pub phases: PhaseMedians,
     pub user_us: Option<f64>,
@@ -186,6 +191,9 @@ fn summarize_cell(
         .unzip();
     let mut seen = std::collections::HashSet::new();
     let duplicate_blocks = ok.iter().filter(|r| !seen.insert(r.block)).count();
+    let init_plus_ops_half_width = init_plus_ops
+        .as_ref()
+        .and_then(|d| relative_half_width(d.median, d.interval()?));
     CellSummary {
         key: key.clone(),
         planned,
@@ -193,6 +201,7 @@ fn summarize_cell(
         failed: rows.len() - ok.len(),
         failures,
         init_plus_ops,
+        init_plus_ops_half_width,
         wall,
         phases: PhaseMedians(phases),
         user_us: median_of(&ok, |r| r.get(Num::UserUs)),
@@ -292,5 +301,14 @@ pub(crate) mod tests {
         assert_eq!(c.phases.0["first_op"], 1009.5);
         assert_eq!(c.drift.unwrap().rho, 1.0);
         assert_eq!(c.duplicate_blocks, 0);
+        // 1000..=1019: median 1009.5, interval [x(6), x(15)] = [1005, 1014] at 95%, 4.5 on
+        // either side: ±4.5 / 1009.5, as the stopping rule computes it
+        let hw = c.init_plus_ops_half_width.unwrap();
+        assert!((hw - 4.5 / 1009.5).abs() < 1e-15, "{hw}");
+        let values: Vec<f64> = (0..20).map(|b| 1000.0 + f64::from(b)).collect();
+        assert_eq!(
+            Some(hw),
+            crate::stats::precision::median_half_width(&values, 0.95)
+        );
     }
 }

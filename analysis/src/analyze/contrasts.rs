@@ -4,10 +4,12 @@
 //! in parallel (the same figures as one by one: each contrast depends on its own cells only).
 
 use super::cells::{CellKey, Figure, Grouped};
+use super::variants::VariantContrast;
 use crate::inputs::samples::Sample;
 use crate::parallel::par_map;
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
+use crate::stats::precision::relative_half_width;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +22,9 @@ pub struct ContrastRow {
     pub figure: Figure,
     /// `None` when no block holds a usable sample of both.
     pub contrast: Option<PairedContrast>,
+    /// The precision the ratio reached: its interval's relative half-width on the wider side,
+    /// as `cold run --precision` asks it; `None` without an interval.
+    pub half_width: Option<f64>,
     /// Holm-adjusted p across every contrast of the report.
     pub p_holm: Option<f64>,
     pub verdict: Verdict,
@@ -27,7 +32,7 @@ pub struct ContrastRow {
 
 /// A cell's (block, figure) pairs in ascending block order, one per block: the first ok sample
 /// of a block (in file order) wins.
-fn by_block(rows: &[Sample], figure: Figure) -> Vec<(u32, f64)> {
+pub(crate) fn by_block(rows: &[Sample], figure: Figure) -> Vec<(u32, f64)> {
     let mut v: Vec<(u32, f64)> = rows
         .iter()
         .filter(|r| r.is_ok())
@@ -39,7 +44,7 @@ fn by_block(rows: &[Sample], figure: Figure) -> Vec<(u32, f64)> {
 }
 
 /// (reference, candidate) figures of the blocks both lists hold, in ascending block order.
-fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f64, f64)> {
+pub(crate) fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f64, f64)> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::with_capacity(reference.len().min(candidate.len()));
     while i < reference.len() && j < candidate.len() {
@@ -91,11 +96,15 @@ pub fn contrasts(
         .collect();
     let mut out = par_map(&candidates, |(key, rows, r)| {
         let pairs = pair(&reference_blocks[r], &by_block(rows, figure));
+        let contrast = log_ratio_contrast(&pairs, level);
         ContrastRow {
             key: (*key).clone(),
             reference: reference.to_string(),
             figure,
-            contrast: log_ratio_contrast(&pairs, level),
+            half_width: contrast
+                .as_ref()
+                .and_then(|c| relative_half_width(c.ratio, c.interval?)),
+            contrast,
             p_holm: None,
             verdict: Verdict::TooFewPairs,
         }
@@ -113,6 +122,26 @@ pub fn contrasts(
         }
     }
     out
+}
+
+/// Holm's adjustment and the verdicts across every comparison of a report: the codecs against
+/// the reference and the builds against each other, one family (so "adjusted across the
+/// report" means what it says). Overwrites what [`contrasts`] set alone.
+pub fn adjust_across(rows: &mut [ContrastRow], variants: &mut [VariantContrast], alpha: f64) {
+    let mut slots: Vec<(&PairedContrast, &mut Option<f64>, &mut Verdict)> = rows
+        .iter_mut()
+        .filter_map(|r| Some((r.contrast.as_ref()?, &mut r.p_holm, &mut r.verdict)))
+        .chain(
+            variants
+                .iter_mut()
+                .filter_map(|r| Some((r.contrast.as_ref()?, &mut r.p_holm, &mut r.verdict))),
+        )
+        .collect();
+    let ps: Vec<f64> = slots.iter().map(|(c, _, _)| c.test.p).collect();
+    for ((c, p_holm, v), p) in slots.iter_mut().zip(holm(&ps)) {
+        **p_holm = Some(p);
+        **v = verdict(c.interval, p, alpha);
+    }
 }
 
 #[cfg(test)]
@@ -142,9 +171,82 @@ mod tests {
         assert_eq!(fast.contrast.as_ref().unwrap().pairs, 30);
         assert_eq!(fast.verdict, Verdict::Faster);
         assert!((fast.contrast.as_ref().unwrap().ratio - 0.8).abs() < 0.01);
+        // its precision is the stopping rule's, on the same pairs
+        let pairs: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.block < 30 && r.codec == "serde_json")
+            .zip(rows.iter().filter(|r| r.codec == "fast"))
+            .map(|(r, c)| {
+                (
+                    r.init_plus_ops_ns.unwrap() as f64,
+                    c.init_plus_ops_ns.unwrap() as f64,
+                )
+            })
+            .collect();
+        assert_eq!(pairs.len(), 30);
+        let hw = fast.half_width.unwrap();
+        assert!(hw > 0.0);
+        assert_eq!(
+            Some(hw),
+            crate::stats::precision::ratio_half_width(&pairs, 0.95)
+        );
         let same = c.iter().find(|r| r.key.codec == "same").unwrap();
         assert_eq!(same.verdict, Verdict::NoDifference);
         assert!(same.p_holm.unwrap() >= same.contrast.as_ref().unwrap().test.p);
+    }
+
+    #[test]
+    fn holm_is_taken_across_codecs_and_builds_alike() {
+        // Three comparisons, one family: p-values in input order, the verdicts from the
+        // adjusted ones. A build comparison whose raw p would pass alone (0.03 < 0.05) does
+        // not once the family is three.
+        let contrast = |p: f64, interval: (f64, f64)| PairedContrast {
+            pairs: 30,
+            ratio: (interval.0 * interval.1).sqrt(),
+            interval: Some(interval),
+            achieved_level: 0.95,
+            test: crate::stats::wilcoxon::SignedRankTest {
+                n: 30,
+                zeros: 0,
+                w_plus: 0.0,
+                p,
+                method: crate::stats::wilcoxon::Method::Exact,
+            },
+        };
+        let key = CellKey {
+            fixture: "f".into(),
+            op: schema::Op::De,
+            variant: schema::Variant::Native,
+            batch: 1,
+            codec: "a".into(),
+        };
+        let codec_row = |p, interval| ContrastRow {
+            key: key.clone(),
+            reference: "r".into(),
+            figure: Figure::InitPlusOps,
+            contrast: Some(contrast(p, interval)),
+            half_width: None,
+            p_holm: None,
+            verdict: Verdict::TooFewPairs,
+        };
+        let mut rows = vec![codec_row(0.001, (0.5, 0.6)), codec_row(0.2, (0.9, 1.1))];
+        let mut builds = vec![VariantContrast {
+            key: key.clone(),
+            against: schema::Variant::Portable,
+            figure: Figure::InitPlusOps,
+            contrast: Some(contrast(0.03, (1.1, 1.2))),
+            half_width: None,
+            p_holm: None,
+            verdict: Verdict::TooFewPairs,
+        }];
+        adjust_across(&mut rows, &mut builds, 0.05);
+        // Holm: 0.001 × 3 = 0.003; 0.03 × 2 = 0.06; 0.2 × 1 = 0.2
+        assert_eq!(rows[0].p_holm, Some(0.003));
+        assert_eq!(rows[1].p_holm, Some(0.2));
+        assert!((builds[0].p_holm.unwrap() - 0.06).abs() < 1e-15);
+        assert_eq!(rows[0].verdict, Verdict::Faster);
+        assert_eq!(rows[1].verdict, Verdict::NoDifference);
+        assert_eq!(builds[0].verdict, Verdict::NoDifference);
     }
 
     #[test]

@@ -8,4 +8,8 @@ pub mod conformance;
 pub mod contrasts;
 pub mod counts;
 pub mod manifest;
+pub mod noise;
+pub mod precision;
+pub mod runtimes;
+pub mod variants;
 pub mod warnings;

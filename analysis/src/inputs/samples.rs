@@ -847,6 +847,7 @@ mod tests {
             fail_rate: 0.05,
             scale: vec![],
             measure: Measure::Time,
+            ..SynthOptions::default()
         })
         .samples;
         let statuses = [

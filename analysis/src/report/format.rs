@@ -54,6 +54,38 @@ pub fn ratio_ci(r: f64, interval: Option<(f64, f64)>) -> String {
     }
 }
 
+/// A relative half-width as a precision: `±2.4%`, `±0.35%` below 1%, `±0%` for none.
+pub fn half_width(hw: f64) -> String {
+    let pct = hw * 100.0;
+    if pct == 0.0 {
+        "±0%".into()
+    } else if pct < 1.0 {
+        format!("±{pct:.2}%")
+    } else {
+        format!("±{pct:.1}%")
+    }
+}
+
+/// A fraction as a percentage without trailing zeros: `3%`, `2.5%`, `0.25%`.
+pub fn percent(x: f64) -> String {
+    let mut s = format!("{:.2}", x * 100.0);
+    while s.contains('.') && (s.ends_with('0') || s.ends_with('.')) {
+        s.pop();
+    }
+    format!("{s}%")
+}
+
+/// A span of seconds for a reader: `1.96 s`, `12.5 min`, `2.0 h`.
+pub fn seconds(secs: f64) -> String {
+    if secs < 120.0 {
+        ns(secs * 1e9)
+    } else if secs < 7200.0 {
+        format!("{:.1} min", secs / 60.0)
+    } else {
+        format!("{:.1} h", secs / 3600.0)
+    }
+}
+
 /// p-values: four decimals, or `<0.0001`.
 pub fn p(p: f64) -> String {
     if p < 1e-4 {
@@ -110,6 +142,16 @@ mod tests {
         assert_eq!(tick_ns(2_500.0), "2.5 µs");
         assert_eq!(tick_ns(0.0), "0 ns");
         assert_eq!(factor(7.878), "7.88×");
+        assert_eq!(half_width(0.02399), "±2.4%");
+        assert_eq!(half_width(0.0035), "±0.35%");
+        assert_eq!(half_width(0.0), "±0%");
+        assert_eq!(seconds(1.9597), "1.96 s");
+        assert_eq!(
+            (percent(0.03), percent(0.025), percent(0.0025)),
+            ("3%".into(), "2.5%".into(), "0.25%".into())
+        );
+        assert_eq!(seconds(750.0), "12.5 min");
+        assert_eq!(seconds(7200.0), "2.0 h");
         assert_eq!(
             (amount(12.0), amount(0.25), amount(37.5)),
             ("12".into(), "0.25".into(), "37.5".into())

@@ -6,9 +6,13 @@ use crate::analyze::coldwarm::{
     break_evens, cost_curves, penalties, BreakEven, CostCurve, Penalty,
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
-use crate::analyze::contrasts::{contrasts, ContrastRow};
+use crate::analyze::contrasts::{adjust_across, contrasts, ContrastRow};
 use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
 use crate::analyze::manifest;
+use crate::analyze::noise::{noise, NoiseRow};
+use crate::analyze::precision::PrecisionRun;
+use crate::analyze::runtimes::Runtimes;
+use crate::analyze::variants::{variant_contrasts, variant_order, VariantContrast};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -97,14 +101,27 @@ pub struct Report {
     /// The input files the children read.
     pub inputs: Vec<InputEntry>,
     pub verification: Vec<CheckEntry>,
-    /// The harness floor: the codecs the manifest gives the style `baseline`. Never compared
-    /// with the others; drawn grey.
+    /// The harness floors: the codecs the manifest gives the style `baseline` (one per
+    /// runtime). Never compared with the others; drawn grey.
     #[serde(skip)]
     pub baselines: BTreeSet<String>,
+    /// The runtimes of the run's codecs, Rust first, each with its floor: how the report
+    /// groups codecs, and what each codec's over floor is measured from.
+    pub runtimes: Runtimes,
     pub planned: usize,
     pub samples: usize,
     pub cells: Vec<CellSummary>,
     pub contrasts: Vec<ContrastRow>,
+    /// The run's build variants in the order their ratios are taken (the first the
+    /// denominator); one or none when the run has a single build.
+    pub variant_order: Vec<Variant>,
+    /// Each cell's later build against its first (native / portable), paired within blocks.
+    pub variant_contrasts: Vec<VariantContrast>,
+    /// How noisy the machine was: each floor's spread and drift (empty in a counted run).
+    pub noise: Vec<NoiseRow>,
+    /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
+    /// intervals this report finds within the target.
+    pub precision_run: Option<PrecisionRun>,
     pub warm_source: Source,
     pub warm: Vec<WarmEstimate>,
     /// The warm gate's decisions, for cells without a warm figure (unsupported, refused).
@@ -128,11 +145,17 @@ pub struct Report {
 }
 
 impl Report {
-    /// The size of the child binary that ran `key` (one per codec in runs of older thaws).
+    /// The size of the child that ran `key`: its entry in the manifest's children (of its
+    /// build, when the entry says), or the codec's one child in runs of older thaws.
     pub fn child_bytes(&self, key: &CellKey) -> Option<u64> {
         self.children
             .iter()
-            .find(|c| c.codec == key.codec && c.op == key.op && c.fixture == key.fixture)
+            .find(|c| {
+                c.codec == key.codec
+                    && c.op == key.op
+                    && c.fixture == key.fixture
+                    && c.variant.is_none_or(|v| v == key.variant)
+            })
             .map(|c| c.bytes)
             .or_else(|| self.codecs.iter().find(|c| c.id == key.codec)?.child_bytes)
     }
@@ -142,23 +165,26 @@ impl Report {
         self.codecs.iter().find(|c| c.id == codec)?.output
     }
 
-    /// How far a cell's process sits above the harness floor's for the same fixture, op, batch
-    /// and variant, with the input building taken out of both: the median of (wall − fixture)
-    /// minus the floor's. `None` for the floor itself, or without a floor.
+    /// How far a cell's process sits above its own runtime's floor for the same fixture, op,
+    /// batch and variant, with the input building taken out of both: the median of (wall −
+    /// fixture) minus the floor's. `None` for a floor itself, or when its runtime has none.
     pub fn over_floor(&self, key: &CellKey) -> Option<f64> {
         if self.is_baseline(&key.codec) {
             return None;
         }
         let own = self.cell(key)?.wall_without_input?;
-        let floor = self
-            .baselines
-            .iter()
-            .find_map(|b| self.cell(&key.with_codec(b))?.wall_without_input)?;
+        let floor = self.runtimes.floor_of(&key.codec)?;
+        let floor = self.cell(&key.with_codec(floor))?.wall_without_input?;
         Some(own - floor)
     }
 
     pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
         self.contrasts.iter().find(|c| &c.key == key)
+    }
+
+    /// The comparison of `key`'s build with the run's first build (`key` of a later variant).
+    pub fn variant_contrast(&self, key: &CellKey) -> Option<&VariantContrast> {
+        self.variant_contrasts.iter().find(|c| &c.key == key)
     }
 
     pub fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
@@ -173,6 +199,29 @@ impl Report {
     /// The style the manifest gives `codec`.
     pub fn style_of(&self, codec: &str) -> Option<Style> {
         self.codecs.iter().find(|c| c.id == codec)?.style
+    }
+
+    /// Whether the run's cells are of more than one build variant.
+    pub fn has_variants(&self) -> bool {
+        self.cells
+            .iter()
+            .any(|c| c.key.variant != self.cells[0].key.variant)
+    }
+
+    /// The cells in the order the report's tables list them: by fixture, op, variant and
+    /// batch, then grouped by runtime (Rust first), each runtime's codecs in the manifest's
+    /// order.
+    pub fn cells_in_order(&self) -> Vec<&CellSummary> {
+        let mut cells: Vec<&CellSummary> = self.cells.iter().collect();
+        cells.sort_by_cached_key(|c| {
+            let k = &c.key;
+            (
+                (k.fixture.clone(), k.op, k.variant, k.batch),
+                self.runtimes.rank(&k.codec),
+                k.codec.clone(),
+            )
+        });
+        cells
     }
 
     /// Whether the run counted instructions instead of timing.
@@ -253,6 +302,11 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     }
     let grouped = group(&run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
+    let runtimes = Runtimes::of(
+        &manifest.codecs,
+        &cells.iter().map(|c| c.key.codec.as_str()).collect(),
+        manifest.rustc.as_deref(),
+    );
     let counted = counted_run.then(|| {
         let cells = count_summaries(&run.samples, reference.as_deref(), &baselines);
         let beside = inputs
@@ -265,7 +319,14 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             beside,
         }
     });
-    let contrasts = match &reference {
+    let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
+    let variant_order = variant_order(&manifest.variants, &present);
+    let mut variant_contrasts = if counted_run {
+        Vec::new()
+    } else {
+        variant_contrasts(&grouped, &variant_order, Figure::InitPlusOps, opts.level)
+    };
+    let mut contrasts = match &reference {
         _ if counted_run => Vec::new(),
         Some(r) => contrasts(
             &grouped,
@@ -276,6 +337,17 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             opts.alpha,
         ),
         None => Vec::new(),
+    };
+    adjust_across(&mut contrasts, &mut variant_contrasts, opts.alpha);
+    let noise = if counted_run {
+        Vec::new()
+    } else {
+        let floors: BTreeMap<String, String> = runtimes
+            .0
+            .iter()
+            .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
+            .collect();
+        noise(&grouped, &floors)
     };
     let cells_in_order: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
     let strips = cells_in_order
@@ -355,6 +427,16 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     if let Some(c) = &counted {
         warnings.extend(count_warnings(&c.cells));
     }
+    let precision_run = manifest.stopping.as_ref().map(|rule| {
+        PrecisionRun::of(
+            rule,
+            manifest.samples_per_cell,
+            &cells,
+            &contrasts,
+            reference.as_deref(),
+            &baselines,
+        )
+    });
     let m = run.manifest_json.clone().unwrap_or(Value::Null);
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
@@ -373,10 +455,15 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         inputs: manifest.inputs,
         verification: manifest.verification,
         baselines,
+        runtimes,
         planned: run.plan.len(),
         samples: finished_samples,
         cells,
         contrasts,
+        variant_order,
+        variant_contrasts,
+        noise,
+        precision_run,
         warm_source: Source {
             path: inputs.warm_dir.display().to_string(),
             present: warm_present,

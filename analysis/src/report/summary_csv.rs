@@ -94,9 +94,25 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             .map(|c| format!("{}_median", c.column())),
     );
     header.extend(
-        ["timed_init_plus_ops_median_ns", "timed_first_op_median_ns"]
-            .iter()
-            .map(|s| s.to_string()),
+        [
+            "timed_init_plus_ops_median_ns",
+            "timed_first_op_median_ns",
+            "init_plus_ops_half_width",
+            "ratio_half_width",
+            "variant_against",
+            "variant_pairs",
+            "variant_ratio",
+            "variant_ratio_lo",
+            "variant_ratio_hi",
+            "variant_ratio_half_width",
+            "variant_p",
+            "variant_p_holm",
+            "variant_verdict",
+            "runtime",
+            "floor",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
     );
     let mut out = Vec::new();
     for c in &r.cells {
@@ -190,6 +206,23 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
             .and_then(|b| b.rows.iter().find(|x| &x.key == k));
         row.push(opt(beside.and_then(|b| b.init_plus_ops_ns)));
         row.push(opt(beside.and_then(|b| b.first_op_ns)));
+        row.push(opt(c.init_plus_ops_half_width));
+        row.push(opt(con.and_then(|x| x.half_width)));
+        let v = r.variant_contrast(k);
+        let vc = v.and_then(|x| x.contrast.as_ref());
+        row.extend([
+            opt(v.map(|x| x.against)),
+            opt(vc.map(|x| x.pairs)),
+            opt(vc.map(|x| x.ratio)),
+            opt(vc.and_then(|x| x.interval).map(|i| i.0)),
+            opt(vc.and_then(|x| x.interval).map(|i| i.1)),
+            opt(v.and_then(|x| x.half_width)),
+            opt(vc.map(|x| x.test.p)),
+            opt(v.and_then(|x| x.p_holm)),
+            opt(v.map(|x| x.verdict.label())),
+            r.runtimes.runtime_of(&k.codec).to_string(),
+            opt(r.runtimes.floor_of(&k.codec)),
+        ]);
         out.push(row);
     }
     (header, out)

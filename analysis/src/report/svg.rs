@@ -8,7 +8,7 @@ pub const PALETTE: [&str; 12] = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#2f4b7c", "#a05195", "#6b8e23",
 ];
-/// The colour of the harness floor (`noop`).
+/// The colour of the harness floors (the codecs of style baseline).
 pub const GREY: &str = "#9a9a9a";
 
 pub fn esc(s: &str) -> String {
@@ -348,6 +348,15 @@ mod tests {
         let s = LogScale::covering(23_000.0, 61_000.0, 0.0, 100.0);
         assert_eq!((s.lo, s.hi), (20_000.0, 100_000.0));
         assert_eq!(s.ticks(), vec![20_000.0, 50_000.0, 100_000.0]);
+        // a Rust library's 20 µs and a JVM library's 400 ms in one chart: whole decades from
+        // 10 µs to 1 s, one tick each, both inside the plot
+        let s = LogScale::covering(2e4, 4e8, 400.0, 0.0);
+        assert_eq!((s.lo, s.hi), (1e4, 1e9));
+        assert_eq!(s.ticks(), vec![1e4, 1e5, 1e6, 1e7, 1e8, 1e9]);
+        for v in [2e4, 4e8] {
+            assert!((0.0..=400.0).contains(&s.map(v)), "{v}");
+        }
+        assert!(s.map(2e4) > s.map(4e8), "larger values higher up");
         let l = LinScale::zero_to(730.0, 0.0, 100.0);
         assert_eq!((l.hi, l.step), (800.0, 200.0));
         assert_eq!(l.ticks().len(), 5);

@@ -14,13 +14,21 @@ use super::paired::log_ratios;
 use super::quantile::{median, sorted};
 use serde::Serialize;
 
+/// How far the interval `(lo, hi)` reaches from `estimate`, relative to it, on the wider side:
+/// max(estimate − lo, hi − estimate) / estimate. `None` for an estimate that is not above zero
+/// (or not finite), which no relative width can be taken of. The one definition the stopping
+/// rule and the reports share.
+pub fn relative_half_width(estimate: f64, (lo, hi): (f64, f64)) -> Option<f64> {
+    (estimate > 0.0 && estimate.is_finite()).then(|| (estimate - lo).max(hi - estimate) / estimate)
+}
+
 /// How far one interval reaches from its estimate, relative to it; `None` when the sample is
 /// too small for an interval at the level.
 pub fn median_half_width(values: &[f64], level: f64) -> Option<f64> {
     let s = sorted(values);
     let m = median(&s)?;
     let i = order_statistic_interval(&s, level)?;
-    (m > 0.0).then(|| (m - i.lo).max(i.hi - m) / m)
+    relative_half_width(m, (i.lo, i.hi))
 }
 
 /// The same for the ratio candidate / reference over within-block pairs `(reference,
@@ -28,8 +36,7 @@ pub fn median_half_width(values: &[f64], level: f64) -> Option<f64> {
 pub fn ratio_half_width(pairs: &[(f64, f64)], level: f64) -> Option<f64> {
     let hl = hodges_lehmann(&log_ratios(pairs), level)?;
     let (lo, hi) = hl.interval?;
-    let r = hl.estimate.exp();
-    Some((r - lo.exp()).max(hi.exp() - r) / r)
+    relative_half_width(hl.estimate.exp(), (lo.exp(), hi.exp()))
 }
 
 /// One interval the rule looks at.
@@ -75,6 +82,15 @@ mod tests {
         assert!((hw - 4.0 / 6.0).abs() < 1e-12, "{hw}");
         // Five values have no 95% interval.
         assert_eq!(median_half_width(&v[..5], 0.95), None);
+    }
+
+    #[test]
+    fn the_wider_side_relative_to_the_estimate() {
+        // 100 in [90, 120]: 20 above, 10 below, so ±20%.
+        assert_eq!(relative_half_width(100.0, (90.0, 120.0)), Some(0.2));
+        assert_eq!(relative_half_width(100.0, (70.0, 105.0)), Some(0.3));
+        assert_eq!(relative_half_width(0.0, (0.0, 1.0)), None);
+        assert_eq!(relative_half_width(f64::NAN, (0.0, 1.0)), None);
     }
 
     #[test]

@@ -38,3 +38,19 @@ pub fn synth(dir: &Path, samples: usize, seed: u64, extra: &[&str]) {
         .args(extra));
     assert!(out.status.success());
 }
+
+/// summary.csv as one map of column to value per row.
+pub fn summary_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}

@@ -39,9 +39,12 @@ pub(super) fn against_reference(r: &Report) -> Vec<Block> {
         h(2, format!("Against the reference ({refname})")),
         p("Ratio = codec time / reference time (init_plus_ops), paired within blocks: below 1 is faster."),
     ];
-    let mut t = Table::new(&[
-        "fixture",
-        "op",
+    let variants = r.has_variants();
+    let mut header = vec!["fixture", "op"];
+    if variants {
+        header.push("variant");
+    }
+    header.extend([
         ">batch",
         "codec",
         ">pairs",
@@ -50,7 +53,12 @@ pub(super) fn against_reference(r: &Report) -> Vec<Block> {
         ">p (Holm)",
         "verdict",
     ]);
-    for c in &r.contrasts {
+    let mut t = Table::new(&header);
+    for c in r
+        .cells_in_order()
+        .into_iter()
+        .filter_map(|c| r.contrast(&c.key))
+    {
         let (ratio, pairs, pv, ph) = match &c.contrast {
             Some(x) => (
                 format::ratio_ci(x.ratio, x.interval),
@@ -60,9 +68,11 @@ pub(super) fn against_reference(r: &Report) -> Vec<Block> {
             ),
             None => ("—".into(), "0".into(), "—".into(), "—".into()),
         };
-        t.row(vec![
-            c.key.fixture.clone().into(),
-            c.key.op.into(),
+        let mut row: Vec<Cell> = vec![c.key.fixture.clone().into(), c.key.op.into()];
+        if variants {
+            row.push(c.key.variant.into());
+        }
+        row.extend([
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
             pairs.into(),
@@ -71,6 +81,7 @@ pub(super) fn against_reference(r: &Report) -> Vec<Block> {
             ph.into(),
             contrast_verdict(c),
         ]);
+        t.row(row);
     }
     out.push(Block::Table(t));
     out

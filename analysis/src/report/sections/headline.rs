@@ -18,9 +18,15 @@ pub fn headline_table(r: &Report, s: &Scenario) -> Table {
         "verdict",
     ]);
     let mut cells: Vec<&CellSummary> = cells_of(r, s).collect();
+    // by batch, then by runtime (Rust first), then by cost
     cells.sort_by(|a, b| {
         let m = |c: &CellSummary| c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
-        a.key.batch.cmp(&b.key.batch).then(m(a).total_cmp(&m(b)))
+        let runtime = |c: &CellSummary| r.runtimes.rank(&c.key.codec).0;
+        a.key
+            .batch
+            .cmp(&b.key.batch)
+            .then(runtime(a).cmp(&runtime(b)))
+            .then(m(a).total_cmp(&m(b)))
     });
     for c in cells {
         let (ratio, verdict) = if Some(c.key.codec.as_str()) == r.reference.as_deref() {
@@ -37,7 +43,7 @@ pub fn headline_table(r: &Report, s: &Scenario) -> Table {
         };
         t.row(vec![
             c.key.batch.to_string().into(),
-            c.key.codec.clone().into(),
+            codec_cell(r, &c.key.codec),
             n,
             median_ci(c).into(),
             c.wall

@@ -10,7 +10,7 @@ use crate::analyze::cells::{CellSummary, PHASES};
 use crate::analyze::coldwarm::{find_warm, BreakEven, Scenario};
 use crate::analyze::contrasts::ContrastRow;
 use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
-use crate::stats::paired::Verdict;
+use crate::stats::paired::{PairedContrast, Verdict};
 use crate::stats::signed_rank::EXACT_MAX_N;
 
 mod cold_warm;
@@ -18,9 +18,13 @@ mod comparisons;
 mod conditions;
 mod counted;
 mod headline;
+mod noise;
 mod per_cell;
+mod precision;
 mod reading;
+mod runtimes;
 mod tables;
+mod variants;
 
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
@@ -29,9 +33,15 @@ use counted::{counted, timing_skipped};
 pub use counted::{counted_text, counts_table, NOT_SHOWN};
 use headline::headline;
 pub use headline::{headline_table, headline_text};
+use noise::noise;
+pub use noise::noise_sentence;
 use per_cell::per_cell;
+use precision::precision;
+pub use precision::rule_sentence;
 use reading::{how_to_read, intro, notes, warnings};
+use runtimes::runtimes;
 use tables::{allocations, conformance};
+use variants::variants;
 
 fn h(level: u8, s: impl Into<String>) -> Block {
     Block::Heading(level, s.into())
@@ -57,12 +67,15 @@ fn verdict_cell(v: Verdict) -> Cell {
 /// The verdict of a contrast; "no difference" says why when the interval alone excludes 1
 /// (the Holm-adjusted p is what held it back).
 fn contrast_verdict(row: &ContrastRow) -> Cell {
-    let excludes_one = row
-        .contrast
-        .as_ref()
+    verdict_of(row.verdict, row.p_holm, row.contrast.as_ref())
+}
+
+/// [`contrast_verdict`] of any paired comparison: its verdict, adjusted p and contrast.
+fn verdict_of(verdict: Verdict, p_holm: Option<f64>, contrast: Option<&PairedContrast>) -> Cell {
+    let excludes_one = contrast
         .and_then(|c| c.interval)
         .is_some_and(|(lo, hi)| hi < 1.0 || lo > 1.0);
-    match (row.verdict, row.p_holm) {
+    match (verdict, p_holm) {
         (Verdict::NoDifference, Some(p)) if excludes_one => Cell::toned(
             format!("no difference (Holm p = {})", format::p(p)),
             Tone::Muted,
@@ -87,8 +100,20 @@ fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
     }
 }
 
+/// The cells of a scenario in the report's order (by batch, then grouped by runtime).
 fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a CellSummary> {
-    r.cells.iter().filter(move |c| s.holds(&c.key))
+    r.cells_in_order()
+        .into_iter()
+        .filter(move |c| s.holds(&c.key))
+}
+
+/// The codec's name, with its runtime when the run has several (`jackson (jvm)`).
+fn codec_cell(r: &Report, codec: &str) -> Cell {
+    if r.runtimes.several() {
+        Cell::new(format!("{codec} ({})", r.runtimes.runtime_of(codec)))
+    } else {
+        Cell::new(codec)
+    }
 }
 
 /// The whole report as a document. A counted run's has its counts where a timed run's has its
@@ -106,9 +131,13 @@ pub fn document(r: &Report) -> Vec<Block> {
         return out;
     }
     out.extend(headline(r));
+    out.extend(runtimes(r));
     out.extend(how_to_read(r));
     out.extend(chart_blocks(r));
     out.extend(against_reference(r));
+    out.extend(variants(r));
+    out.extend(precision(r));
+    out.extend(noise(r));
     out.extend(cold_warm(r));
     out.extend(per_cell(r));
     out.extend(allocations(r));

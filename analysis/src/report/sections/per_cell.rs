@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn timing_table<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Table {
+fn timing_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {
     let mut t = Table::new(&[
         ">batch",
         "codec",
@@ -38,7 +38,7 @@ fn timing_table<'a>(cells: impl Iterator<Item = &'a CellSummary>) -> Table {
         let planned = c.planned.map_or(String::new(), |p| format!(" / {p}"));
         t.row(vec![
             c.key.batch.to_string().into(),
-            c.key.codec.clone().into(),
+            codec_cell(r, &c.key.codec),
             format!("{}{planned}", c.ok).into(),
             Cell::toned(
                 c.failed.to_string(),
@@ -77,7 +77,7 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
     ]);
     let mut t = Table::new(&header);
     for c in cells {
-        let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), c.key.codec.clone().into()];
+        let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), codec_cell(r, &c.key.codec)];
         for (name, _) in PHASES {
             row.push(
                 c.phases
@@ -124,11 +124,11 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
 pub(super) fn per_cell(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Per cell"),
-        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process: user and system CPU time and page faults from wait4; peak RSS is the child's own VmHWM, which it reads at its end (the kernel's max RSS from wait4 starts from the spawner's high-water mark, about 2 MiB, so it hides smaller differences); over floor is the median of (wall − fixture) minus the harness floor's, so building the input is charged to no codec; child size is the binary's size from the manifest; output says how a `ser` hands its output over (into a reused buffer, or a new string per call: the library's natural API)."),
+        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process: user and system CPU time and page faults from wait4; peak RSS is the child's own VmHWM, which it reads at its end (the kernel's max RSS from wait4 starts from the spawner's high-water mark, about 2 MiB, so it hides smaller differences); over floor is the median of (wall − fixture) minus the same for the floor of the codec's own runtime, so building the input is charged to no codec and each runtime's start to none of its libraries; child size is the child's size from the manifest (a Rust child's binary; for another runtime, the library's own child file, the runtime not counted); output says how a `ser` hands its output over (into a reused buffer, or a new string per call: the library's natural API)."),
     ];
     for s in chart_data::scenarios(r) {
         out.push(h(3, format!("Timing, {}", scenario_title(&s))));
-        out.push(Block::Table(timing_table(cells_of(r, &s))));
+        out.push(Block::Table(timing_table(r, cells_of(r, &s))));
         out.push(h(
             3,
             format!("Process life (medians), {}", scenario_title(&s)),

@@ -47,7 +47,16 @@ pub(super) fn warnings(r: &Report) -> Vec<Block> {
 }
 
 pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
-    let n_contrasts = r.contrasts.iter().filter(|c| c.contrast.is_some()).count();
+    let n_contrasts = r.contrasts.iter().filter(|c| c.contrast.is_some()).count()
+        + r.variant_contrasts
+            .iter()
+            .filter(|c| c.contrast.is_some())
+            .count();
+    let builds = if r.variant_contrasts.is_empty() {
+        ""
+    } else {
+        " (the builds' comparisons with each other among them)"
+    };
     // The DOM codecs (by the style the manifest gives) whose `ser` children ran here.
     let dom: Vec<&str> = r
         .codecs
@@ -71,15 +80,31 @@ pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
             "The process is the unit: one child process is one observation. The operations inside a child are never treated as independent samples.".into(),
             "Phases of a child's life: spawn_to_main (exec, loader, runtime start), fixture (reading or building the input, not charged to the library), init (the library's own set-up), first_op (the first call: cold code, lazy tables, CPU-feature dispatch, first allocations), remaining_ops (the other batch − 1 calls), check (the child computing the checksum of what it produced, outside every library phase), exit (drops, teardown, reaping). init_plus_ops = init + first_op + remaining_ops.".into(),
             format!("median [95% CI]: the {}, which covers the true median at least 95% of the time (a cell of fewer than 6 samples has none, and shows —). p90 and quartiles are type-7 quantiles (R and NumPy's default). MAD is unscaled (median |x − median|). Outliers are counted with Tukey's fences (1.5 and 3 IQR). Drift is Spearman's ρ of init_plus_ops against the block index.", crate::stats::median_interval::METHOD),
-            format!("Against the reference: in every block where both ran, the log ratio ln(codec / reference); its Hodges-Lehmann estimate (median of the Walsh averages) is shown as a ratio with a distribution-free 95% interval (order statistics of the Walsh averages; exact up to {EXACT_MAX_N} pairs). p is Wilcoxon's signed-rank test (exact up to {EXACT_MAX_N} pairs without ties, else normal with tie correction), Holm-adjusted across all {n_contrasts} comparisons of this report. The verdict says faster or slower only when the adjusted p is below {} and the interval lies wholly on one side of 1; otherwise no difference.", r.alpha),
+            format!("Against the reference: in every block where both ran, the log ratio ln(codec / reference); its Hodges-Lehmann estimate (median of the Walsh averages) is shown as a ratio with a distribution-free 95% interval (order statistics of the Walsh averages; exact up to {EXACT_MAX_N} pairs). p is Wilcoxon's signed-rank test (exact up to {EXACT_MAX_N} pairs without ties, else normal with tie correction), Holm-adjusted across all {n_contrasts} comparisons of this report{builds}. The verdict says faster or slower only when the adjusted p is below {} and the interval lies wholly on one side of 1; otherwise no difference.", r.alpha),
             if r.inputs.iter().any(|i| i.kind == "tree") {
                 format!("DOM `ser` children ({dom_list}) start from their library's own tree, built during the fixture phase, before the timed region, from a neutral tree of the document with the library's constructors: its parser never runs in the process.")
             } else {
                 format!("DOM `ser` children ({dom_list}) have to start from their library's own tree, and build it with that library's parser during the fixture phase, before the timed region. That parser shares no code with the writer being timed, but it has run once in the process.")
             },
-            "noop reads its input and does nothing else: it is the harness floor every figure can be read against, and it is not compared.".into(),
+            floors_item(r),
         ]),
     ]
+}
+
+/// The floors of the run, each with its runtime, and what a floor is.
+fn floors_item(r: &Report) -> String {
+    let floors: Vec<String> = r
+        .runtimes
+        .0
+        .iter()
+        .filter_map(|rt| Some(format!("{} ({})", rt.floor.as_deref()?, rt.name)))
+        .collect();
+    let which = if floors.is_empty() {
+        "This run has no floor (no codec of style baseline).".to_string()
+    } else {
+        format!("The floors: {}.", floors.join(", "))
+    };
+    format!("{which} {}", super::runtimes::FLOOR)
 }
 
 pub(super) fn notes(r: &Report) -> Vec<Block> {
