@@ -93,10 +93,12 @@ pub fn reaches(rows: &[SampleRow], reference: Option<&str>, floors: &[&str]) -> 
             continue;
         }
         if let Some(ipo) = r.init_plus_ops_ns {
+            // The first ok sample of a block, as the report pairs (a resumed run may hold two).
             by_cell
                 .entry(r.cell())
                 .or_default()
-                .insert(r.block, ipo as f64);
+                .entry(r.block)
+                .or_insert(ipo as f64);
         }
     }
     let mut reaches = Vec::new();
