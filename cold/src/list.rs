@@ -22,9 +22,10 @@ pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<(
             "codec", "library", "runtime", "style"
         )?;
         for c in external {
-            let there = match c.runtime.found() {
-                Ok(found) => found.version.clone(),
-                Err(why) => format!("unavailable: {why}"),
+            let there = match (c.runtime.found(), c.available()) {
+                (Ok(found), Ok(())) => found.version.clone(),
+                (_, Err(why)) => format!("unavailable: {why}"),
+                (Err(why), _) => format!("unavailable: {why}"),
             };
             writeln!(
                 out,

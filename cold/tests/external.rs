@@ -1,7 +1,8 @@
 //! Children in other languages (cold/external/): an honest Python child runs and its samples are
 //! checked against what its preflight learned; a deliberately wrong one (it changes a value) is
 //! refused by its preflight's check by meaning, with the path of the first difference, before
-//! anything is timed. Skipped, with a message, where python3 is absent.
+//! anything is timed; a library that is not installed makes its cells unsupported, with how to
+//! install it, and the rest of the run goes on. Skipped, with a message, where python3 is absent.
 
 use schema::run_folder::SampleRow;
 use std::path::{Path, PathBuf};
@@ -117,5 +118,95 @@ fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
         samples.iter().all(|s| s.is_ok() && s.codec != "wrong-json"),
         "{samples:?}"
     );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A description folder with one more Python codec, `absent-json`, whose library is a module that
+/// no machine has.
+fn absent_library(root: &Path) -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
+    let dir = root.join("descriptions/python");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["runtime.toml", "harness.py", "json_child.py"] {
+        std::fs::copy(repo.join(file), dir.join(file)).unwrap();
+    }
+    std::fs::write(
+        dir.join("codec-absent-json.toml"),
+        "id = \"absent-json\"\nlibrary = \"absent json\"\nstyle = \"dom\"\n\
+         source = \"json_child.py\"\noutput = \"new-string\"\n\
+         requires = [\"-c\", \"import thaw_no_such_module\"]\n\
+         install = \"pip install thaw-no-such-module\"\n",
+    )
+    .unwrap();
+    root.join("descriptions")
+}
+
+#[test]
+fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+        return;
+    }
+    let root = tmp("absent");
+    let descriptions = absent_library(&root);
+    let cold = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cold"));
+        c.env_remove("CARGO").env("THAW_EXTERNAL", &descriptions);
+        c
+    };
+
+    let listed = cold().arg("list").output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with("absent-json"))
+        .unwrap_or_else(|| panic!("absent-json not listed:\n{listed}"));
+    assert!(
+        line.contains("unavailable") && line.contains("pip install thaw-no-such-module"),
+        "{line}"
+    );
+
+    let dir = root.join("run");
+    let out = cold()
+        .args(["run", "--codecs", "absent-json,python-floor"])
+        .args(["--fixture", "users-1kb", "--batches", "1", "--samples", "1"])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("unsupported: absent-json de on users-1kb: absent json not found"),
+        "{said}"
+    );
+
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let unsupported = m["unsupported"].as_array().unwrap();
+    assert_eq!(
+        unsupported.len(),
+        2,
+        "de and ser of absent-json: {unsupported:?}"
+    );
+    assert!(unsupported.iter().all(|u| u["codec"] == "absent-json"
+        && u["reason"]
+            .as_str()
+            .unwrap()
+            .contains("No module named 'thaw_no_such_module'")));
+    let samples: Vec<SampleRow> = csv::Reader::from_path(dir.join("samples.csv"))
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect();
+    // The floor's de and ser, one sample each.
+    assert_eq!(samples.len(), 2);
+    assert!(samples
+        .iter()
+        .all(|s| s.is_ok() && s.codec == "python-floor"));
     std::fs::remove_dir_all(&root).unwrap();
 }

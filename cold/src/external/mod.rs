@@ -85,6 +85,13 @@ struct CodecFile {
     why: Option<String>,
     /// How `ser` hands its output over (`reused-buffer` or `new-string`).
     output: String,
+    /// Arguments to the runtime's executable that succeed only where the library is installed
+    /// (`["-c", "import orjson"]`); without them the library is taken to come with the runtime.
+    #[serde(default)]
+    requires: Option<Vec<String>>,
+    /// How to install the library, said when `requires` fails.
+    #[serde(default)]
+    install: Option<String>,
 }
 
 /// A runtime, as found on this machine.
@@ -264,6 +271,10 @@ pub struct ExternalCodec {
     why: &'static str,
     pub runtime: &'static Runtime,
     version: OnceLock<&'static str>,
+    requires: Option<Vec<String>>,
+    install: String,
+    /// Whether the library is there (asked once): `Err` says why not and how to install it.
+    available: OnceLock<Result<(), &'static str>>,
 }
 
 impl ExternalCodec {
@@ -278,6 +289,35 @@ impl ExternalCodec {
             .map(|a| OsString::from(self.runtime.fill(a, Some(&self.source))))
             .collect();
         Ok((found.executable.clone(), args))
+    }
+
+    /// Whether the runtime and the library are there; if not, why and how to install them.
+    pub fn available(&self) -> Result<(), &'static str> {
+        *self.available.get_or_init(|| {
+            let found = self.runtime.found().map_err(|why| leak(why.to_string()))?;
+            let Some(args) = &self.requires else {
+                return Ok(());
+            };
+            let out = Command::new(&found.executable).args(args).output();
+            match out {
+                Ok(out) if out.status.success() => Ok(()),
+                Ok(out) => {
+                    let said = String::from_utf8_lossy(&out.stderr);
+                    let last = said.lines().rev().find(|l| !l.trim().is_empty());
+                    Err(leak(format!(
+                        "{} not found ({}): run {}",
+                        self.library,
+                        last.unwrap_or("its check failed").trim(),
+                        self.install
+                    )))
+                }
+                Err(e) => Err(leak(format!(
+                    "{} does not run ({e}): run {}",
+                    found.executable.display(),
+                    self.install
+                ))),
+            }
+        })
     }
 
     /// The child's name in the manifest: `<runtime>/<source file>`.
@@ -322,9 +362,7 @@ impl AnyCodec for ExternalCodec {
         String::new()
     }
     fn supports(&self, fixture: &Fixture, op: Op) -> Support {
-        if let Err(why) = self.runtime.found() {
-            return Err(leak(why.to_string()));
-        }
+        self.available()?;
         self.supports_model(fixture.model_kind(), op)
             .then_some(())
             .ok_or(self.why)
@@ -446,8 +484,11 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                     c.why
                         .unwrap_or_else(|| "not a model this library is set up for".into()),
                 ),
+                install: c.install.unwrap_or_else(|| runtime.file.install.clone()),
+                requires: c.requires,
                 runtime,
                 version: OnceLock::new(),
+                available: OnceLock::new(),
             });
         }
     }
