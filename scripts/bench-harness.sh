@@ -3,11 +3,15 @@
 # `cold run` started directly, through `cold run` started by `cargo run` (which fills its own
 # environment with cargo's variables: the children must not inherit them), and through
 # `hyperfine -N` (no shell) on the very same command line and environment, in alternating
-# rounds. Prints each round's medians, then the medians over all rounds and their ratios:
-# cargo/direct should be 1.00 within noise, and direct/hyperfine within a few per cent.
+# rounds; then both again pinned to one CPU (`cold run --pin CPU`, `taskset -c CPU hyperfine`).
+# Prints each round's medians, then the medians over all rounds and their ratios: cargo/direct
+# should be 1.00 within noise, and so should pinned direct/pinned hyperfine. Unpinned, the
+# runner's three processes (runner, spawner, child) cross between CPUs where hyperfine's two need
+# not, which costs several per cent on a 2-CPU virtual machine.
 #
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
+#   THAW_HARNESS_CPU=0 scripts/bench-harness.sh   pin to CPU 0 (default: the last CPU)
 #
 # Needs hyperfine on PATH (Debian: apt-get install -y hyperfine; elsewhere: cargo install
 # hyperfine). Everything it writes goes to a temporary folder, removed at the end.
@@ -24,6 +28,11 @@ rounds="${THAW_HARNESS_ROUNDS:-3}"
 samples="${THAW_HARNESS_SAMPLES:-200}"
 fixture="${THAW_HARNESS_FIXTURE:-users-2kb}"
 op="${THAW_HARNESS_OP:-de}"
+cpu="${THAW_HARNESS_CPU:-$(($(nproc) - 1))}"
+if ! command -v taskset >/dev/null 2>&1; then
+  echo "bench-harness: needs taskset on PATH for the pinned rounds (Debian: util-linux)" >&2
+  exit 2
+fi
 
 cargo build --release -p cold -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
 bin="$PWD/target/release"
@@ -43,9 +52,11 @@ wall_ns() {
            $s == "ok" { print $w }' "$1"
 }
 
-run_cold() { # $1: how the runner is started (direct | cargo), $2: the run folder
+run_cold() { # $1: how the runner is started (direct | cargo | pinned), $2: the run folder
   local args=(run --codecs noop --ops "$op" --batches 1 --samples "$samples" --fixture "$fixture" --out "$2")
-  if [ "$1" = cargo ]; then
+  if [ "$1" = pinned ]; then
+    "$bin/cold" "${args[@]}" --pin "$cpu" >"$2.log" 2>&1 || { cat "$2.log" >&2; exit 1; }
+  elif [ "$1" = cargo ]; then
     cargo run --release -q -p cold -- "${args[@]}" >"$2.log" 2>&1 || { cat "$2.log" >&2; exit 1; }
   else
     "$bin/cold" "${args[@]}" >"$2.log" 2>&1 || { cat "$2.log" >&2; exit 1; }
@@ -53,27 +64,41 @@ run_cold() { # $1: how the runner is started (direct | cargo), $2: the run folde
   wall_ns "$2/samples.csv" | median
 }
 
-direct=() ; cargo=() ; hf=()
-printf '%-6s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" "hyperfine (us)"
+# hyperfine -N on the exact command line and environment the runner gave its children (PATH
+# and HOME only); $1: the run folder whose fixture it reads, $2: the JSON to write, then the
+# command to start hyperfine under (nothing, or taskset). Prints the median in ns.
+run_hyperfine() {
+  local input="$1/fixtures/$fixture.json" json="$2"
+  shift 2
+  env -i PATH="$PATH" HOME="$HOME" "$@" hyperfine -N --style none --warmup 5 --runs "$samples" \
+    --export-json "$json" \
+    -- "$bin/child-noop-$op-any --op $op --batch 1 --input $input --drops end" \
+    >"$json.log" 2>&1 || { cat "$json.log" >&2; exit 1; }
+  local s
+  s="$(grep -o '"median": *[0-9.eE+-]*' "$json" | head -1 | sed 's/.*: *//')"
+  awk -v s="$s" 'BEGIN { printf "%.0f", s * 1e9 }'
+}
+
+direct=() ; cargo=() ; hf=() ; pinned=() ; hf_pinned=()
+printf '%-6s %14s %14s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" "hyperfine (us)" \
+  "pinned (us)" "hf pinned (us)"
 for round in $(seq 1 "$rounds"); do
   d_ns="$(run_cold direct "$work/direct-$round")"
   c_ns="$(run_cold cargo "$work/cargo-$round")"
-  # The exact command line and environment the runner gave its children (PATH and HOME only).
-  input="$work/direct-$round/fixtures/$fixture.json"
-  env -i PATH="$PATH" HOME="$HOME" hyperfine -N --style none --warmup 5 --runs "$samples" \
-    --export-json "$work/hyperfine-$round.json" \
-    -- "$bin/child-noop-$op-any --op $op --batch 1 --input $input --drops end" \
-    >"$work/hyperfine-$round.log" 2>&1 || { cat "$work/hyperfine-$round.log" >&2; exit 1; }
-  hf_s="$(grep -o '"median": *[0-9.eE+-]*' "$work/hyperfine-$round.json" | head -1 | sed 's/.*: *//')"
-  h_ns="$(awk -v s="$hf_s" 'BEGIN { printf "%.0f", s * 1e9 }')"
-  direct+=("$d_ns"); cargo+=("$c_ns"); hf+=("$h_ns")
-  awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" \
-    'BEGIN { printf "%-6s %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3 }'
+  h_ns="$(run_hyperfine "$work/direct-$round" "$work/hyperfine-$round.json")"
+  p_ns="$(run_cold pinned "$work/pinned-$round")"
+  hp_ns="$(run_hyperfine "$work/direct-$round" "$work/hyperfine-pinned-$round.json" taskset -c "$cpu")"
+  direct+=("$d_ns"); cargo+=("$c_ns"); hf+=("$h_ns"); pinned+=("$p_ns"); hf_pinned+=("$hp_ns")
+  awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" -v p="$p_ns" -v q="$hp_ns" \
+    'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, p / 1e3, q / 1e3 }'
 done
 
 d_all="$(printf '%s\n' "${direct[@]}" | median)"
 c_all="$(printf '%s\n' "${cargo[@]}" | median)"
 h_all="$(printf '%s\n' "${hf[@]}" | median)"
-awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v n="$samples" -v r="$rounds" 'BEGIN {
-  printf "\nnoop wall, median of %d rounds of %d samples: direct %.1f us, cargo run %.1f us, hyperfine -N %.1f us\n", r, n, d / 1e3, c / 1e3, h / 1e3
-  printf "cargo run / direct: %.3f (%+.1f%%); direct / hyperfine: %.3f (%+.1f%%)\n", c / d, (c / d - 1) * 100, d / h, (d / h - 1) * 100 }'
+p_all="$(printf '%s\n' "${pinned[@]}" | median)"
+q_all="$(printf '%s\n' "${hf_pinned[@]}" | median)"
+awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v p="$p_all" -v q="$q_all" -v n="$samples" -v r="$rounds" -v cpu="$cpu" 'BEGIN {
+  printf "\nnoop wall, median of %d rounds of %d samples: direct %.1f us, cargo run %.1f us, hyperfine -N %.1f us;\n", r, n, d / 1e3, c / 1e3, h / 1e3
+  printf "pinned to CPU %s: cold run --pin %.1f us, taskset hyperfine -N %.1f us\n", cpu, p / 1e3, q / 1e3
+  printf "cargo run / direct: %.3f (%+.1f%%); direct / hyperfine: %.3f (%+.1f%%); pinned / pinned: %.3f (%+.1f%%)\n", c / d, (c / d - 1) * 100, d / h, (d / h - 1) * 100, p / q, (p / q - 1) * 100 }'
