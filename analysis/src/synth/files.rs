@@ -1,0 +1,251 @@
+//! The files of a synthetic run besides its samples: the manifest `cold run` would write, and
+//! the warm side (criterion estimates, allocation and conformance tables) consistent with it.
+
+use super::models::{CostModel, MODELS};
+use super::{scale, SynthOptions, BATCHES, FIXTURE};
+use crate::inputs::alloc::AllocRow;
+use crate::inputs::conformance::ConformanceRow;
+use crate::inputs::criterion::WarmEstimate;
+use schema::conformance_file::{Expected, Outcome};
+use schema::run_folder::{
+    CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, Manifest, PlanRow, Stopping,
+    VariantEntry,
+};
+use schema::{Measure, Op, Style, Variant};
+
+/// The warm side of a synthetic run, consistent with its cost models: criterion estimates per
+/// codec, op and variant, an allocation table and a small conformance table.
+pub(super) fn warm_side(
+    opts: &SynthOptions,
+    variants: &[Variant],
+) -> (Vec<WarmEstimate>, Vec<AllocRow>, Vec<ConformanceRow>) {
+    let mut warm = Vec::new();
+    let mut alloc = Vec::new();
+    let mut conformance = Vec::new();
+    for m in MODELS {
+        let id = m.id;
+        let k = scale(opts, id);
+        for (op, per) in [(Op::De, m.de_per_op * k), (Op::Ser, m.ser_per_op * k)] {
+            if per == 0.0 {
+                continue;
+            }
+            for &variant in variants {
+                let per = if variant == Variant::Native {
+                    per * m.native
+                } else {
+                    per
+                };
+                warm.push(WarmEstimate {
+                    fixture: FIXTURE.into(),
+                    op,
+                    codec: id.into(),
+                    variant: Some(variant),
+                    median_ns: per,
+                    lo_ns: per * 0.99,
+                    hi_ns: per * 1.01,
+                    criterion_samples: Some(crate::inputs::criterion::FULL_SAMPLES),
+                });
+            }
+            alloc.push(AllocRow {
+                fixture: FIXTURE.into(),
+                op,
+                codec: id.into(),
+                variant: None,
+                allocs_per_op: if m.style == Style::Baseline {
+                    0.0
+                } else {
+                    (per / 40.0).round()
+                },
+                bytes_per_op: if m.style == Style::Baseline {
+                    0.0
+                } else {
+                    (per * 1.5).round()
+                },
+                peak_live_bytes: if m.style == Style::Baseline {
+                    0.0
+                } else {
+                    (per * 2.0).round()
+                },
+            });
+        }
+        if m.style == Style::Baseline {
+            continue;
+        }
+        for (file, expected) in [
+            ("y_ok.json", Expected::Accept),
+            ("n_trailing_comma.json", Expected::Reject),
+            ("i_big_number.json", Expected::Either),
+        ] {
+            let lax = file.starts_with('n') && id.starts_with("nanoserde");
+            let outcome = if expected != Expected::Reject || lax {
+                Outcome::Accepted
+            } else {
+                Outcome::Rejected
+            };
+            conformance.push(ConformanceRow {
+                codec: id.into(),
+                file: file.into(),
+                expected,
+                outcome,
+                correct: !lax,
+                detail: lax.then(|| "accepted a trailing comma".to_string()),
+            });
+        }
+    }
+
+    (warm, alloc, conformance)
+}
+
+/// The manifest of a synthetic run: what `cold run` would record, with every machine and build
+/// field marked synthetic.
+pub(super) fn manifest(
+    opts: &SynthOptions,
+    variants: &[Variant],
+    stopping: Option<Stopping>,
+    n_cells: usize,
+    plan: &[PlanRow],
+) -> Manifest {
+    let blocks = plan.len() / n_cells;
+    let mut command_line: Vec<String> = vec!["analysis".into(), "synth".into()];
+    match (opts.precision, stopping.as_ref()) {
+        (Some(p), Some(rule)) => command_line.extend([
+            "--precision".into(),
+            p.to_string(),
+            "--max-samples".into(),
+            rule.max_blocks.to_string(),
+        ]),
+        _ => command_line.extend(["--samples".into(), opts.samples.to_string()]),
+    }
+    command_line.extend([
+        "--seed".into(),
+        opts.seed.to_string(),
+        "--measure".into(),
+        opts.measure.to_string(),
+    ]);
+    if variants.len() > 1 {
+        command_line.extend([
+            "--variants".into(),
+            variants
+                .iter()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        ]);
+    }
+    let children_dir = |v: Variant| format!("synthetic/{v}");
+    Manifest {
+        synthetic: true,
+        thaw_version: env!("CARGO_PKG_VERSION").to_string(),
+        commit: Some("synthetic".into()),
+        command_line,
+        measure: Some(opts.measure),
+        counting: (opts.measure == Measure::Instructions).then(|| Counting {
+            valgrind: "synthetic".into(),
+            tool: "callgrind".into(),
+            options: Vec::new(),
+            alloc_library: "synthetic".into(),
+            alloc_library_sha256: "0".repeat(64),
+        }),
+        seed: Some(opts.seed),
+        samples_per_cell: Some(blocks as u32),
+        ops: vec![Op::Ser, Op::De],
+        batches: BATCHES.to_vec(),
+        cells: Some(n_cells),
+        samples_planned: Some(plan.len()),
+        variant: Some(variants[0]),
+        children_dir: Some(children_dir(variants[0])),
+        variants: if variants.len() > 1 {
+            variants
+                .iter()
+                .map(|&variant| VariantEntry {
+                    variant,
+                    children_dir: children_dir(variant),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        stopping,
+        rustc: Some("synthetic".into()),
+        codecs: MODELS
+            .iter()
+            .map(|m| CodecEntry {
+                id: m.id.into(),
+                library: m.id.trim_end_matches("-value").into(),
+                version: "0.0.0-synthetic".into(),
+                style: Some(m.style),
+                output: None,
+                child: None,
+                child_bytes: None,
+                child_sha256: None,
+                runtime: None,
+                runtime_version: None,
+            })
+            .collect(),
+        children: variants
+            .iter()
+            .flat_map(|&variant| {
+                MODELS.iter().flat_map(move |m| {
+                    [Op::De, Op::Ser]
+                        .into_iter()
+                        .filter(|&op| op == Op::De || m.can_ser())
+                        .map(move |op| child(m, op, variant))
+                })
+            })
+            .collect(),
+        fixtures: vec![FixtureEntry {
+            name: FIXTURE.into(),
+            bytes: 2048,
+            sha256: "0".repeat(64),
+            file: None,
+        }],
+        cpu_model: Some("synthetic CPU".into()),
+        cores: Some(2),
+        kernel: Some("synthetic".into()),
+        pinning: Some("none".into()),
+        cold_cache: false,
+        finished: true,
+        started_utc: "1970-01-01T00:00:00Z".into(),
+        verification: MODELS
+            .iter()
+            .flat_map(|m| {
+                [Op::De, Op::Ser].map(|op| {
+                    let unsupported = op == Op::Ser && !m.can_ser();
+                    CheckEntry {
+                        variant: None,
+                        codec: m.id.into(),
+                        fixture: FIXTURE.into(),
+                        op,
+                        status: if unsupported { "unsupported" } else { "pass" }.into(),
+                        detail: if unsupported { "no serializer" } else { "" }.into(),
+                    }
+                })
+            })
+            .collect(),
+        ..Manifest::default()
+    }
+}
+
+/// The synthetic child of `m`'s `op` in `variant`: its size the model's, a native build 8 KiB
+/// larger (so the two read apart).
+fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
+    let target = if m.style == Style::Baseline {
+        "any"
+    } else if m.style == Style::Dom {
+        "dom"
+    } else {
+        "users"
+    };
+    let extra = if variant == Variant::Native { 8 } else { 0 };
+    ChildEntry {
+        codec: m.id.into(),
+        op,
+        fixture: FIXTURE.into(),
+        binary: format!("child-{}-{op}-{target}", m.id),
+        path: format!("synthetic/{variant}/child-{}-{op}-{target}", m.id),
+        bytes: (m.child_kib + extra) * 1024,
+        sha256: "0".repeat(64),
+        variant: Some(variant),
+        learned: None,
+    }
+}

@@ -1,0 +1,284 @@
+//! Synthetic runs with a known truth, for tests, demos and the report's scaling check:
+//! a cold run folder (manifest, plan, samples), and the warm side (criterion estimates, an
+//! allocation table, a conformance table) consistent with it.
+//!
+//! Each codec has a made-up cost model (start-up, init, first operation, time per further
+//! operation, and how much faster its `native` build is); samples get a drift shared by the
+//! block and lognormal noise. The library's phases (init, first_op, remaining_ops) of a sample
+//! share one noise factor: lognormal (σ = [`LIBRARY_SIGMA`]) with, in a share of samples, a
+//! right tail (a busy moment), drawn alike for every cell. So the within-block log ratio of two
+//! cells is symmetric about the log of their planted ratio ([`truth`] over [`truth`]), which is
+//! exactly what the Hodges-Lehmann interval of a paired ratio estimates: a coverage check
+//! against the planted ratio is fair. The other phases are noisy each on its own. The numbers
+//! are plausible, not measured: never publish them.
+//!
+//! With a precision ([`SynthOptions::precision`]) the run is sampled as `cold run --precision`
+//! samples: 10 whole blocks, then 5 more at a time until the stopping rule
+//! ([`crate::analyze::precision`]) is met or the most blocks are taken, and the manifest records
+//! the rule and why it stopped. With two variants (`portable,native`) each variant of a cell is
+//! a cell of its own in every block, the native one planted [`CostModel::native`] times the
+//! portable one.
+//!
+//! With [`Measure::Instructions`] the run is a counted one, as `cold run --measure
+//! instructions` writes it: no times, and in every ok sample the counts [`planted`] derives from
+//! the same cost model ([`INSTRUCTIONS_PER_NS`] instructions per ns of truth, no noise), the same
+//! in every sample of a cell, as real counts are.
+
+mod files;
+mod models;
+mod sampling;
+
+pub use models::{models, planted, truth, CostModel, INSTRUCTIONS_PER_NS};
+pub use sampling::{LIBRARY_SIGMA, TAIL_SHARE, TAIL_SIGMA};
+
+use crate::analyze::precision::MAX_BLOCKS;
+use crate::inputs::alloc::AllocRow;
+use crate::inputs::conformance::ConformanceRow;
+use crate::inputs::criterion::WarmEstimate;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use sampling::{cells, sample_to_precision, Sampler};
+use schema::run_folder::{Manifest, PlanRow, SampleRow};
+use schema::{Measure, Variant};
+
+pub const FIXTURE: &str = "users-2kb";
+pub const BATCHES: [u32; 3] = [1, 10, 100];
+/// The variant of a run of one variant.
+pub const VARIANT: Variant = Variant::Portable;
+/// The codec the synthetic run's ratios are taken against.
+pub const REFERENCE: &str = "serde_json";
+#[derive(Debug, Clone, Default)]
+pub struct SynthOptions {
+    /// At least this many samples (rounded up to whole blocks); unused with a precision.
+    pub samples: usize,
+    pub seed: u64,
+    /// Share of samples that fail (status `timeout`).
+    pub fail_rate: f64,
+    /// Codecs made slower (> 1) or faster (< 1) by a factor on init and every operation, for
+    /// comparing two synthetic runs.
+    pub scale: Vec<(String, f64)>,
+    /// Time (the default), or instruction counts as a counted run records them.
+    pub measure: Measure,
+    /// Sample as `cold run --precision` does, to this relative half-width (e.g. 0.03).
+    pub precision: Option<f64>,
+    /// With a precision: the most blocks ([`MAX_BLOCKS`] when `None`).
+    pub max_blocks: Option<u32>,
+    /// The build variants, each a cell of its own in every block, in the manifest's order
+    /// (empty: [`VARIANT`] alone).
+    pub variants: Vec<Variant>,
+}
+
+impl SynthOptions {
+    /// The variants of the run, in order.
+    pub fn variants(&self) -> Vec<Variant> {
+        if self.variants.is_empty() {
+            vec![VARIANT]
+        } else {
+            self.variants.clone()
+        }
+    }
+}
+
+pub struct SynthRun {
+    pub manifest: Manifest,
+    pub plan: Vec<PlanRow>,
+    pub samples: Vec<SampleRow>,
+    pub warm: Vec<WarmEstimate>,
+    pub alloc: Vec<AllocRow>,
+    pub conformance: Vec<ConformanceRow>,
+}
+
+/// Build a synthetic run.
+pub fn synth(opts: SynthOptions) -> SynthRun {
+    let variants = opts.variants();
+    let cells = cells(&variants);
+    let mut sampler = Sampler {
+        opts: &opts,
+        rng: ChaCha8Rng::seed_from_u64(opts.seed),
+        order: (0..cells.len()).collect(),
+        plan: Vec::new(),
+        samples: Vec::new(),
+        wall_secs: 0.0,
+        cells,
+    };
+    let stopping = match opts.precision {
+        Some(target) => Some(sample_to_precision(
+            &mut sampler,
+            target,
+            opts.max_blocks.unwrap_or(MAX_BLOCKS),
+        )),
+        None => {
+            let blocks = opts.samples.div_ceil(sampler.cells.len()).max(1);
+            for block in 0..blocks as u32 {
+                sampler.block(block);
+            }
+            None
+        }
+    };
+    let n_cells = sampler.cells.len();
+    let (plan, samples) = (sampler.plan, sampler.samples);
+    let (warm, alloc, conformance) = files::warm_side(&opts, &variants);
+    let manifest = files::manifest(&opts, &variants, stopping, n_cells, &plan);
+    SynthRun {
+        manifest,
+        plan,
+        samples,
+        warm,
+        alloc,
+        conformance,
+    }
+}
+
+fn scale(opts: &SynthOptions, codec: &str) -> f64 {
+    opts.scale
+        .iter()
+        .filter(|(c, _)| c == codec)
+        .map(|(_, k)| k)
+        .product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::models::MODELS;
+    use super::*;
+    use crate::inputs::samples::{Count, Counts};
+    use schema::Op;
+
+    #[test]
+    fn shape() {
+        let s = synth(SynthOptions {
+            samples: 100,
+            seed: 1,
+            ..Default::default()
+        });
+        let n_cells = cells(&[VARIANT]).len();
+        assert_eq!(n_cells, 57);
+        assert_eq!(s.samples.len(), 2 * n_cells);
+        assert_eq!(s.plan.len(), s.samples.len());
+        assert!(s.samples.iter().all(|r| r.is_ok()));
+        let r = &s.samples[0];
+        assert_eq!(
+            r.init_plus_ops_ns,
+            Some(r.init_ns.unwrap() + r.first_op_ns.unwrap() + r.remaining_ops_ns.unwrap())
+        );
+        assert!(s.samples.iter().all(|r| r.instr_first_op.is_none()));
+        // the manifest lists a child per codec × op, its size in bytes
+        assert_eq!(s.manifest.children.len(), 19);
+        assert_eq!(s.manifest.stopping, None);
+        assert!(s.manifest.variants.is_empty());
+    }
+
+    #[test]
+    fn the_truth_is_the_cost_model_worked_by_hand() {
+        // serde_json de ×10: 30 ns init, 26,000 ns first call, 9 × 4,000 × 1.02 further
+        assert_eq!(
+            truth("serde_json", Op::De, 10, Variant::Portable, 1.0),
+            Some(30.0 + 26_000.0 + 9.0 * 4_000.0 * 1.02)
+        );
+        // simd-json native: 0.48 × its portable truth; scaled 2× on top
+        let portable = 2_000.0 + 44_000.0;
+        assert_eq!(
+            truth("simd-json", Op::De, 1, Variant::Native, 2.0),
+            Some(portable * 2.0 * 0.48)
+        );
+        assert_eq!(truth("jiter", Op::Ser, 1, Variant::Portable, 1.0), None);
+        assert_eq!(truth("nothing", Op::De, 1, Variant::Portable, 1.0), None);
+    }
+
+    #[test]
+    fn the_library_phases_are_the_truth_times_one_noise_factor() {
+        // Every ok sample's init, first_op and remaining_ops are its truth's phases times one
+        // shared factor (rounded): so init_plus_ops / truth is that factor, and the phases
+        // keep the model's proportions.
+        let s = synth(SynthOptions {
+            samples: 57 * 4,
+            seed: 9,
+            ..SynthOptions::default()
+        });
+        for r in &s.samples {
+            let t = truth(&r.codec, r.op, r.batch, r.variant, 1.0).unwrap();
+            let f = r.init_plus_ops_ns.unwrap() as f64 / t;
+            assert!((0.5..6.0).contains(&f), "{f}");
+            let (first, _) = MODELS.iter().find(|m| m.id == r.codec).unwrap().costs(r.op);
+            let expect = (first * f).round();
+            assert!(
+                (r.first_op_ns.unwrap() as f64 - expect).abs() <= 1.0 + expect * 1e-9,
+                "{r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_variants_are_cells_of_their_own_in_every_block() {
+        let s = synth(SynthOptions {
+            samples: 114 * 3,
+            seed: 2,
+            variants: vec![Variant::Portable, Variant::Native],
+            ..SynthOptions::default()
+        });
+        assert_eq!(s.plan.len(), 114 * 3);
+        for block in 0..3 {
+            let native = s
+                .plan
+                .iter()
+                .filter(|p| p.block == block && p.variant == Variant::Native)
+                .count();
+            assert_eq!(native, 57);
+        }
+        let names: Vec<Variant> = s.manifest.variants.iter().map(|v| v.variant).collect();
+        assert_eq!(names, [Variant::Portable, Variant::Native]);
+        assert_eq!(s.manifest.variant, Some(Variant::Portable));
+        assert_eq!(s.manifest.children.len(), 38);
+        let size = |v: Variant| {
+            s.manifest
+                .children
+                .iter()
+                .find(|c| c.codec == "simd-json" && c.variant == Some(v))
+                .unwrap()
+                .bytes
+        };
+        assert_eq!(size(Variant::Native) - size(Variant::Portable), 8 * 1024);
+        assert!(s
+            .manifest
+            .command_line
+            .join(" ")
+            .ends_with("--variants portable,native"));
+    }
+
+    #[test]
+    fn a_counted_run_plants_its_counts_in_every_ok_sample_and_no_time() {
+        let s = synth(SynthOptions {
+            samples: 57 * 3,
+            seed: 1,
+            fail_rate: 0.05,
+            scale: vec![("simd-json".into(), 1.5)],
+            measure: Measure::Instructions,
+            ..SynthOptions::default()
+        });
+        assert_eq!(s.manifest.measure, Some(Measure::Instructions));
+        assert!(s.manifest.counting.is_some());
+        assert!(s.samples.iter().any(|r| !r.is_ok()));
+        for r in &s.samples {
+            assert_eq!(
+                (r.init_plus_ops_ns, r.wall_ns, r.first_op_ns),
+                (None, None, None)
+            );
+            if !r.is_ok() {
+                assert_eq!(r.instr_first_op, None);
+                continue;
+            }
+            let k = if r.codec == "simd-json" { 1.5 } else { 1.0 };
+            let want = planted(&r.codec, r.op, r.batch, k).unwrap();
+            assert_eq!(Counts::of_row_for_tests(r), want);
+        }
+        // the truth, worked by hand: simd-json de, 2,000 ns init and 44,000 ns first call at
+        // 4 instructions per ns, scaled by 1.5; 2,500 ns per further call
+        let simd = planted("simd-json", Op::De, 10, 1.5).unwrap();
+        assert_eq!(simd.get(Count::InstrInit), Some(12_000));
+        assert_eq!(simd.get(Count::InstrFirstOp), Some(264_000));
+        assert_eq!(simd.get(Count::InstrRemainingOps), Some(9 * 15_000));
+        assert_eq!(simd.get(Count::AllocFirstOpBlocks), Some(88));
+        assert_eq!(planted("jiter", Op::Ser, 1, 1.0), None);
+        assert_eq!(planted("nothing", Op::De, 1, 1.0), None);
+    }
+}

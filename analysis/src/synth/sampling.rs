@@ -1,0 +1,232 @@
+//! Drawing the synthetic samples, block by block as `cold run` takes them: every cell once per
+//! block in a seeded shuffle, a drift the block shares, lognormal noise with a right tail; and
+//! sampling to a precision as `cold run --precision` does.
+
+use super::models::{planted, MODELS};
+use super::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
+use crate::analyze::precision::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
+use crate::inputs::samples::{Count, Counts};
+use crate::stats::precision::standing;
+use rand::seq::SliceRandom;
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use schema::run_folder::{PlanRow, SampleRow, Stopping};
+use schema::{Measure, Op, Status, Style, Variant};
+
+/// The noise of the library's phases (init, first_op, remaining_ops), which share one factor per
+/// sample: lognormal with this σ…
+pub const LIBRARY_SIGMA: f64 = 0.08;
+/// …and, in this share of samples, a right tail: a further factor exp(σ·|z|), σ =
+/// [`TAIL_SIGMA`], as a busy moment of the machine gives.
+pub const TAIL_SHARE: f64 = 0.06;
+pub const TAIL_SIGMA: f64 = 0.4;
+
+/// `row` with `counts` in its count columns.
+fn with_counts(mut row: SampleRow, counts: &Counts) -> SampleRow {
+    row.instr_to_main = counts.get(Count::InstrToMain);
+    row.instr_fixture = counts.get(Count::InstrFixture);
+    row.instr_init = counts.get(Count::InstrInit);
+    row.instr_first_op = counts.get(Count::InstrFirstOp);
+    row.instr_remaining_ops = counts.get(Count::InstrRemainingOps);
+    row.instr_check = counts.get(Count::InstrCheck);
+    row.instr_exit = counts.get(Count::InstrExit);
+    row.alloc_init_blocks = counts.get(Count::AllocInitBlocks);
+    row.alloc_init_bytes = counts.get(Count::AllocInitBytes);
+    row.alloc_first_op_blocks = counts.get(Count::AllocFirstOpBlocks);
+    row.alloc_first_op_bytes = counts.get(Count::AllocFirstOpBytes);
+    row.alloc_remaining_ops_blocks = counts.get(Count::AllocRemainingOpsBlocks);
+    row.alloc_remaining_ops_bytes = counts.get(Count::AllocRemainingOpsBytes);
+    row
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// A cell of the synthetic run: a cost model, an op, a batch, a variant.
+pub(super) struct SynthCell {
+    model: usize,
+    op: Op,
+    batch: u32,
+    variant: Variant,
+}
+
+pub(super) fn cells(variants: &[Variant]) -> Vec<SynthCell> {
+    let mut out = Vec::new();
+    for &variant in variants {
+        for (m, model) in MODELS.iter().enumerate() {
+            for op in [Op::De, Op::Ser] {
+                if op == Op::Ser && !model.can_ser() {
+                    continue;
+                }
+                for batch in BATCHES {
+                    out.push(SynthCell {
+                        model: m,
+                        op,
+                        batch,
+                        variant,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The samples of a run as they are drawn, block by block.
+pub(super) struct Sampler<'a> {
+    pub(super) opts: &'a SynthOptions,
+    pub(super) rng: ChaCha8Rng,
+    pub(super) cells: Vec<SynthCell>,
+    pub(super) order: Vec<usize>,
+    pub(super) plan: Vec<PlanRow>,
+    pub(super) samples: Vec<SampleRow>,
+    /// The wall time of every sample so far, s: the synthetic run's sampling time.
+    pub(super) wall_secs: f64,
+}
+
+impl Sampler<'_> {
+    /// Every cell once, in a seeded shuffle, with a drift the block shares.
+    pub(super) fn block(&mut self, block: u32) {
+        let opts = self.opts;
+        let rng = &mut self.rng;
+        self.order.shuffle(rng);
+        let drift = (0.04 * normal(rng)).exp();
+        for &ci in &self.order {
+            let c = &self.cells[ci];
+            let m = &MODELS[c.model];
+            let (first, per) = m.costs(c.op);
+            let kib = m.child_kib;
+            let k = scale(opts, m.id)
+                * if c.variant == Variant::Native {
+                    m.native
+                } else {
+                    1.0
+                };
+            let (init, first, per) = (m.init * k, first * k, per * k);
+            let p = PlanRow {
+                plan_index: self.plan.len() as u64,
+                block,
+                codec: m.id.to_string(),
+                op: c.op,
+                batch: c.batch,
+                fixture: FIXTURE.to_string(),
+                variant: c.variant,
+            };
+            let mut noisy =
+                |x: f64, sigma: f64| (x * drift * (sigma * normal(rng)).exp()).round() as u64;
+            let spawn = noisy(550_000.0 + kib as f64 * 40.0, 0.06);
+            let fixture = noisy(if c.op == Op::De { 18_000.0 } else { 9_000.0 }, 0.1);
+            let check = noisy(400.0, 0.1);
+            let exit = noisy(90_000.0, 0.08);
+            // the library's phases share one factor, drawn alike for every cell
+            let mut f = drift * (LIBRARY_SIGMA * normal(rng)).exp();
+            if rng.random::<f64>() < TAIL_SHARE {
+                f *= (TAIL_SIGMA * normal(rng).abs()).exp();
+            }
+            let init_ns = (init * f).round() as u64;
+            let first_ns = (first * f).round() as u64;
+            let rem = (f64::from(c.batch - 1) * per * 1.02 * f).round() as u64;
+            let ipo = init_ns + first_ns + rem;
+            let wall = spawn + fixture + ipo + check + exit;
+            let failed = rng.random::<f64>() < opts.fail_rate;
+            let checksum = Some(format!(
+                "{:016x}",
+                c.model as u64 * 7919 + u64::from(c.batch)
+            ));
+            let row = if failed {
+                SampleRow {
+                    status: Status::Timeout,
+                    error: Some("child did not finish within the timeout".into()),
+                    ..SampleRow::planned(&p)
+                }
+            } else if opts.measure == Measure::Instructions {
+                // no times, as the runner clears them; the checksum and exit code as a timed run
+                let counts = planted(m.id, c.op, c.batch, k).unwrap_or_default();
+                with_counts(
+                    SampleRow {
+                        exit_code: Some(0),
+                        checksum,
+                        ..SampleRow::planned(&p)
+                    },
+                    &counts,
+                )
+            } else {
+                SampleRow {
+                    status: Status::Ok,
+                    spawn_to_main_ns: Some(spawn),
+                    fixture_ns: Some(fixture),
+                    init_ns: Some(init_ns),
+                    first_op_ns: Some(first_ns),
+                    remaining_ops_ns: Some(rem),
+                    check_ns: Some(check),
+                    exit_ns: Some(exit),
+                    init_plus_ops_ns: Some(ipo),
+                    wall_ns: Some(wall),
+                    user_us: Some(wall * 6 / 10_000),
+                    sys_us: Some(wall * 3 / 10_000),
+                    maxrss_kib: Some(1_800 + kib + u64::from(c.batch) * 2),
+                    minflt: Some(120 + kib / 8),
+                    majflt: Some(0),
+                    inblock: Some(0),
+                    nvcsw: Some(1),
+                    nivcsw: Some(rng.random_range(0..3)),
+                    exit_code: Some(0),
+                    signal: None,
+                    checksum,
+                    error: None,
+                    ..SampleRow::planned(&p)
+                }
+            };
+            self.wall_secs += wall as f64 / 1e9;
+            self.plan.push(p);
+            self.samples.push(row);
+        }
+    }
+}
+
+/// Sample `sampler` as `cold run --precision target` would: [`MIN_BLOCKS`] blocks (fewer when
+/// `max_blocks` is fewer), then [`CHECK_EVERY`] more at a time while the rule asks for more.
+/// Returns the rule with why it stopped and its widest interval at the last check.
+pub(super) fn sample_to_precision(sampler: &mut Sampler, target: f64, max_blocks: u32) -> Stopping {
+    let floors: Vec<&str> = MODELS
+        .iter()
+        .filter(|m| m.style == Style::Baseline)
+        .map(|m| m.id)
+        .collect();
+    let mut rule = Stopping {
+        precision: target,
+        level: LEVEL,
+        reference: Some(REFERENCE.to_string()),
+        min_blocks: MIN_BLOCKS.min(max_blocks),
+        check_every: CHECK_EVERY,
+        max_blocks,
+        max_time_secs: None,
+        sampling_secs: 0.0,
+        stopped_on: None,
+        widest: None,
+    };
+    let mut taken = 0;
+    let mut more = rule.min_blocks;
+    loop {
+        for _ in 0..more {
+            sampler.block(taken);
+            taken += 1;
+        }
+        rule.sampling_secs = sampler.wall_secs;
+        let now = standing(
+            &reaches(&sampler.samples, rule.reference.as_deref(), &floors),
+            target,
+        );
+        rule.widest = now.widest.map(|w| (w.label, w.half_width));
+        match next(&rule, taken, now.met) {
+            Next::Stop(reason) => {
+                rule.stopped_on = Some(reason);
+                return rule;
+            }
+            Next::More(k) => more = k,
+        }
+    }
+}
