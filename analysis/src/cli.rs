@@ -56,37 +56,12 @@ fn codec_factor(s: &str) -> Result<(String, f64), String> {
     }
 }
 
-/// `3%` or `0.03`: a relative half-width above 0 and at most 50% (as `cold run --precision`
-/// takes it).
-pub fn precision(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let value = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
-        None => match t.parse::<f64>() {
-            Ok(f) if f >= 1.0 => {
-                return Err(format!(
-                    "`{text}`: give a percentage like 3% or a fraction like 0.03"
-                ))
-            }
-            other => other,
-        },
-    }
-    .map_err(|_| format!("`{text}` is not a precision: give a percentage like 3%"))?;
-    if value.is_finite() && value > 0.0 && value <= 0.5 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "`{text}`: give a precision above 0% and at most 50%"
-        ))
-    }
-}
-
 /// The most blocks of a precision run: from the first check's blocks to 100,000.
 fn max_samples(s: &str) -> Result<u32, String> {
     let v: u32 = s
         .parse()
         .map_err(|_| format!("`{s}` is not a whole number"))?;
-    let min = crate::analyze::precision::MIN_BLOCKS;
+    let min = crate::stats::stopping::MIN_BLOCKS;
     if (min..=100_000).contains(&v) {
         Ok(v)
     } else {
@@ -199,7 +174,7 @@ pub struct SynthArgs {
     /// Sample as `cold run --precision` does: 10 whole blocks, then 5 more at a time until every
     /// cell's 95% interval of the median init_plus_ops and every paired ratio to serde_json is
     /// within this of its estimate (3% or 0.03), or --max-samples.
-    #[arg(long, value_name = "PERCENT", value_parser = precision, conflicts_with = "samples")]
+    #[arg(long, value_name = "PERCENT", value_parser = crate::stats::stopping::parse_precision, conflicts_with = "samples")]
     pub precision: Option<f64>,
     /// With --precision: the most samples per cell [default: 300].
     #[arg(long, value_name = "N", requires = "precision", value_parser = max_samples)]

@@ -115,18 +115,13 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     };
     let (changes, only_a, only_b) = compare(&ra.samples, &rb.samples, &opts);
     if changes.is_empty() {
-        bail!(
-            "{} and {} have no cell in common ({} cells only in A, {} only in B{}): nothing was compared",
-            ra.dir.display(),
-            rb.dir.display(),
+        return Err(no_cell_in_common(
+            &ra,
+            &rb,
             only_a.len(),
             only_b.len(),
-            if a.ignore_variant {
-                ""
-            } else {
-                "; --ignore-variant matches cells of different variants"
-            }
-        );
+            a.ignore_variant,
+        ));
     }
     let mut t = Table::new(&[
         "fixture",
@@ -236,24 +231,39 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The error of a `compare` whose two runs share no cell.
+fn no_cell_in_common(
+    ra: &run::Run,
+    rb: &run::Run,
+    only_a: usize,
+    only_b: usize,
+    ignore_variant: bool,
+) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{} and {} have no cell in common ({only_a} cells only in A, {only_b} only in B{}): nothing was compared",
+        ra.dir.display(),
+        rb.dir.display(),
+        if ignore_variant {
+            ""
+        } else {
+            "; --ignore-variant matches cells of different variants"
+        }
+    )
+}
+
 /// `compare` on two counted runs: every phase of every common cell, exactly.
 fn compare_counted_cmd(a: &CompareArgs, ra: &run::Run, rb: &run::Run) -> Result<ExitCode> {
     let threshold = a.threshold.unwrap_or(COUNT_THRESHOLD);
     let (changes, only_a, only_b) =
         compare_counts(&ra.samples, &rb.samples, threshold, a.ignore_variant);
     if changes.is_empty() {
-        bail!(
-            "{} and {} have no cell in common ({} cells only in A, {} only in B{}): nothing was compared",
-            ra.dir.display(),
-            rb.dir.display(),
+        return Err(no_cell_in_common(
+            ra,
+            rb,
             only_a.len(),
             only_b.len(),
-            if a.ignore_variant {
-                ""
-            } else {
-                "; --ignore-variant matches cells of different variants"
-            }
-        );
+            a.ignore_variant,
+        ));
     }
     let mut header = vec![
         "fixture", "op", "variant", ">batch", "codec", ">n A", ">n B",

@@ -161,7 +161,7 @@ fn a_synthetic_precision_run_is_sampled_by_the_rule() {
     let at = |b: u32| {
         let rows: Vec<_> = s.samples.iter().filter(|r| r.block < b).cloned().collect();
         analysis::stats::precision::standing(
-            &analysis::analyze::precision::reaches(&rows, Some(REFERENCE), &["noop"]),
+            &analysis::stats::stopping::reaches(&rows, Some(REFERENCE), &["noop"]),
             0.06,
         )
     };

@@ -223,7 +223,7 @@ impl RunArgs {
             .samples
             .unwrap_or(match (self.measure, self.precision) {
                 (Measure::Instructions, _) => 3,
-                (Measure::Time, Some(_)) => precision::DEFAULT_MIN_BLOCKS,
+                (Measure::Time, Some(_)) => precision::MIN_BLOCKS,
                 (Measure::Time, None) => 30,
             });
         if !(1..=MAX_SAMPLES).contains(&samples) {
@@ -232,7 +232,7 @@ impl RunArgs {
         let stopping = match self.precision {
             None => None,
             Some(p) => {
-                let max_blocks = self.max_samples.unwrap_or(precision::DEFAULT_MAX_BLOCKS);
+                let max_blocks = self.max_samples.unwrap_or(precision::MAX_BLOCKS);
                 if !(samples..=MAX_SAMPLES).contains(&max_blocks) {
                     bail!(
                         "--max-samples {max_blocks}: give {samples} (the samples before the first \

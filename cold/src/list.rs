@@ -22,10 +22,9 @@ pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<(
             "codec", "library", "runtime", "style"
         )?;
         for c in external {
-            let there = match (c.runtime.found(), c.available()) {
-                (Ok(found), Ok(())) => found.version.clone(),
-                (_, Err(why)) => format!("unavailable: {why}"),
-                (Err(why), _) => format!("unavailable: {why}"),
+            let there = match c.available() {
+                Ok(found) => found.version.clone(),
+                Err(why) => format!("unavailable: {why}"),
             };
             writeln!(
                 out,

@@ -200,7 +200,7 @@ pub fn take_samples(
         let now = precision::stand(&folder::read_samples(dir)?, rule, &floors);
         rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
         progress.note(precision::describe_widest(&now));
-        match precision::next(rule, taken, &now) {
+        match precision::next(rule, taken, now.met) {
             Next::Stop(reason) => {
                 rule.stopped_on = Some(reason);
                 manifest::write(dir, manifest)?;

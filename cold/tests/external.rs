@@ -15,25 +15,46 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
+/// A description folder under `root` with the repository's Python runtime and `repo_files` of
+/// its folder, and `own` files written as given; returns the folder to name in THAW_EXTERNAL.
+fn python_descriptions(root: &Path, repo_files: &[&str], own: &[(&str, &str)]) -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
+    let dir = root.join("descriptions/python");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["runtime.toml", "harness.py"].iter().chain(repo_files) {
+        std::fs::copy(repo.join(file), dir.join(file)).unwrap();
+    }
+    for (file, text) in own {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    root.join("descriptions")
+}
+
+/// Whether python3 is missing (then the test says so and is skipped).
+fn no_python() -> bool {
+    let missing = Command::new("python3").arg("--version").output().is_err();
+    if missing {
+        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+    }
+    missing
+}
+
 /// A description folder with one more Python codec, `wrong-json`: the standard json module,
 /// but its child changes the first `isActive` it meets, after reading (de) and before writing
 /// (ser).
 fn wrong_child(root: &Path) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
-    let dir = root.join("descriptions/python");
-    std::fs::create_dir_all(&dir).unwrap();
-    for file in ["runtime.toml", "harness.py"] {
-        std::fs::copy(repo.join(file), dir.join(file)).unwrap();
-    }
-    std::fs::write(
-        dir.join("codec-wrong-json.toml"),
-        "id = \"wrong-json\"\nlibrary = \"python json\"\nstyle = \"dom\"\n\
-         source = \"wrong_child.py\"\noutput = \"new-string\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("wrong_child.py"),
-        r#"import time
+    python_descriptions(
+        root,
+        &[],
+        &[
+            (
+                "codec-wrong-json.toml",
+                "id = \"wrong-json\"\nlibrary = \"python json\"\nstyle = \"dom\"\n\
+                 source = \"wrong_child.py\"\noutput = \"new-string\"\n",
+            ),
+            (
+                "wrong_child.py",
+                r#"import time
 MAIN = time.monotonic_ns()
 import json, sys
 import harness
@@ -50,15 +71,14 @@ def version(): return "0"
 
 harness.run(MAIN, sys.modules[__name__])
 "#,
+            ),
+        ],
     )
-    .unwrap();
-    root.join("descriptions")
 }
 
 #[test]
 fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+    if no_python() {
         return;
     }
     let root = tmp("wrong");
@@ -124,27 +144,22 @@ fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
 /// A description folder with one more Python codec, `absent-json`, whose library is a module that
 /// no machine has.
 fn absent_library(root: &Path) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
-    let dir = root.join("descriptions/python");
-    std::fs::create_dir_all(&dir).unwrap();
-    for file in ["runtime.toml", "harness.py", "json_child.py"] {
-        std::fs::copy(repo.join(file), dir.join(file)).unwrap();
-    }
-    std::fs::write(
-        dir.join("codec-absent-json.toml"),
-        "id = \"absent-json\"\nlibrary = \"absent json\"\nstyle = \"dom\"\n\
-         source = \"json_child.py\"\noutput = \"new-string\"\n\
-         requires = [\"-c\", \"import thaw_no_such_module\"]\n\
-         install = \"pip install thaw-no-such-module\"\n",
+    python_descriptions(
+        root,
+        &["json_child.py"],
+        &[(
+            "codec-absent-json.toml",
+            "id = \"absent-json\"\nlibrary = \"absent json\"\nstyle = \"dom\"\n\
+                 source = \"json_child.py\"\noutput = \"new-string\"\n\
+                 requires = [\"-c\", \"import thaw_no_such_module\"]\n\
+                 install = \"pip install thaw-no-such-module\"\n",
+        )],
     )
-    .unwrap();
-    root.join("descriptions")
 }
 
 #[test]
 fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+    if no_python() {
         return;
     }
     let root = tmp("absent");

@@ -10,6 +10,7 @@
 //! the environment, by a few dozen instructions.
 
 use super::cells::CellKey;
+use super::warnings::list;
 use crate::inputs::samples::{Count, Counts, Num, Samples};
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
@@ -219,22 +220,6 @@ pub fn count_summaries(
         });
     }
     out
-}
-
-/// At most this many cells are named in one warning.
-const LIST: usize = 8;
-
-fn list(items: &[String]) -> String {
-    let mut s = items
-        .iter()
-        .take(LIST)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("; ");
-    if items.len() > LIST {
-        s.push_str(&format!("; and {} more", items.len() - LIST));
-    }
-    s
 }
 
 /// What a reader of a counted run must be told: ok samples without counts, and cells whose

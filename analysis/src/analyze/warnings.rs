@@ -15,7 +15,8 @@ pub const OUTLIER_SHARE: f64 = 0.10;
 /// At most this many cells are named in one warning.
 const LIST: usize = 8;
 
-fn list(items: &[String]) -> String {
+/// `items` joined for a warning: the first [`LIST`], then how many more.
+pub(crate) fn list(items: &[String]) -> String {
     let mut s = items
         .iter()
         .take(LIST)

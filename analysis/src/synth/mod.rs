@@ -14,7 +14,7 @@
 //!
 //! With a precision ([`SynthOptions::precision`]) the run is sampled as `cold run --precision`
 //! samples: 10 whole blocks, then 5 more at a time until the stopping rule
-//! ([`crate::analyze::precision`]) is met or the most blocks are taken, and the manifest records
+//! ([`crate::stats::stopping`]) is met or the most blocks are taken, and the manifest records
 //! the rule and why it stopped. With two variants (`portable,native`) each variant of a cell is
 //! a cell of its own in every block, the native one planted [`CostModel::native`] times the
 //! portable one.
@@ -31,10 +31,10 @@ mod sampling;
 pub use models::{models, planted, truth, CostModel, INSTRUCTIONS_PER_NS};
 pub use sampling::{LIBRARY_SIGMA, TAIL_SHARE, TAIL_SIGMA};
 
-use crate::analyze::precision::MAX_BLOCKS;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
+use crate::stats::stopping::MAX_BLOCKS;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sampling::{cells, sample_to_precision, Sampler};

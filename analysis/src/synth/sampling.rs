@@ -4,9 +4,9 @@
 
 use super::models::{planted, MODELS};
 use super::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
-use crate::analyze::precision::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 use crate::inputs::samples::{Count, Counts};
 use crate::stats::precision::standing;
+use crate::stats::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 use rand::seq::SliceRandom;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;

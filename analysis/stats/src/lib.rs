@@ -2,7 +2,8 @@
 //! no knowledge of codecs or files.
 //!
 //! Every function takes plain slices of `f64` and returns plain values, so each one can be checked
-//! against published answers and seeded simulations (see the tests in each module). The reporting
+//! against published answers and seeded simulations (see the tests in each module); only
+//! [`stopping`], the `--precision` rule, reads sample rows, to choose its intervals. The reporting
 //! layer only formats what these functions computed.
 //!
 //! Conventions, once for the whole module:
@@ -26,6 +27,7 @@ pub mod quantile;
 pub mod rank;
 pub mod signed_rank;
 pub mod spearman;
+pub mod stopping;
 pub mod wilcoxon;
 
 #[cfg(test)]

@@ -274,7 +274,7 @@ pub struct ExternalCodec {
     requires: Option<Vec<String>>,
     install: String,
     /// Whether the library is there (asked once): `Err` says why not and how to install it.
-    available: OnceLock<Result<(), &'static str>>,
+    library_there: OnceLock<Result<(), &'static str>>,
 }
 
 impl ExternalCodec {
@@ -291,33 +291,37 @@ impl ExternalCodec {
         Ok((found.executable.clone(), args))
     }
 
-    /// Whether the runtime and the library are there; if not, why and how to install them.
-    pub fn available(&self) -> Result<(), &'static str> {
-        *self.available.get_or_init(|| {
-            let found = self.runtime.found().map_err(|why| leak(why.to_string()))?;
-            let Some(args) = &self.requires else {
-                return Ok(());
-            };
-            let out = Command::new(&found.executable).args(args).output();
-            match out {
-                Ok(out) if out.status.success() => Ok(()),
-                Ok(out) => {
-                    let said = String::from_utf8_lossy(&out.stderr);
-                    let last = said.lines().rev().find(|l| !l.trim().is_empty());
-                    Err(leak(format!(
-                        "{} not found ({}): run {}",
-                        self.library,
-                        last.unwrap_or("its check failed").trim(),
-                        self.install
-                    )))
-                }
-                Err(e) => Err(leak(format!(
-                    "{} does not run ({e}): run {}",
-                    found.executable.display(),
+    /// The runtime, when it and the library are there; if not, why and how to install them.
+    pub fn available(&self) -> Result<&'static Found, &'static str> {
+        let found = self.runtime.found()?;
+        let library = self.library_there.get_or_init(|| self.check_library(found));
+        library.map(|()| found)
+    }
+
+    /// Runs the description's `requires` with the runtime (once; a library without one comes
+    /// with its runtime).
+    fn check_library(&self, found: &Found) -> Result<(), &'static str> {
+        let Some(args) = &self.requires else {
+            return Ok(());
+        };
+        match Command::new(&found.executable).args(args).output() {
+            Ok(out) if out.status.success() => Ok(()),
+            Ok(out) => {
+                let said = String::from_utf8_lossy(&out.stderr);
+                let last = said.lines().rev().find(|l| !l.trim().is_empty());
+                Err(leak(format!(
+                    "{} not found ({}): run {}",
+                    self.library,
+                    last.unwrap_or("its check failed").trim(),
                     self.install
-                ))),
+                )))
             }
-        })
+            Err(e) => Err(leak(format!(
+                "{} does not run ({e}): run {}",
+                found.executable.display(),
+                self.install
+            ))),
+        }
     }
 
     /// The child's name in the manifest: `<runtime>/<source file>`.
@@ -488,7 +492,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 requires: c.requires,
                 runtime,
                 version: OnceLock::new(),
-                available: OnceLock::new(),
+                library_there: OnceLock::new(),
             });
         }
     }
