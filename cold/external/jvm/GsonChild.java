@@ -2,10 +2,10 @@
 // the document decoded from UTF-8 (Gson reads text, not bytes), `toJson` (a new String per call).
 
 import com.google.gson.Gson;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.util.Properties;
 
 public final class GsonChild implements Harness.Library {
     private Gson gson;
@@ -28,12 +28,15 @@ public final class GsonChild implements Harness.Library {
     public String version() {
         String v = Gson.class.getPackage().getImplementationVersion();
         if (v != null) return v;
-        // Debian's gson.jar links to gson-<version>.jar.
-        try {
-            Path jar = Paths.get(Gson.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            String name = jar.toRealPath().getFileName().toString();
-            return name.replaceAll("^gson-(.*)\\.jar$", "$1");
-        } catch (Exception e) {
+        // The jar's Maven metadata (Debian's gson.jar has no implementation version, and its
+        // Bundle-Version is not the release's).
+        String pom = "/META-INF/maven/com.google.code.gson/gson/pom.properties";
+        try (InputStream in = Gson.class.getResourceAsStream(pom)) {
+            if (in == null) return "unknown";
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
             return "unknown";
         }
     }
