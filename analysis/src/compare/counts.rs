@@ -1,7 +1,8 @@
 //! `compare RUN_A RUN_B` on two counted runs: instruction counts are deterministic, so each cell
-//! is compared exactly, phase by phase, without an interval. A phase whose median count moved
-//! by more than the threshold (0.5% by default) is regressed or improved; the cell's verdict
-//! names those phases. `to_main` (the dynamic loader, which moves with the command line and the
+//! is compared exactly, phase by phase, without an interval. A phase whose count moved by more
+//! than the threshold (0.5% by default) is regressed or improved; where a run's samples disagree,
+//! only a move of the whole range beyond the other's counts; the cell's verdict names those
+//! phases. `to_main` (the dynamic loader, which moves with the command line and the
 //! environment) is listed but decides nothing. Pure: the caller reads the runs.
 
 use super::{by_match_key, only_in, variants, Change};
@@ -182,23 +183,38 @@ pub fn relative_change(a: f64, b: f64) -> f64 {
 }
 
 /// The counts of phase `p` over `counts`: their median, and whether they all agree.
-fn phase_median(counts: &[Counts], p: Phase) -> Option<(f64, bool)> {
+/// A phase's counts over a cell's samples: their median, least and greatest.
+fn phase_counts(counts: &[Counts], p: Phase) -> Option<(f64, f64, f64)> {
     let v: Vec<u64> = counts.iter().filter_map(|c| p.of(c)).collect();
     let (&lo, &hi) = (v.iter().min()?, v.iter().max()?);
     let f: Vec<f64> = v.iter().map(|&x| x as f64).collect();
-    Some((median(&sorted(&f))?, lo == hi))
+    Some((median(&sorted(&f))?, lo as f64, hi as f64))
 }
 
+/// The phase `p` in A and B. Where every sample of each run agrees, the verdict is on the
+/// change of the count. Where samples disagree (a library that seeds a hash per process), the
+/// counts are a range, and a change is called only when B's range lies beyond A's by more than
+/// the threshold: two runs of the same build never differ by more than their own spread.
 fn phase_change(a: &[Counts], b: &[Counts], p: Phase, threshold: f64) -> Option<PhaseChange> {
-    let ((ma, ia), (mb, ib)) = (phase_median(a, p)?, phase_median(b, p)?);
+    let ((ma, lo_a, hi_a), (mb, lo_b, hi_b)) = (phase_counts(a, p)?, phase_counts(b, p)?);
+    let identical = lo_a == hi_a && lo_b == hi_b;
     let relative = relative_change(ma, mb);
+    let change = if identical {
+        classify_relative(relative, threshold)
+    } else if relative_change(hi_a, lo_b) > threshold {
+        Change::Regressed
+    } else if relative_change(lo_a, hi_b) < -threshold {
+        Change::Improved
+    } else {
+        Change::Unchanged
+    };
     Some(PhaseChange {
         phase: p,
         a: ma,
         b: mb,
         relative,
-        identical: ia && ib,
-        change: classify_relative(relative, threshold),
+        identical,
+        change,
     })
 }
 
@@ -403,5 +419,36 @@ mod tests {
         assert_eq!(simd.change, Change::Unchanged);
         assert!(!simd.identical());
         assert_eq!(verdict_text(simd), "unchanged (samples differ)");
+    }
+
+    #[test]
+    fn samples_that_disagree_change_only_when_their_ranges_part() {
+        // sonic-rs-value's `ser` seeds a hash per process: first_op 36,686..37,387 in one run.
+        let spread = |first: [u64; 3]| {
+            let mut rows = run(47_449, 265_390);
+            for (r, f) in rows
+                .iter_mut()
+                .filter(|r| r.codec == "simd-json")
+                .zip(first)
+            {
+                r.instr_first_op = Some(f);
+            }
+            rows
+        };
+        let a = spread([36_686, 37_000, 37_387]);
+        // medians 37,000 against 37,387 (+1.05%, a regression by medians), but the ranges
+        // overlap: unchanged
+        let c = compare(&a, &spread([37_300, 37_387, 37_400]), 0.005);
+        let simd = c.iter().find(|x| x.key.codec == "simd-json").unwrap();
+        assert_eq!(simd.change, Change::Unchanged, "{}", verdict_text(simd));
+        assert_eq!(verdict_text(simd), "unchanged (samples differ)");
+        // B's least count 1% above A's greatest: regressed
+        let c = compare(&a, &spread([37_761, 37_800, 37_900]), 0.005);
+        let simd = c.iter().find(|x| x.key.codec == "simd-json").unwrap();
+        assert_eq!(simd.change, Change::Regressed);
+        // and B's greatest 1% below A's least: improved
+        let c = compare(&a, &spread([36_000, 36_100, 36_319]), 0.005);
+        let simd = c.iter().find(|x| x.key.codec == "simd-json").unwrap();
+        assert_eq!(simd.change, Change::Improved);
     }
 }
