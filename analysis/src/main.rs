@@ -39,7 +39,11 @@ fn main() -> ExitCode {
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     let run = run::load_run(&a.run_dir)?;
-    let out = a.out.clone().unwrap_or_else(|| run.dir.join("report"));
+    // The default report folder is reached from the run folder without following a link.
+    let out = match &a.out {
+        Some(out) => schema::files::Folder::new(out),
+        None => schema::files::Folder::new(&run.dir).sub("report"),
+    };
     let warm = criterion::load_criterion(&a.warm.join("criterion"))?;
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;

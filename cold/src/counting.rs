@@ -12,6 +12,7 @@
 //! the timed binaries, or make the counted build a variant of its own).
 
 use anyhow::{bail, Context, Result};
+use schema::files::Folder;
 use schema::run_folder::{Counting, SampleRow};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,11 @@ pub const ALLOC_LIBRARY: &str = "libthaw_alloc_phases.so";
 
 /// The environment variable that tells the allocation counter where to write.
 pub const ALLOC_OUT_VAR: &str = "THAW_ALLOC_PHASES";
+
+/// The files a counted sample's tools write into the scratch folder: callgrind's output, and the
+/// allocation counter's.
+pub const CALLGRIND_OUT: &str = "callgrind.out";
+pub const ALLOC_OUT: &str = "alloc-phases.txt";
 
 /// The phases callgrind's dumps cut a child into, in order.
 pub const PARTS: usize = 7;
@@ -69,11 +75,11 @@ impl Counter {
     }
 
     pub fn callgrind_file(&self) -> PathBuf {
-        self.scratch.join("callgrind.out")
+        self.scratch.join(CALLGRIND_OUT)
     }
 
     pub fn alloc_file(&self) -> PathBuf {
-        self.scratch.join("alloc-phases.txt")
+        self.scratch.join(ALLOC_OUT)
     }
 
     /// The environment of the allocation run: the children's, plus the counter.
@@ -84,11 +90,24 @@ impl Counter {
         env
     }
 
-    /// An empty scratch folder for the next sample.
+    /// An empty scratch folder for the next sample (a link planted in its place is removed, not
+    /// followed).
     pub fn clear_scratch(&self) -> Result<()> {
         let _ = std::fs::remove_dir_all(&self.scratch);
-        std::fs::create_dir_all(&self.scratch)
+        let (run, name) = (
+            self.scratch.parent().unwrap_or(Path::new(".")),
+            self.scratch.file_name().unwrap_or_default(),
+        );
+        Folder::new(run)
+            .create_dirs(name)
             .with_context(|| format!("cannot create {}", self.scratch.display()))
+    }
+
+    /// A file the counting tools wrote into the scratch folder, bounded.
+    pub fn read_scratch(&self, name: &str) -> Result<String, String> {
+        Folder::new(&self.scratch)
+            .read_text(name)
+            .map_err(|e| e.to_string())
     }
 
     /// The manifest's record of how this run counts.
@@ -131,16 +150,18 @@ pub fn alloc_counter_beside_runner() -> Result<PathBuf> {
 /// (so that a resume uses the very same file), a scratch folder for each sample's counts.
 pub fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result<Counter> {
     let tools = run_dir.join("tools");
-    std::fs::create_dir_all(&tools)
-        .with_context(|| format!("cannot create {}", tools.display()))?;
     let copy = tools.join(ALLOC_LIBRARY);
-    std::fs::copy(alloc_counter, &copy).with_context(|| {
-        format!(
-            "cannot copy {} into {}",
-            alloc_counter.display(),
-            tools.display()
-        )
-    })?;
+    let bytes = schema::files::read_regular(alloc_counter, schema::files::PROGRAM_LIMIT)
+        .with_context(|| format!("cannot read {}", alloc_counter.display()))?;
+    Folder::new(run_dir)
+        .write_atomically(Path::new("tools").join(ALLOC_LIBRARY), &bytes)
+        .with_context(|| {
+            format!(
+                "cannot copy {} into {}",
+                alloc_counter.display(),
+                tools.display()
+            )
+        })?;
     Ok(Counter {
         valgrind,
         alloc_library: copy,

@@ -6,6 +6,7 @@
 use anyhow::{bail, Context, Result};
 use fixtures::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
+use schema::files::Folder;
 use schema::run_folder::{
     PlanRow, SampleRow, DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES,
 };
@@ -47,20 +48,22 @@ pub fn create(dir: &Path) -> Result<()> {
             bail!("--out {}: {what}", dir.display());
         }
     }
-    fs::create_dir_all(dir.join(FIXTURES))
+    Folder::new(dir)
+        .create_dirs(FIXTURES)
         .with_context(|| format!("cannot create the run folder {}", dir.display()))
 }
 
 /// Removes the temporary files (`.<name>.tmp-<pid>`) a writer killed mid-write left behind.
 pub fn clear_temporaries(dir: &Path) -> Result<()> {
-    for folder in [dir.to_path_buf(), dir.join(FIXTURES)] {
-        let Ok(entries) = fs::read_dir(&folder) else {
+    let run = Folder::new(dir);
+    for sub in ["", FIXTURES] {
+        let Ok(entries) = fs::read_dir(run.join(sub)) else {
             continue;
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') && name.contains(".tmp-") {
-                fs::remove_file(entry.path())
+                run.remove_file(Path::new(sub).join(&name))
                     .with_context(|| format!("cannot remove {}", entry.path().display()))?;
             }
         }
@@ -103,8 +106,7 @@ pub fn write_plan(dir: &Path, plan: &[PlanRow]) -> Result<()> {
 }
 
 pub fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
-    let path = dir.join(PLAN);
-    let (rows, torn) = csv_rows::read_rows(&path)?;
+    let (rows, torn) = csv_rows::read_rows(&dir.join(PLAN))?;
     if let Some(note) = torn {
         bail!("{note}; plan.csv is written whole, so this folder was damaged");
     }
@@ -113,11 +115,11 @@ pub fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
 
 /// The rows of samples.csv (none if it does not exist yet), leaving out a torn last row.
 pub fn read_samples(dir: &Path) -> Result<Vec<SampleRow>> {
-    let path = dir.join(SAMPLES);
-    if !path.exists() {
+    let run = Folder::new(dir);
+    if !run.exists(SAMPLES) {
         return Ok(Vec::new());
     }
-    Ok(csv_rows::read_rows(&path)?.0)
+    Ok(csv_rows::read_rows(&run.join(SAMPLES))?.0)
 }
 
 /// The plan indices that already have a row.

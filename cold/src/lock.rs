@@ -4,7 +4,8 @@
 //! holder exits, however it exits, so a killed run never leaves a stale lock.
 
 use anyhow::{bail, Context, Result};
-use std::fs::{File, OpenOptions};
+use schema::files::Folder;
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -21,17 +22,13 @@ pub struct FolderLock {
 /// Takes the lock of run folder `dir` (which must exist), or says who holds it.
 pub fn lock(dir: &Path) -> Result<FolderLock> {
     let path = dir.join(LOCK);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
+    let mut file = Folder::new(dir)
+        .open_read_write(LOCK)
         .with_context(|| format!("cannot open the lock file {}", path.display()))?;
     // SAFETY: flock on a valid fd; LOCK_NB makes it fail at once instead of waiting.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         let mut holder = String::new();
-        let _ = file.read_to_string(&mut holder);
+        let _ = (&mut file).take(4096).read_to_string(&mut holder);
         let holder = holder.trim();
         bail!(
             "{} is being written by another cold run ({}); wait for it to end, or give another \

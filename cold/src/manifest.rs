@@ -3,6 +3,7 @@
 //! (`finished: false`) and again, with `finished: true`, at its end.
 
 use anyhow::{Context, Result};
+use schema::files::Folder;
 use schema::run_folder::{Manifest, MANIFEST};
 use std::path::Path;
 use std::process::Command;
@@ -60,13 +61,14 @@ pub fn utc_now() -> (chrono::DateTime<chrono::Utc>, String) {
 /// Writes `manifest` into the run folder `dir`, atomically.
 pub fn write(dir: &Path, manifest: &Manifest) -> Result<()> {
     let text = serde_json::to_string_pretty(manifest)? + "\n";
-    schema::csv_rows::write_atomically(&dir.join(MANIFEST), text.as_bytes())
+    Ok(Folder::new(dir).write_atomically(MANIFEST, text.as_bytes())?)
 }
 
 /// Reads the run folder's manifest.
 pub fn read(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
-    let text = std::fs::read_to_string(&path)
+    let text = Folder::new(dir)
+        .read_text(MANIFEST)
         .with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text)
         .with_context(|| format!("{} is not a valid manifest", path.display()))

@@ -166,8 +166,11 @@ pub fn prepare_run(
                             *variant,
                         )?
                         .remove(0);
-                        let bytes = std::fs::read(&path)
-                            .with_context(|| format!("cannot read the child {}", path.display()))?;
+                        let bytes =
+                            schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+                                .with_context(|| {
+                                    format!("cannot read the child {}", path.display())
+                                })?;
                         fingerprints
                             .insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
                     }
@@ -203,7 +206,8 @@ pub fn prepare_run(
                 .prepare(fixture, o.seed, &documents[fixture.name])
                 .with_context(|| format!("the {} input of {}", input.name(), fixture.name))?;
             let file = dir.join(input.relative(fixture.name));
-            schema::csv_rows::write_atomically(&file, &bytes)?;
+            schema::files::Folder::new(dir)
+                .write_atomically(input.relative(fixture.name), &bytes)?;
             inputs.push(InputEntry {
                 fixture: cell.fixture.clone(),
                 kind: input.name(),
@@ -284,7 +288,12 @@ fn learn(
     check_file: &Path,
     row: &SampleRow,
 ) -> Result<Expected, String> {
-    let written = std::fs::read(check_file)
+    let (folder, name) = (
+        schema::files::Folder::new(check_file.parent().unwrap_or(Path::new("."))),
+        check_file.file_name().unwrap_or_default(),
+    );
+    let written = folder
+        .read_bounded(name, crate::spawner::FILE_SIZE_LIMIT)
         .map_err(|e| format!("it wrote no check file ({e}): it does not follow --check-file"))?;
     let codec = codec_list::find(cell.codec).map_err(|e| e.to_string())?;
     if codec.style() != fixtures::codecs::Style::Baseline {

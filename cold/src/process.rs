@@ -229,6 +229,59 @@ fn wait_with_watchdog(pid: libc::pid_t, timeout: Duration) -> io::Result<Waited>
     Ok((status, usage, killed, reaped_ns))
 }
 
+/// The processes directly below `pid` (its children, of every thread), from
+/// `/proc/<pid>/task/<tid>/children`; none when it is gone.
+fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+            );
+        }
+    }
+    out
+}
+
+/// The most processes [`kill_below`] stops: far beyond anything but a fork bomb.
+const MAX_BELOW: usize = 100_000;
+
+/// Kills every process below `pid` in the process tree, whatever session or group it made for
+/// itself (a child's `setsid` daemon escapes a group kill, not this): each is stopped first
+/// (SIGSTOP, so none forks while the others are found), the tree read again until no new one
+/// appears, then all are killed (SIGKILL). The caller, a subreaper, reaps those it adopts.
+/// Returns how many it killed.
+pub fn kill_below(pid: libc::pid_t) -> usize {
+    let mut stopped: Vec<libc::pid_t> = Vec::new();
+    loop {
+        let mut found = false;
+        let mut frontier = vec![pid];
+        while let Some(p) = frontier.pop() {
+            for c in children_of(p) {
+                if !stopped.contains(&c) && stopped.len() < MAX_BELOW {
+                    // SAFETY: kill with a positive pid signals that one process.
+                    unsafe { libc::kill(c, libc::SIGSTOP) };
+                    stopped.push(c);
+                    found = true;
+                }
+                frontier.push(c);
+            }
+        }
+        if !found || stopped.len() >= MAX_BELOW {
+            break;
+        }
+    }
+    for &p in &stopped {
+        // SAFETY: as above; SIGKILL ends a stopped process too.
+        unsafe { libc::kill(p, libc::SIGKILL) };
+    }
+    stopped.len()
+}
+
 /// SIGKILL to every process of the group `pgid` (a child's pid: it leads its own group). A group
 /// already gone is not an error.
 pub fn kill_group(pgid: libc::pid_t) {

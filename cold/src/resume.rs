@@ -251,7 +251,8 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
     let mut inputs: HashMap<String, Vec<u8>> = HashMap::new();
     for entry in &m.inputs {
         let path = dir.join(&entry.file);
-        let bytes = std::fs::read(&path)
+        let bytes = schema::files::Folder::new(dir)
+            .read_bounded(&entry.file, schema::files::PROGRAM_LIMIT)
             .with_context(|| format!("cannot read the input {} of this run", path.display()))?;
         if sha256_hex(&bytes) != entry.sha256 {
             bail!(
@@ -336,8 +337,9 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                             variant,
                         )?
                         .remove(0);
-                        let bytes = std::fs::read(&path)
-                            .with_context(|| format!("cannot read {}", path.display()))?;
+                        let bytes =
+                            schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+                                .with_context(|| format!("cannot read {}", path.display()))?;
                         if sha256_hex(&bytes) != recorded.sha256 {
                             bail!(
                                 "the child {} is not the one this run started with (its SHA-256 \

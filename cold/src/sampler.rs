@@ -164,7 +164,8 @@ impl Sampler {
             return Ok(row);
         }
         let mut notes = Vec::new();
-        let parts = std::fs::read_to_string(counter.callgrind_file())
+        let parts = counter
+            .read_scratch(counting::CALLGRIND_OUT)
             .map_err(|e| format!("callgrind wrote no output: {e}"))
             .and_then(|text| counting::parse_callgrind(&text))
             .and_then(|parts| counting::fill_instructions(&mut row, &parts));
@@ -187,7 +188,8 @@ impl Sampler {
                 alloc.error.unwrap_or_default()
             ));
         } else {
-            let counted = std::fs::read_to_string(counter.alloc_file())
+            let counted = counter
+                .read_scratch(counting::ALLOC_OUT)
                 .map_err(|e| format!("the allocation counter wrote nothing: {e}"))
                 .and_then(|text| counting::parse_alloc(&text))
                 .and_then(|(reads, phases)| counting::fill_allocations(&mut row, reads, &phases));

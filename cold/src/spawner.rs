@@ -262,8 +262,16 @@ pub fn bind_to_runner() -> io::Result<()> {
     Ok(())
 }
 
-/// Reaps whatever has died among the processes this subreaper adopted (a child's leftovers,
-/// killed with its group); those still dying are reaped after a later sample.
+/// After each sample in the spawner process: kills every process left below it (a child's
+/// leftovers, in its group or in a session of their own: see [`process::kill_below`]) and reaps
+/// those that have died; those still dying are reaped after a later sample.
+pub fn clear_leftovers() {
+    // SAFETY: getpid has no preconditions.
+    process::kill_below(unsafe { libc::getpid() });
+    reap_orphans();
+}
+
+/// Reaps whatever has died among the processes this subreaper adopted.
 fn reap_orphans() {
     loop {
         // SAFETY: waitpid with WNOHANG on any child; this process's only other child, the one in
@@ -276,8 +284,9 @@ fn reap_orphans() {
 }
 
 /// The spawner's loop: one request in, one child run, one reply out, until the runner closes
-/// its stdin.
-pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
+/// its stdin. `after_each` runs once each child is reaped, before the reply: the spawner
+/// process clears what the child left ([`clear_leftovers`]).
+pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut()) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
@@ -294,7 +303,7 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
         )
         .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
         IN_FLIGHT.store(0, Ordering::SeqCst);
-        reap_orphans();
+        after_each();
         write_reply(&mut output, &reply)?;
     }
     Ok(())
@@ -411,6 +420,7 @@ impl Spawner {
             .filter(|p| !live.contains(p))
         {
             process::kill_group(pid as libc::pid_t);
+            process::kill_below(pid as libc::pid_t);
             // SAFETY: waitpid on our own (adopted) child.
             unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
         }
@@ -521,7 +531,7 @@ mod tests {
         };
         write_request(&mut input, &missing).unwrap();
         let mut output = Vec::new();
-        serve(&input[..], &mut output).unwrap();
+        serve(&input[..], &mut output, &mut || {}).unwrap();
         let mut r = &output[..];
         let first = read_reply(&mut r).unwrap().unwrap();
         assert_eq!(first.exit, Exit::Code(3));

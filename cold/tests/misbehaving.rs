@@ -119,11 +119,41 @@ fn the_watchdog_fallback_does_the_same() {
     run_all("misbehaving-watchdog", Watch::Watchdog);
 }
 
+/// The processes whose command line holds `marker`.
+fn processes_holding(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
 #[test]
 fn a_process_left_behind_spoils_no_later_sample() {
-    let dir = tmp("orphan");
+    left_behind("orphan", "orphan");
+}
+
+/// A child's `setsid` daemon (a session and group of its own) is killed after its sample too,
+/// and outlives neither the sample nor the run.
+#[test]
+fn a_daemon_in_a_session_of_its_own_spoils_no_later_sample_and_dies() {
+    let token = format!("{}x", std::process::id());
+    left_behind("daemon", &format!("daemon-{token}"));
+    assert_eq!(
+        processes_holding(&format!("stray-{token}")),
+        Vec::<String>::new()
+    );
+}
+
+fn left_behind(name: &str, behaviour: &str) {
+    let dir = tmp(name);
     let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
-    let mut jobs = vec![job(0, "orphan", &child)];
+    let mut jobs = vec![job(0, behaviour, &child)];
     // Later samples that run while the stray would still be writing, had it survived.
     jobs.extend((1..30).map(|i| job(i, "ok", &child)));
     let mut sampler = sampler(Watch::Auto);

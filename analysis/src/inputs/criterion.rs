@@ -60,7 +60,7 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
         return Ok(None);
     }
     let mut found = Vec::new();
-    find_new_dirs(root, &mut found)?;
+    find_new_dirs(root, &mut found, 0)?;
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for new_dir in found {
@@ -69,8 +69,27 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
         if !bpath.is_file() || !epath.is_file() {
             continue;
         }
-        let b: BenchmarkJson = read_json(&bpath)?;
-        let e: EstimatesJson = read_json(&epath)?;
+        let (b, e): (BenchmarkJson, EstimatesJson) = match (read_json(&bpath), read_json(&epath)) {
+            (Ok(b), Ok(e)) => (b, e),
+            (Err(why), _) | (_, Err(why)) => {
+                notes.push(format!("{why:#}; skipped"));
+                continue;
+            }
+        };
+        let m = &e.median;
+        let (lo, hi) = (
+            m.confidence_interval.lower_bound,
+            m.confidence_interval.upper_bound,
+        );
+        if ![m.point_estimate, lo, hi].iter().all(|v| plausible_ns(*v)) || lo > hi {
+            notes.push(format!(
+                "{}: the median {:e} ns [{lo:e}, {hi:e}] is not a time per operation (finite, \
+                 above 0 and below 10^15 ns, the interval in order); skipped",
+                epath.display(),
+                m.point_estimate
+            ));
+            continue;
+        }
         let parts: Vec<&str> = b.full_id.split('/').collect();
         let [fixture, op, codec] = parts[..] else {
             notes.push(format!(
@@ -127,15 +146,34 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
     Ok(Some((out, notes)))
 }
 
+/// Whether `ns` can be a warm time per operation: finite, above 0, below 10^15 ns (11.6 days).
+fn plausible_ns(ns: f64) -> bool {
+    ns.is_finite() && ns > 0.0 && ns < 1e15
+}
+
+/// The most thaw reads of one criterion JSON file (they are a few KB).
+const JSON_LIMIT: u64 = 16 * 1024 * 1024;
+
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (folder, name) = schema::files::Folder::of_file(path);
+    let text = folder
+        .read_bounded(&name, JSON_LIMIT)
+        .map_err(anyhow::Error::from)
+        .and_then(|b| Ok(String::from_utf8(b)?))
+        .with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text)
         .with_context(|| format!("{}: not criterion's format", path.display()))
 }
 
 /// Every folder named `new` below `dir` (criterion's `report` folders are skipped).
-fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// How deep below criterion's root a bench's `new` folder may lie (criterion's own layout is
+/// three or four folders deep).
+const MAX_DEPTH: usize = 8;
+
+fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Ok(());
+    }
     let entries = fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
     let mut subdirs = Vec::new();
     for entry in entries {
@@ -149,7 +187,7 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         match sub.file_name().and_then(|n| n.to_str()) {
             Some("new") => out.push(sub),
             Some("report") | Some("base") | Some("change") => {}
-            _ => find_new_dirs(&sub, out)?,
+            _ => find_new_dirs(&sub, out, depth + 1)?,
         }
     }
     Ok(())
@@ -219,9 +257,22 @@ mod tests {
             ..est.clone()
         };
         write_fake_bench(&root, Variant::Native, &other).unwrap();
+        // impossible estimates (the 1e308 that once hung a report's chart) are skipped with a note
+        for (i, bad) in [1e308, f64::NAN, -5.0, 0.0].into_iter().enumerate() {
+            let impossible = WarmEstimate {
+                fixture: format!("bad-{i}"),
+                median_ns: bad,
+                ..est.clone()
+            };
+            write_fake_bench(&root, Variant::Portable, &impossible).unwrap();
+        }
         let (got, notes) = load_criterion(&root).unwrap().unwrap();
-        assert_eq!(got, vec![est]);
-        assert_eq!(notes.len(), 1);
+        assert_eq!(got, vec![est], "{notes:?}");
+        assert_eq!(notes.len(), 5, "{notes:?}");
+        // NaN cannot be written in JSON: that file does not read, and is skipped too
+        let why = |n: &String| n.contains("not a time per operation") as usize;
+        assert_eq!(notes[1..].iter().map(why).sum::<usize>(), 3, "{notes:?}");
+        assert!(notes[2].contains("not criterion's format"), "{notes:?}");
         assert!(load_criterion(&root.join("absent")).unwrap().is_none());
     }
 }

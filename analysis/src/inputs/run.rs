@@ -7,6 +7,7 @@
 use super::samples::{Plan, Samples};
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
+use schema::files::Folder;
 use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
 use schema::Measure;
 use serde_json::Value;
@@ -171,10 +172,22 @@ pub fn write_run(
     plan: &[PlanRow],
     samples: &[SampleRow],
 ) -> Result<()> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mpath = dir.join(MANIFEST);
-    fs::write(&mpath, serde_json::to_string_pretty(manifest)? + "\n")
-        .with_context(|| format!("cannot write {}", mpath.display()))?;
+    let folder = Folder::new(dir);
+    folder
+        .create_dirs("")
+        .with_context(|| format!("cannot create {}", dir.display()))?;
+    if folder.exists(MANIFEST) || folder.exists(SAMPLES) {
+        bail!(
+            "{} holds a run already; synth writes only into a new or empty folder",
+            dir.display()
+        );
+    }
+    folder
+        .write_atomically(
+            MANIFEST,
+            (serde_json::to_string_pretty(manifest)? + "\n").as_bytes(),
+        )
+        .with_context(|| format!("cannot write {}", dir.join(MANIFEST).display()))?;
     write_rows(&dir.join(PLAN), plan)?;
     write_rows(&dir.join(SAMPLES), samples)?;
     Ok(())

@@ -7,8 +7,7 @@ use super::model::Report;
 use crate::analyze::cells::PHASES;
 use crate::analyze::coldwarm::{find_warm, Scenario};
 use crate::inputs::samples::Count;
-use anyhow::{Context, Result};
-use std::path::Path;
+use anyhow::Result;
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
@@ -228,16 +227,16 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
     (header, out)
 }
 
-pub fn write(r: &Report, path: &Path) -> Result<()> {
+/// summary.csv as text.
+pub fn text(r: &Report) -> Result<String> {
     let (header, rows) = rows(r);
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(&header)?;
     for row in rows {
-        w.write_record(&row)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        w.write_record(&row)?;
     }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(String::from_utf8(
+        w.into_inner()
+            .map_err(|e| anyhow::anyhow!("{}", e.error()))?,
+    )?)
 }

@@ -231,10 +231,19 @@ pub struct LogScale {
 }
 
 impl LogScale {
-    /// A scale covering [lo, hi] widened to whole decades (or 1-2-5 steps when narrow).
+    /// A scale covering [lo, hi] widened to whole decades (or 1-2-5 steps when narrow). Values
+    /// outside [10^-300, 10^300] (and NaN) are taken as those bounds: no figure of a run comes
+    /// near them, and a scale past them would reach infinity.
     pub fn covering(lo: f64, hi: f64, a: f64, b: f64) -> Self {
-        let lo = lo.max(f64::MIN_POSITIVE);
-        let hi = hi.max(lo * 1.0001);
+        let bound = |v: f64| {
+            if v.is_nan() {
+                Self::LOWEST
+            } else {
+                v.clamp(Self::LOWEST, Self::HIGHEST)
+            }
+        };
+        let lo = bound(lo);
+        let hi = bound(hi).max(lo * 1.0001);
         let (mut l, mut h) = (lo.log10().floor(), hi.log10().ceil());
         if h - l < 1.0 {
             h = l + 1.0;
@@ -275,7 +284,11 @@ impl LogScale {
         self.a + t * (self.b - self.a)
     }
 
-    /// Tick values: each decade, plus 2 and 5 when the range spans at most three decades.
+    const LOWEST: f64 = 1e-300;
+    const HIGHEST: f64 = 1e300;
+
+    /// Tick values: each decade, plus 2 and 5 when the range spans at most three decades. At
+    /// most one per decade of [10^-300, 10^300], whatever the scale holds.
     pub fn ticks(&self) -> Vec<f64> {
         let decades = (self.hi / self.lo).log10();
         let mults: &[f64] = if decades <= 3.01 {
@@ -283,16 +296,20 @@ impl LogScale {
         } else {
             &[1.0]
         };
+        let exponent = |v: f64| v.log10().clamp(-300.0, 300.0);
+        let (first, last) = (
+            exponent(self.lo).floor() as i32,
+            exponent(self.hi).ceil() as i32,
+        );
         let mut out = Vec::new();
-        let mut d = 10f64.powf(self.lo.log10().floor());
-        while d <= self.hi * 1.0001 {
+        for e in first..=last {
+            let d = 10f64.powi(e);
             for m in mults {
                 let v = d * m;
                 if v >= self.lo * 0.9999 && v <= self.hi * 1.0001 {
                     out.push(v);
                 }
             }
-            d *= 10.0;
         }
         out
     }
@@ -345,6 +362,17 @@ mod tests {
         assert_eq!((s.lo, s.hi), (1.0, 1e9));
         assert_eq!(s.ticks().len(), 10);
         assert!((s.map(1e3) - 300.0).abs() < 1e-9);
+        // Impossible values (a hostile estimates.json) give a bounded scale, never a loop.
+        for (lo, hi) in [
+            (1.0, 1e308),
+            (1e-320, 1.0),
+            (f64::NAN, f64::INFINITY),
+            (0.0, 0.0),
+        ] {
+            let s = LogScale::covering(lo, hi, 0.0, 100.0);
+            assert!(s.lo.is_finite() && s.hi.is_finite(), "{lo} {hi}");
+            assert!(s.ticks().len() <= 602, "{lo} {hi}");
+        }
         let s = LogScale::covering(23_000.0, 61_000.0, 0.0, 100.0);
         assert_eq!((s.lo, s.hi), (20_000.0, 100_000.0));
         assert_eq!(s.ticks(), vec![20_000.0, 50_000.0, 100_000.0]);

@@ -1,35 +1,37 @@
 //! Puts a report on disk: report.md (with its charts as SVG files under charts/), report.html,
-//! summary.csv and summary.json, all in one output folder.
+//! summary.csv and summary.json, all in one output folder, each written whole and never through
+//! a link planted in that folder.
 
 use super::doc::Block;
 use super::model::Report;
 use super::{html, markdown, sections, summary_csv};
 use anyhow::{Context, Result};
-use std::fs;
-use std::path::{Path, PathBuf};
+use schema::files::Folder;
+use std::path::PathBuf;
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+fn write_file(out: &Folder, rel: &str, text: &str) -> Result<PathBuf> {
+    out.write_atomically(rel, text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.join(rel).display()))?;
+    Ok(out.join(rel))
 }
 
 /// Write every output file into `out`; returns their paths.
-pub fn write_report(r: &Report, out: &Path) -> Result<Vec<PathBuf>> {
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+pub fn write_report(r: &Report, out: &Folder) -> Result<Vec<PathBuf>> {
+    out.create_dirs("charts")
+        .with_context(|| format!("cannot create {}", out.join("charts").display()))?;
     let blocks = sections::document(r);
-    let charts = out.join("charts");
-    fs::create_dir_all(&charts).with_context(|| format!("cannot create {}", charts.display()))?;
     for b in &blocks {
         if let Block::Chart { file, svg, .. } = b {
-            write_file(&charts.join(file), svg)?;
+            write_file(out, &format!("charts/{file}"), svg)?;
         }
     }
-    let md = out.join("report.md");
-    write_file(&md, &markdown::render(&blocks))?;
-    let html_path = out.join("report.html");
-    write_file(&html_path, &html::render("thaw report", &blocks))?;
-    let csv = out.join("summary.csv");
-    summary_csv::write(r, &csv)?;
-    let json = out.join("summary.json");
-    write_file(&json, &(serde_json::to_string_pretty(r)? + "\n"))?;
+    let md = write_file(out, "report.md", &markdown::render(&blocks))?;
+    let html_path = write_file(out, "report.html", &html::render("thaw report", &blocks))?;
+    let csv = write_file(out, "summary.csv", &summary_csv::text(r)?)?;
+    let json = write_file(
+        out,
+        "summary.json",
+        &(serde_json::to_string_pretty(r)? + "\n"),
+    )?;
     Ok(vec![md, html_path, csv, json])
 }

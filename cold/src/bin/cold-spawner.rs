@@ -1,8 +1,13 @@
 //! The spawner helper of `cold run` (see cold::spawner): it spawns and reaps every child for the
 //! runner, so that a child's max RSS is not inflated by the runner's.
 fn main() {
-    let served = cold::spawner::bind_to_runner()
-        .and_then(|()| cold::spawner::serve(std::io::stdin().lock(), std::io::stdout().lock()));
+    let served = cold::spawner::bind_to_runner().and_then(|()| {
+        cold::spawner::serve(
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+            &mut cold::spawner::clear_leftovers,
+        )
+    });
     match served {
         Ok(()) => {}
         // The runner went away (killed or interrupted): nothing is waiting for a reply.

@@ -3,7 +3,9 @@
 //! `--input` (which need not exist): `ok` (a valid line, checksum 0, 0 bytes), `panic`, `hang`,
 //! `garbage`, `exit3`, `abort` (SIGABRT), `wrong` (checksum 1), `loud` (a valid line after 1 MiB
 //! on stderr), `orphan` (leaves a process behind that keeps writing to stdout, then prints a
-//! valid line), `flood` (writes to stdout without end).
+//! valid line), `daemon-TOKEN` (the same from a session of its own, `setsid`, so that no group
+//! kill reaches it; its command line holds `stray-TOKEN`), `flood` (writes to stdout without
+//! end).
 
 use std::io::Write;
 
@@ -58,6 +60,14 @@ fn main() {
                     "-c",
                     "sleep 0.2; while true; do echo stray; sleep 0.05; done",
                 ])
+                .spawn();
+            print!("{}", valid_line(0));
+        }
+        daemon if daemon.starts_with("daemon-") => {
+            let token = &daemon["daemon-".len()..];
+            let script = format!("sleep 0.2; while true; do echo stray-{token}; sleep 0.05; done");
+            let _ = std::process::Command::new("setsid")
+                .args(["/bin/sh", "-c", &script])
                 .spawn();
             print!("{}", valid_line(0));
         }
