@@ -11,9 +11,9 @@
 //! children` builds it) reading users-2kb; run it under `taskset -c N` to see the same pinned.
 
 use anyhow::{bail, Context, Result};
-use cold::capture::Capture;
-use cold::process::{self, Watch};
-use cold::spawner::{Request, Spawner};
+use spawner::capture::Capture;
+use spawner::process::{self, Watch};
+use spawner::{Request, Spawner};
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -73,7 +73,7 @@ fn compare(child: &Path, input: &Path, folder: &Path, rounds: usize, samples: us
         .filter_map(|k| Some((OsString::from(k), std::env::var_os(k)?)))
         .collect();
     let mut capture = Capture::new()?;
-    let mut spawner = Spawner::start(&folder.join(cold::spawner::BINARY))?;
+    let mut spawner = Spawner::start(&folder.join(spawner::BINARY))?;
     let timeout = Duration::from_secs(60);
     let mut medians = vec![Vec::new(); WAYS.len()];
     for round in 1..=rounds {

@@ -69,8 +69,8 @@ pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Opti
         return Ok(None);
     };
     command
-        .args(["-p", "cold", "-p", "children"])
-        .args(["--bin", crate::spawner::BINARY])
+        .args(["-p", "spawner", "-p", "children"])
+        .args(["--bin", spawner::BINARY])
         .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]));
     match variant {
         Variant::Portable => same_profile(&mut command)?,

@@ -5,10 +5,10 @@
 //! checksum and its byte count are the ones the runner computed for its cell.
 
 use crate::phases::{phases, Stamps};
-use crate::process::{Exit, Reaped};
-use children::protocol::{clip, Line};
+use schema::protocol::{clip, Line};
 use schema::run_folder::{PlanRow, SampleRow};
 use schema::Status;
+use spawner::process::{Exit, Reaped};
 
 /// What a child of a cell must print: the checksum and the byte count (input length for `de`,
 /// output length for `ser`) the runner computed in-process.
@@ -64,7 +64,7 @@ pub fn reaped(
     }
     match r.exit {
         Exit::Signal(libc::SIGXFSZ) => {
-            let limit = crate::spawner::FILE_SIZE_LIMIT >> 20;
+            let limit = spawner::FILE_SIZE_LIMIT >> 20;
             let why =
                 format!("SIGXFSZ: it wrote more than {limit} MiB to stdout, stderr or a file");
             return failed(row, Status::Signal(libc::SIGXFSZ), why);
@@ -160,7 +160,7 @@ fn first_lines(text: &str, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::process::ResourceUsage;
+    use spawner::process::ResourceUsage;
 
     fn plan() -> PlanRow {
         PlanRow {

@@ -7,8 +7,8 @@ use crate::pin;
 use crate::precision;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
+use codecs::{registry, AnyCodec, Op};
 use fixtures::catalog::CorporaOption;
-use fixtures::codecs::{registry, AnyCodec, Op};
 use fixtures::Fixture;
 use schema::run_folder::Stopping;
 use schema::{Drops, Measure, Variant};
@@ -206,7 +206,7 @@ impl RunArgs {
             bail!("--ops is empty; valid ops: ser, de");
         }
         let batches = dedup(&self.batches);
-        let max_batch = children::protocol::MAX_BATCH as u32;
+        let max_batch = schema::protocol::MAX_BATCH as u32;
         if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
             bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
         }

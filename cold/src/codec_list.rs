@@ -4,7 +4,7 @@
 
 use crate::external::{self, ExternalCodec};
 use anyhow::{bail, Result};
-use fixtures::codecs::{find_codec, registry, AnyCodec, Style};
+use codecs::{find_codec, registry, AnyCodec, Style};
 
 /// The runtime group of the Rust codecs.
 pub const RUST: &str = "rust";

@@ -4,7 +4,7 @@
 //! `schema::run_folder`'s; the CSV rules are `schema::csv_rows`'.
 
 use anyhow::{bail, Context, Result};
-use fixtures::inputs::InputKind;
+use codecs::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
 use schema::files::Folder;
 use schema::run_folder::{

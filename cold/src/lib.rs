@@ -10,7 +10,6 @@
 
 pub mod binaries;
 pub mod cache;
-pub mod capture;
 pub mod classify;
 pub mod cli;
 pub mod codec_list;
@@ -26,11 +25,9 @@ pub mod pin;
 pub mod plan;
 pub mod precision;
 pub mod prepare;
-pub mod process;
 pub mod progress;
 pub mod resume;
 pub mod runner;
 pub mod sampler;
 pub mod session;
-pub mod spawner;
 pub mod summary;

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 
 pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
-    write!(out, "{}", fixtures::codecs::codec_table())?;
+    write!(out, "{}", codecs::codec_table())?;
     writeln!(out)?;
     let external = crate::external::all()?;
     if !external.is_empty() {
@@ -30,9 +30,9 @@ pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<(
                 out,
                 "{:<20} {:<20} {:<8} {:<9} {there}",
                 c.id,
-                fixtures::codecs::AnyCodec::library(c),
+                codecs::AnyCodec::library(c),
                 c.runtime.name,
-                fixtures::codecs::AnyCodec::style(c).name()
+                codecs::AnyCodec::style(c).name()
             )?;
         }
         writeln!(out)?;

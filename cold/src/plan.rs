@@ -7,7 +7,7 @@
 //! leave out are then removed ([`without`]) without moving the others, so an exclusion changes
 //! no other sample's place in its block.
 
-use fixtures::codecs::{AnyCodec, Op};
+use codecs::{AnyCodec, Op};
 use fixtures::Fixture;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -57,7 +57,7 @@ pub fn cells(
     for fixture in fixtures {
         for codec in codecs {
             for &op in ops {
-                match codec.supports(fixture, op) {
+                match codec.supports(fixture.model_kind(), op) {
                     Ok(()) => cells.extend(batches.iter().map(|&batch| Cell {
                         codec: codec.id(),
                         op,
@@ -127,7 +127,7 @@ pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fixtures::codecs::registry;
+    use codecs::registry;
     use schema::GateCell;
     use std::collections::HashSet;
 
@@ -153,7 +153,7 @@ mod tests {
                     .iter()
                     .filter(|u| u.codec == codec.id() && u.op == op)
                     .count();
-                match codec.supports(fixture, op) {
+                match codec.supports(fixture.model_kind(), op) {
                     Ok(()) => assert_eq!((planned, listed), (vec![1, 10, 100], 0)),
                     Err(why) => {
                         assert_eq!((planned.len(), listed), (0, 1), "{} {op}", codec.id());

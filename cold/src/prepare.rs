@@ -17,9 +17,10 @@ use crate::sampler::{Job, Sampler};
 use crate::session::{self, say};
 use anyhow::{bail, Context, Result};
 use children::catalog::binary_for;
-use fixtures::codecs::AnyCodec;
-use fixtures::inputs::{prepare, InputKind, Tree};
-use fixtures::verify::{verify_all, GateVerdict};
+use codecs::inputs::{prepare, InputKind, Tree};
+use codecs::verify::GateVerdict;
+use codecs::AnyCodec;
+use fixtures::gate::verify_all;
 use fixtures::{catalog, sha256_hex, Fixture};
 use schema::run_folder::SampleRow;
 use schema::run_folder::{CheckEntry, ChildEntry, FixtureEntry, InputEntry, PlanRow};
@@ -222,7 +223,7 @@ pub fn prepare_run(
         // (once its output is checked by meaning) for a child in another language.
         let expected = match external {
             Some(_) => None,
-            None => match codec.expected_output(fixture, cell.op, bytes) {
+            None => match codec.expected_output(cell.op, fixture.model_kind(), bytes) {
                 Ok(out) => Some(Expected {
                     checksum: out.checksum,
                     bytes: out.bytes,
@@ -293,10 +294,10 @@ fn learn(
         check_file.file_name().unwrap_or_default(),
     );
     let written = folder
-        .read_bounded(name, crate::spawner::FILE_SIZE_LIMIT)
+        .read_bounded(name, spawner::FILE_SIZE_LIMIT)
         .map_err(|e| format!("it wrote no check file ({e}): it does not follow --check-file"))?;
     let codec = codec_list::find(cell.codec).map_err(|e| e.to_string())?;
-    if codec.style() != fixtures::codecs::Style::Baseline {
+    if codec.style() != codecs::Style::Baseline {
         crate::external::check::same_meaning(document, &written)
             .map_err(|e| format!("what it produced is not the fixture: {e}"))?;
     }
@@ -349,7 +350,7 @@ impl Input {
         match (codec_list::external_of(codec), op) {
             (Some(_), Op::Ser) => Input::TreeText,
             (Some(_), Op::De) => Input::Rust(InputKind::Document),
-            (None, _) => Input::Rust(codec.input_kind(fixture, op)),
+            (None, _) => Input::Rust(codec.input_kind(fixture.model_kind(), op)),
         }
     }
 
@@ -379,7 +380,9 @@ impl Input {
 
     pub fn prepare(self, fixture: &Fixture, seed: u64, document: &[u8]) -> Result<Vec<u8>> {
         match self {
-            Input::Rust(kind) => prepare(kind, fixture, seed, document).map_err(anyhow::Error::msg),
+            Input::Rust(kind) => {
+                prepare(kind, fixture.model(seed).as_ref(), document).map_err(anyhow::Error::msg)
+            }
             Input::TreeText => {
                 let tree = Tree::of_document(document).map_err(anyhow::Error::msg)?;
                 Ok(crate::external::tree_text::encode(&tree).into_bytes())
@@ -419,7 +422,7 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
     for codec in external {
         for fixture in &o.fixtures {
             for &op in &o.ops {
-                if codec.supports(fixture, op).is_ok() {
+                if codec.supports(fixture.model_kind(), op).is_ok() {
                     let cell = GateCell {
                         codec: codec.id().to_string(),
                         fixture: fixture.name.to_string(),

@@ -173,7 +173,7 @@ fn blocks_of(m: &Manifest, s: &Settings) -> Result<session::Blocks> {
 fn codecs_and_fixtures(
     m: &Manifest,
 ) -> Result<(
-    Vec<&'static dyn fixtures::codecs::AnyCodec>,
+    Vec<&'static dyn codecs::AnyCodec>,
     Vec<&'static fixtures::Fixture>,
 )> {
     let codecs = m
@@ -353,7 +353,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                     }
                 };
                 let out = codec
-                    .expected_output(fixture, cell.op, bytes)
+                    .expected_output(cell.op, fixture.model_kind(), bytes)
                     .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
                 Route {
                     child: path,

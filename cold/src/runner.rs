@@ -20,7 +20,7 @@ use crate::pin;
 use crate::prepare::{self, describe_unsupported, Prepared};
 use crate::session::{self, say};
 use anyhow::{bail, Result};
-use fixtures::codecs::AnyCodec;
+use codecs::AnyCodec;
 use schema::run_folder::{
     CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry, MANIFEST,
 };

@@ -15,7 +15,7 @@ use crate::progress::Progress;
 use crate::sampler::{self, Job, Sampler};
 use crate::summary;
 use anyhow::{bail, Context, Result};
-use fixtures::codecs::{AnyCodec, Style};
+use codecs::{AnyCodec, Style};
 use schema::run_folder::{Manifest, PlanRow, Settings};
 use schema::{GateCell, StopReason};
 use std::collections::HashMap;
@@ -50,12 +50,11 @@ pub fn status_on_stderr() -> bool {
 
 /// The `cold-spawner` next to the runner, which must exist.
 pub fn spawner_path() -> Result<PathBuf> {
-    let path =
-        crate::spawner::Spawner::default_path().context("cannot find the runner's folder")?;
+    let path = spawner::Spawner::default_path().context("cannot find the runner's folder")?;
     if !path.is_file() {
         bail!(
             "no {} beside the runner (looked for {}); build it with `cargo build --release -p cold`",
-            crate::spawner::BINARY,
+            spawner::BINARY,
             path.display()
         );
     }

@@ -4,13 +4,15 @@
 
 use cold::classify::Expected;
 use cold::folder::{self, SamplesWriter};
-use cold::process::Watch;
 use cold::progress::Progress;
 use cold::sampler::{execute, Job, Sampler};
 use schema::run_folder::PlanRow;
 use schema::{Drops, Op, Variant};
+use spawner::process::Watch;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+mod common;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-{name}-{}", std::process::id()));
@@ -43,7 +45,7 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
 }
 
 fn sampler(watch: Watch) -> Sampler {
-    let spawner = Path::new(env!("CARGO_BIN_EXE_cold-spawner"));
+    let spawner = &common::spawner();
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
     // Long enough for a debug build to print a panic with its backtrace on a busy machine.
     Sampler::new(spawner, Duration::from_secs(3), false, env)
@@ -201,10 +203,10 @@ fn a_flood_of_output_is_cut_while_written() {
 /// kills and reaps that child at once, rather than letting it run on unwatched.
 #[test]
 fn a_child_does_not_outlive_its_dead_spawner() {
-    use cold::spawner::{Request, Spawner};
+    use spawner::{Request, Spawner};
     let dir = tmp("spawner-death");
     let pid_file = dir.join("child.pid");
-    let mut spawner = Spawner::start(Path::new(env!("CARGO_BIN_EXE_cold-spawner"))).unwrap();
+    let mut spawner = Spawner::start(&common::spawner()).unwrap();
     let script = format!("echo $$ > {}; exec sleep 120", pid_file.display());
     let request = Request {
         program: "/bin/sh".into(),

@@ -2,17 +2,13 @@
 //! before a single sample is timed: one that fails the in-process gate (it needs no child), and
 //! one whose child prints something else than the runner computed (the preflight).
 
+use codecs::models::{Model, ModelKind};
+use codecs::verify::GateVerdict;
+use codecs::{find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
 use cold::cli::RunOptions;
 use cold::prepare::{documents, prepare_run};
-use fixtures::catalog::Fixture;
-use fixtures::codecs::{
-    find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support,
-};
-use fixtures::models::ModelKind;
-use fixtures::verify::GateVerdict;
 use schema::{Drops, Variant};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// serde_json, but `wrong_output` makes it compute a checksum its child will not print, and
@@ -43,25 +39,22 @@ impl AnyCodec for Double {
     fn type_path(&self) -> String {
         serde().type_path()
     }
-    fn supports(&self, fixture: &Fixture, op: Op) -> Support {
-        serde().supports(fixture, op)
+    fn supports(&self, model: Option<ModelKind>, op: Op) -> Support {
+        serde().supports(model, op)
     }
-    fn supports_model(&self, model: Option<ModelKind>, op: Op) -> bool {
-        serde().supports_model(model, op)
-    }
-    fn verify(&self, fixture: &Fixture, op: Op, seed: u64, document: &[u8]) -> GateVerdict {
+    fn verify(&self, op: Op, model: Option<&Model>, document: &[u8]) -> GateVerdict {
         if self.misreads {
             return GateVerdict::Fail("at users[0].isActive: expected true, got false".into());
         }
-        serde().verify(fixture, op, seed, document)
+        serde().verify(op, model, document)
     }
     fn expected_output(
         &self,
-        fixture: &Fixture,
         op: Op,
+        model: Option<ModelKind>,
         input: &[u8],
     ) -> Result<ChildOutput, CodecError> {
-        let mut out = serde().expected_output(fixture, op, input)?;
+        let mut out = serde().expected_output(op, model, input)?;
         if self.wrong_output {
             out.checksum ^= 1;
         }
@@ -83,24 +76,11 @@ static WRONG_CHILD: Double = Double {
     wrong_output: true,
 };
 
-/// The children and the spawner beside this test's runner (as tests/run.rs builds them).
+mod common;
+
+/// The children and the spawner beside this test's runner.
 fn children_dir() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-    let mut build = Command::new(env!("CARGO"));
-    build
-        .args(["build", "-p", "children", "--bins", "--manifest-path"])
-        .arg(manifest);
-    if !cfg!(debug_assertions) {
-        build.arg("--release");
-    }
-    assert!(
-        build.status().unwrap().success(),
-        "cannot build the children"
-    );
-    PathBuf::from(env!("CARGO_BIN_EXE_cold"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    common::beside_runner("")
 }
 
 #[test]

@@ -10,38 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Builds the children (and the analysis binary) beside the runner once per test process: `cargo test -p cold` builds
-/// only this package's binaries, and the children are the `children` package's.
-fn build_children() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
-        let mut build = Command::new(env!("CARGO"));
-        // The report's binary too, for the test of a report on a real run folder.
-        build
-            .args(["build", "-p", "children", "-p", "analysis", "--bins"])
-            .args(["-p", "alloc-phases", "--lib"])
-            .arg("--manifest-path")
-            .arg(manifest);
-        if !cfg!(debug_assertions) {
-            build.arg("--release");
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "cannot build the children");
-    });
-}
-
-/// The runner as a user starts it directly (not through `cargo run`, which would make it
-/// `cargo build` its children while `cargo test` runs).
-fn cold() -> Command {
-    build_children();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cold"));
-    command
-        .env_remove("CARGO")
-        .env_remove("CARGO_MANIFEST_DIR")
-        .env_remove("CARGO_PKG_NAME");
-    command
-}
+mod common;
+use common::{build_beside_runner as build_children, cold};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-run-{name}-{}", std::process::id()));

@@ -8,11 +8,11 @@
 //! `results/warm/gate.csv`. The correctness gate runs over every cell before the
 //! first measurement; a refused cell is never timed and makes the run exit non-zero.
 
-use fixtures::codecs::Op;
+use codecs::Op;
 use fixtures::DEFAULT_SEED;
 use std::process::ExitCode;
 use warm::bench::{bench_fns, criterion, run_plan};
-use warm::gate::{checkers, gate, load_documents};
+use warm::gate::{gate, load_documents};
 use warm::settings::{self, Mode};
 
 fn main() -> ExitCode {
@@ -44,13 +44,13 @@ fn run() -> anyhow::Result<ExitCode> {
     for note in notes {
         eprintln!("{note}");
     }
-    let plan = gate(&documents, &checkers(), &ops, seed);
+    let plan = gate(&documents, &codecs::registry(), &ops);
     for line in plan.report_lines() {
         eprintln!("{line}");
     }
     plan.write_decisions(&settings::warm_results().join(schema::warm_files::GATE))?;
 
-    run_plan(&mut c, &documents, &ops, &plan, &bench_fns(), seed);
+    run_plan(&mut c, &documents, &ops, &plan, &bench_fns());
     c.final_summary();
 
     let refused: Vec<String> = plan.refused().map(|cell| cell.id()).collect();

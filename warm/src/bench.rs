@@ -10,10 +10,9 @@
 use crate::gate::{Decision, Document, Plan};
 use crate::run::Workload;
 use crate::settings::Mode;
+use codecs::{visit_codecs, Codec, CodecVisitor, Op};
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput};
-use fixtures::catalog::Fixture;
-use fixtures::codecs::{visit_codecs, Codec, CodecVisitor, Op};
 use std::path::Path;
 
 /// Inputs of this many bytes or more are batched a few at a time (`LargeInput`); smaller ones
@@ -49,21 +48,15 @@ pub fn criterion(mode: Mode, output: &Path) -> Criterion {
 
 /// Adds codec `C`'s bench of one cell to `group`. The workload is made on the first call from
 /// criterion, so cells that criterion's filter leaves out cost nothing.
-pub fn bench_cell<C: Codec>(
-    group: &mut BenchmarkGroup<'_, WallTime>,
-    fixture: &'static Fixture,
-    op: Op,
-    seed: u64,
-    document: &[u8],
-) {
+pub fn bench_cell<C: Codec>(group: &mut BenchmarkGroup<'_, WallTime>, document: &Document, op: Op) {
     let mut workload: Option<Workload<C>> = None;
-    let size = batch_size(document.len());
+    let size = batch_size(document.bytes.len());
     group.bench_function(C::ID, |b| {
         let w = workload.get_or_insert_with(|| {
-            Workload::new(fixture, op, seed, document).unwrap_or_else(|e| {
+            Workload::new(document, op).unwrap_or_else(|e| {
                 panic!(
                     "{}: cannot make the input: {e}",
-                    crate::bench_id(fixture.name, op, C::ID)
+                    crate::bench_id(document.fixture.name, op, C::ID)
                 )
             })
         });
@@ -76,7 +69,7 @@ pub fn bench_cell<C: Codec>(
 }
 
 /// One codec's bench function, monomorphised.
-pub type BenchFn = fn(&mut BenchmarkGroup<'_, WallTime>, &'static Fixture, Op, u64, &[u8]);
+pub type BenchFn = fn(&mut BenchmarkGroup<'_, WallTime>, &Document, Op);
 
 /// Every registered codec's id with its bench function, in the registry's order.
 pub fn bench_fns() -> Vec<(&'static str, BenchFn)> {
@@ -99,7 +92,6 @@ pub fn run_plan(
     ops: &[Op],
     plan: &Plan,
     fns: &[(&'static str, BenchFn)],
-    seed: u64,
 ) {
     for document in documents {
         let fixture = document.fixture;
@@ -115,7 +107,7 @@ pub fn run_plan(
             let mut group = c.benchmark_group(crate::group_name(fixture.name, op));
             group.throughput(Throughput::Bytes(document.bytes.len() as u64));
             for (_, bench) in cells {
-                bench(&mut group, fixture, op, seed, &document.bytes);
+                bench(&mut group, document, op);
             }
             group.finish();
         }
@@ -125,9 +117,9 @@ pub fn run_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::{gate, load_documents, Checker};
+    use crate::gate::{gate, load_documents};
+    use codecs::{Noop, SerdeJsonTyped};
     use fixtures::catalog::find;
-    use fixtures::codecs::{Noop, SerdeJsonTyped};
     use std::time::Duration;
 
     #[test]
@@ -136,8 +128,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&out);
         let seed = fixtures::DEFAULT_SEED;
         let (documents, _) = load_documents(&[find("small").unwrap()], seed, None);
-        let checkers = [Checker::of::<Noop>(), Checker::of::<SerdeJsonTyped>()];
-        let plan = gate(&documents, &checkers, &[Op::De], seed);
+        let chosen = [codecs::any::<Noop>(), codecs::any::<SerdeJsonTyped>()];
+        let plan = gate(&documents, &chosen, &[Op::De]);
         let fns: Vec<(&str, BenchFn)> = vec![
             ("noop", bench_cell::<Noop>),
             ("serde_json", bench_cell::<SerdeJsonTyped>),
@@ -146,7 +138,7 @@ mod tests {
             .warm_up_time(Duration::from_millis(10))
             .measurement_time(Duration::from_millis(30))
             .nresamples(100);
-        run_plan(&mut c, &documents, &[Op::De], &plan, &fns, seed);
+        run_plan(&mut c, &documents, &[Op::De], &plan, &fns);
 
         let new = out.join("small_de").join("serde_json").join("new");
         let bench: serde_json::Value =
@@ -164,10 +156,7 @@ mod tests {
     #[test]
     fn every_codec_has_a_bench_fn() {
         let ids: Vec<&str> = bench_fns().iter().map(|(id, _)| *id).collect();
-        let registry: Vec<&str> = fixtures::codecs::registry()
-            .iter()
-            .map(|c| c.id())
-            .collect();
+        let registry: Vec<&str> = codecs::registry().iter().map(|c| c.id()).collect();
         assert_eq!(ids, registry);
     }
 

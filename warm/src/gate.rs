@@ -1,22 +1,17 @@
 //! The cells of a warm run and the correctness gate in front of them: every codec × fixture ×
-//! op is checked with `fixtures::verify` before the first measurement, and each gets a
+//! op is checked by `fixtures::gate` before the first measurement, and each gets a
 //! [`Decision`]: run it, skip it as unsupported (with the library's reason), or refuse it
 //! because the codec misread the fixture. A refused cell is never timed.
 //!
 //! Not for timing or counting: see `run`, `bench` and the `alloc` binary.
 
+use codecs::verify::GateVerdict;
+use codecs::{AnyCodec, Op};
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{visit_codecs, Codec, CodecVisitor, Op};
-use fixtures::verify::{verify_cell, GateVerdict};
+pub use fixtures::gate::Document;
 use schema::warm_files::{GateDecision, GateRow};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// A fixture's canonical document, made once per run.
-pub struct Document {
-    pub fixture: &'static Fixture,
-    pub bytes: Vec<u8>,
-}
 
 /// The documents of `fixtures`, and a line for each one left out (a corpus without its folder
 /// is left out with a single line for all three).
@@ -33,8 +28,8 @@ pub fn load_documents(
             corpora_missing = true;
             continue;
         }
-        match fixture.document(seed, corpora) {
-            Ok(bytes) => documents.push(Document { fixture, bytes }),
+        match Document::make(fixture, seed, corpora) {
+            Ok(document) => documents.push(document),
             Err(e) => notes.push(format!("{e}; skipped")),
         }
     }
@@ -65,44 +60,10 @@ impl Decision {
     }
 }
 
-/// The gate for one cell of codec `C`.
-pub fn check<C: Codec>(fixture: &Fixture, op: Op, seed: u64, document: &[u8]) -> Decision {
-    Decision::from_verdict(verify_cell::<C>(fixture, op, seed, document))
-}
-
-/// One codec as the gate sees it.
-#[derive(Clone, Copy)]
-pub struct Checker {
-    pub id: &'static str,
-    pub check: fn(&Fixture, Op, u64, &[u8]) -> Decision,
-}
-
-impl Checker {
-    pub fn of<C: Codec>() -> Checker {
-        Checker {
-            id: C::ID,
-            check: check::<C>,
-        }
-    }
-}
-
-/// Every registered codec, in the registry's order.
-pub fn checkers() -> Vec<Checker> {
-    struct Collect(Vec<Checker>);
-    impl CodecVisitor for Collect {
-        fn visit<C: Codec + 'static>(&mut self) {
-            self.0.push(Checker::of::<C>());
-        }
-    }
-    let mut all = Collect(Vec::new());
-    visit_codecs(&mut all);
-    all.0
-}
-
 /// One cell and its decision.
 #[derive(Debug, Clone)]
 pub struct Cell {
-    pub fixture: &'static Fixture,
+    pub fixture: &'static str,
     pub op: Op,
     pub codec: &'static str,
     pub decision: Decision,
@@ -110,7 +71,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn id(&self) -> String {
-        crate::bench_id(self.fixture.name, self.op, self.codec)
+        crate::bench_id(self.fixture, self.op, self.codec)
     }
 }
 
@@ -120,22 +81,17 @@ pub struct Plan {
     pub cells: Vec<Cell>,
 }
 
-/// Runs the gate over every document × op × codec given.
-pub fn gate(documents: &[Document], codecs: &[Checker], ops: &[Op], seed: u64) -> Plan {
-    let mut cells = Vec::new();
-    for document in documents {
-        for &op in ops {
-            for codec in codecs {
-                let decision = (codec.check)(document.fixture, op, seed, &document.bytes);
-                cells.push(Cell {
-                    fixture: document.fixture,
-                    op,
-                    codec: codec.id,
-                    decision,
-                });
-            }
-        }
-    }
+/// Runs the gate over every document × codec × op given.
+pub fn gate(documents: &[Document], codecs: &[&'static dyn AnyCodec], ops: &[Op]) -> Plan {
+    let cells = fixtures::gate::verify_documents(codecs, documents, ops)
+        .into_iter()
+        .map(|check| Cell {
+            fixture: check.fixture,
+            op: check.op,
+            codec: check.codec,
+            decision: Decision::from_verdict(check.verdict),
+        })
+        .collect();
     Plan { cells }
 }
 
@@ -144,7 +100,7 @@ impl Plan {
     pub fn decision(&self, fixture: &str, op: Op, codec: &str) -> Option<&Decision> {
         self.cells
             .iter()
-            .find(|c| c.fixture.name == fixture && c.op == op && c.codec == codec)
+            .find(|c| c.fixture == fixture && c.op == op && c.codec == codec)
             .map(|c| &c.decision)
     }
 
@@ -166,7 +122,7 @@ impl Plan {
                     Decision::Refused(why) => (GateDecision::Refused, why.as_str()),
                 };
                 GateRow {
-                    fixture: cell.fixture.name.to_string(),
+                    fixture: cell.fixture.to_string(),
                     op: cell.op,
                     codec: cell.codec.to_string(),
                     decision,
@@ -205,7 +161,7 @@ impl Plan {
                 unsupported
                     .entry((cell.codec, why))
                     .or_default()
-                    .push(crate::group_name(cell.fixture.name, cell.op));
+                    .push(crate::group_name(cell.fixture, cell.op));
             }
         }
         for ((codec, why), where_) in unsupported {
@@ -251,45 +207,8 @@ pub fn select<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use codecs::testing::Broken;
     use fixtures::catalog::find;
-    use fixtures::codecs::{CodecError, Style, Support};
-    use fixtures::inputs::{Prepared, Target};
-    use fixtures::models::ModelKind;
-
-    /// A codec that reads every document as `null` and writes `null`: wrong on every cell.
-    struct Broken;
-
-    impl Codec for Broken {
-        const ID: &'static str = "broken";
-        const LIBRARY: &'static str = "serde_json";
-        const STYLE: Style = Style::Dom;
-        type Value = serde_json::Value;
-
-        fn supports(_model: Option<ModelKind>, _op: Op) -> Support {
-            Ok(())
-        }
-        fn new() -> Self {
-            Broken
-        }
-        fn de<T: Target>(&mut self, input: &mut [u8]) -> Result<serde_json::Value, CodecError> {
-            let _: serde_json::Value =
-                serde_json::from_slice(input).map_err(CodecError::from_library)?;
-            Ok(serde_json::Value::Null)
-        }
-        fn ser(&mut self, _value: &serde_json::Value, out: &mut Vec<u8>) -> Result<(), CodecError> {
-            out.extend_from_slice(b"null");
-            Ok(())
-        }
-        fn ser_value(_input: Prepared) -> Result<serde_json::Value, CodecError> {
-            Ok(serde_json::Value::Null)
-        }
-        fn digest(_value: &serde_json::Value) -> u64 {
-            0
-        }
-        fn to_json(value: &serde_json::Value) -> Result<serde_json::Value, CodecError> {
-            Ok(value.clone())
-        }
-    }
 
     fn small() -> Vec<Document> {
         let (documents, notes) =
@@ -301,20 +220,7 @@ mod tests {
     #[test]
     fn the_gate_refuses_a_codec_that_misreads() {
         let documents = small();
-        let doc = &documents[0];
-        for op in Op::ALL {
-            let decision = check::<Broken>(doc.fixture, op, fixtures::DEFAULT_SEED, &doc.bytes);
-            assert!(
-                matches!(decision, Decision::Refused(_)),
-                "{op}: {decision:?}"
-            );
-        }
-        let plan = gate(
-            &documents,
-            &[Checker::of::<Broken>()],
-            &Op::ALL,
-            fixtures::DEFAULT_SEED,
-        );
+        let plan = gate(&documents, &[codecs::any::<Broken>()], &Op::ALL);
         assert_eq!(plan.runnable().count(), 0);
         assert_eq!(plan.refused().count(), 2);
         let lines = plan.report_lines();
@@ -325,7 +231,7 @@ mod tests {
     #[test]
     fn the_gate_passes_real_codecs_and_skips_what_they_cannot_express() {
         let documents = small();
-        let plan = gate(&documents, &checkers(), &Op::ALL, fixtures::DEFAULT_SEED);
+        let plan = gate(&documents, &codecs::registry(), &Op::ALL);
         assert_eq!(
             plan.decision("small", Op::De, "serde_json"),
             Some(&Decision::Run)
@@ -373,9 +279,9 @@ mod tests {
     #[test]
     fn the_decisions_file_names_every_cell_and_why() {
         let documents = small();
-        let mut checkers = checkers();
-        checkers.push(Checker::of::<Broken>());
-        let plan = gate(&documents, &checkers, &Op::ALL, fixtures::DEFAULT_SEED);
+        let mut all = codecs::registry();
+        all.push(codecs::any::<Broken>());
+        let plan = gate(&documents, &all, &Op::ALL);
         let path = std::env::temp_dir().join(format!("thaw-warm-gate-{}.csv", std::process::id()));
         plan.write_decisions(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -387,7 +293,7 @@ mod tests {
         for (row, cell) in rows.iter().zip(&plan.cells) {
             assert_eq!(
                 (row.fixture.as_str(), row.op, row.codec.as_str()),
-                (cell.fixture.name, cell.op, cell.codec)
+                (cell.fixture, cell.op, cell.codec)
             );
             let decided = match &cell.decision {
                 Decision::Run => GateDecision::Run,

@@ -14,7 +14,7 @@ pub mod gate;
 pub mod run;
 pub mod settings;
 
-use fixtures::codecs::Op;
+use codecs::Op;
 
 /// The criterion group of a cell: `<fixture>/<op>`. The codec id is the function inside it, so
 /// criterion's full id is [`bench_id`].
@@ -45,7 +45,7 @@ mod tests {
         );
         // Every fixture and codec id splits back into exactly three parts.
         for fixture in fixtures::FIXTURES {
-            for codec in fixtures::codecs::registry() {
+            for codec in codecs::registry() {
                 for op in Op::ALL {
                     let id = bench_id(fixture.name, op, codec.id());
                     let parts: Vec<&str> = id.split('/').collect();

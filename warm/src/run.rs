@@ -15,10 +15,10 @@
 //!   it outside the measured region.
 //! - `ser`: clears the output buffer, writes the value into it, returns the length written.
 
-use fixtures::catalog::Fixture;
-use fixtures::codecs::{input_kind, Codec, CodecError, Op};
-use fixtures::inputs::{load, prepare};
-use fixtures::models::ModelKind;
+use codecs::inputs::{load, prepare};
+use codecs::models::ModelKind;
+use codecs::{input_kind, Codec, CodecError, Op};
+use fixtures::gate::Document;
 
 /// Everything one cell needs, made before measuring.
 pub struct Workload<C: Codec> {
@@ -45,18 +45,14 @@ pub struct Inputs<'a> {
 }
 
 impl<C: Codec> Workload<C> {
-    /// The workload of `fixture` × `op` for codec `C`; an error when the codec cannot even make
-    /// its input (which the correctness gate has already reported).
-    pub fn new(
-        fixture: &Fixture,
-        op: Op,
-        seed: u64,
-        document: &[u8],
-    ) -> Result<Workload<C>, CodecError> {
+    /// The workload of `document` × `op` for codec `C`; an error when the codec cannot even
+    /// make its input (which the correctness gate has already reported).
+    pub fn new(document: &Document, op: Op) -> Result<Workload<C>, CodecError> {
+        let model = document.fixture.model_kind();
         let value = match op {
             Op::Ser => {
-                let kind = input_kind::<C>(op, fixture.model_kind());
-                let input = prepare(kind, fixture, seed, document)
+                let kind = input_kind::<C>(op, model);
+                let input = prepare(kind, document.model.as_ref(), &document.bytes)
                     .and_then(|bytes| load(kind, bytes))
                     .map_err(CodecError)?;
                 Some(C::ser_value(input)?)
@@ -64,10 +60,10 @@ impl<C: Codec> Workload<C> {
             Op::De => None,
         };
         Ok(Workload {
-            source: (op == Op::De).then(|| document.to_vec()),
+            source: (op == Op::De).then(|| document.bytes.clone()),
             runner: Runner {
                 codec: C::new(),
-                model: fixture.model_kind(),
+                model,
                 value,
                 out: Vec::new(),
             },
@@ -150,20 +146,19 @@ fn failed(codec: &str, op: Op, error: &CodecError) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use codecs::{SerdeJsonTyped, SimdJsonTyped, SonicRsDom};
     use fixtures::catalog::find;
-    use fixtures::codecs::{SerdeJsonTyped, SimdJsonTyped, SonicRsDom};
 
-    fn document(name: &str) -> (&'static Fixture, Vec<u8>) {
-        let fixture = find(name).unwrap();
-        let doc = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
-        (fixture, doc)
+    fn document(name: &str) -> (Document, Vec<u8>) {
+        let document = Document::make(find(name).unwrap(), fixtures::DEFAULT_SEED, None).unwrap();
+        let doc = document.bytes.clone();
+        (document, doc)
     }
 
     #[test]
     fn ser_reuses_its_buffer_and_writes_the_document() {
-        let (fixture, doc) = document("users-1kb");
-        let mut w = Workload::<SerdeJsonTyped>::new(fixture, Op::Ser, fixtures::DEFAULT_SEED, &doc)
-            .unwrap();
+        let (document, doc) = document("users-1kb");
+        let mut w = Workload::<SerdeJsonTyped>::new(&document, Op::Ser).unwrap();
         let (_, runner) = w.parts();
         assert_eq!(runner.ser(), doc.len());
         assert_eq!(runner.ser(), doc.len(), "cleared, not appended");
@@ -172,16 +167,15 @@ mod tests {
 
     #[test]
     fn every_de_gets_a_fresh_copy_of_the_document() {
-        let (fixture, doc) = document("users-1kb");
-        let seed = fixtures::DEFAULT_SEED;
-        let mut simd = Workload::<SimdJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
+        let (document, doc) = document("users-1kb");
+        let mut simd = Workload::<SimdJsonTyped>::new(&document, Op::De).unwrap();
         let (inputs, runner) = simd.parts();
         let mut fresh = inputs.fresh();
         assert_eq!(fresh.as_deref(), Some(&doc[..]));
         let value = runner.de(&mut fresh);
-        assert_eq!(Some(value), fixture.model(seed));
+        assert_eq!(Some(value), document.model.clone());
 
-        let mut serde = Workload::<SerdeJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
+        let mut serde = Workload::<SerdeJsonTyped>::new(&document, Op::De).unwrap();
         let (inputs, _) = serde.parts();
         assert_eq!(
             inputs.fresh().as_deref(),
@@ -190,16 +184,15 @@ mod tests {
         );
 
         // simd-json's ser has no input to copy.
-        let mut ser = Workload::<SimdJsonTyped>::new(fixture, Op::Ser, seed, &doc).unwrap();
+        let mut ser = Workload::<SimdJsonTyped>::new(&document, Op::Ser).unwrap();
         assert!(ser.parts().0.fresh().is_none());
         ser.step(Op::Ser);
     }
 
     #[test]
     fn dom_ser_starts_from_the_library_tree_built_from_the_document() {
-        let (fixture, doc) = document("list-korean");
-        let mut w =
-            Workload::<SonicRsDom>::new(fixture, Op::Ser, fixtures::DEFAULT_SEED, &doc).unwrap();
+        let (document, doc) = document("list-korean");
+        let mut w = Workload::<SonicRsDom>::new(&document, Op::Ser).unwrap();
         w.step(Op::Ser);
         let (_, runner) = w.parts();
         let written: serde_json::Value = serde_json::from_slice(runner.output()).unwrap();

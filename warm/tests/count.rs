@@ -2,8 +2,9 @@
 //! allocation patterns exactly, and counts a warm codec operation the way the `alloc` binary
 //! does.
 
+use codecs::{Noop, Op, SerdeJsonTyped, SimdJsonTyped};
 use fixtures::catalog::find;
-use fixtures::codecs::{Noop, Op, SerdeJsonTyped, SimdJsonTyped};
+use fixtures::gate::Document;
 use std::hint::black_box;
 use warm::count::{measure, totals, Allocations, CountingAlloc};
 use warm::run::Workload;
@@ -59,11 +60,11 @@ fn nothing_allocated_is_nothing_counted() {
 #[test]
 fn warm_ops_count_as_the_alloc_binary_counts_them() {
     let seed = fixtures::DEFAULT_SEED;
-    let fixture = find("users-1kb").unwrap();
-    let doc = fixture.document(seed, None).unwrap();
+    let document = Document::make(find("users-1kb").unwrap(), seed, None).unwrap();
+    let doc = document.bytes.clone();
 
     // A warm ser into the reused buffer allocates nothing once the buffer has grown.
-    let mut ser = Workload::<SerdeJsonTyped>::new(fixture, Op::Ser, seed, &doc).unwrap();
+    let mut ser = Workload::<SerdeJsonTyped>::new(&document, Op::Ser).unwrap();
     ser.step(Op::Ser);
     let (_, runner) = ser.parts();
     let (len, usage) = measure(|| runner.ser());
@@ -72,7 +73,7 @@ fn warm_ops_count_as_the_alloc_binary_counts_them() {
 
     // A typed de allocates its strings and vectors; the fresh copy simd-json needs is made
     // before the counted region, not inside it.
-    let mut de = Workload::<SimdJsonTyped>::new(fixture, Op::De, seed, &doc).unwrap();
+    let mut de = Workload::<SimdJsonTyped>::new(&document, Op::De).unwrap();
     de.step(Op::De);
     let (inputs, runner) = de.parts();
     let mut fresh = inputs.fresh();
@@ -85,7 +86,7 @@ fn warm_ops_count_as_the_alloc_binary_counts_them() {
     );
 
     // The baseline's de builds its 8-byte answer and nothing else.
-    let mut noop = Workload::<Noop>::new(fixture, Op::De, seed, &doc).unwrap();
+    let mut noop = Workload::<Noop>::new(&document, Op::De).unwrap();
     let (inputs, runner) = noop.parts();
     let mut fresh = inputs.fresh();
     let (_, usage) = measure(|| runner.de(&mut fresh));

@@ -5,9 +5,9 @@
 //!
 //! The runner asks [`binary_name`] which child runs a cell.
 
-use fixtures::codecs::{registry, AnyCodec, Op, Style};
-use fixtures::inputs::{model_path, target_name, AnyInput, Dom, Target};
-use fixtures::models::ModelKind;
+use codecs::inputs::{model_path, target_name, AnyInput, Dom, Target};
+use codecs::models::ModelKind;
+use codecs::{registry, AnyCodec, Op, Style};
 
 /// The child binary of codec `codec` for `op` on target `target` (`users`, `dom`, `any`…).
 pub fn binary_name(codec: &str, op: Op, target: &str) -> String {
@@ -59,10 +59,10 @@ pub fn all() -> Vec<Child> {
             let targets: Vec<(&'static str, &'static str)> = match codec.style() {
                 Style::Typed => ModelKind::ALL
                     .iter()
-                    .filter(|&&kind| codec.supports_model(Some(kind), op))
+                    .filter(|&&kind| codec.supports(Some(kind), op).is_ok())
                     .map(|&kind| (kind.id(), model_path(kind)))
                     .collect(),
-                Style::Dom if codec.supports_model(None, op) => vec![(Dom::NAME, Dom::PATH)],
+                Style::Dom if codec.supports(None, op).is_ok() => vec![(Dom::NAME, Dom::PATH)],
                 Style::Dom => Vec::new(),
                 Style::Baseline => vec![(AnyInput::NAME, AnyInput::PATH)],
             };
@@ -89,14 +89,14 @@ mod tests {
             .iter()
             .find(|c| c.binary() == "child-serde_json-de-users")
             .unwrap();
-        assert!(serde.source().contains(
-            "children::run::de::<fixtures::codecs::SerdeJsonTyped, fixtures::models::Users>()"
-        ));
+        assert!(serde
+            .source()
+            .contains("children::run::de::<codecs::SerdeJsonTyped, codecs::models::Users>()"));
         let items = all
             .iter()
             .find(|c| c.binary() == "child-sonic-rs-ser-items")
             .unwrap();
-        assert!(items.source().contains("Vec<fixtures::models::Item>"));
+        assert!(items.source().contains("Vec<codecs::models::Item>"));
         // Unsupported cases have no child.
         let names: Vec<String> = all.iter().map(Child::binary).collect();
         assert!(!names.contains(&"child-jiter-ser-dom".to_string()));

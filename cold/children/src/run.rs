@@ -9,11 +9,11 @@
 //! CPU-feature detection) and builds the value with the library's constructors. On any error it
 //! prints the message on stderr and exits with [`FAILURE_EXIT`].
 
-use crate::clock::monotonic_ns;
 use crate::memory::peak_and_current_kib;
-use crate::protocol::{Args, Line, FAILURE_EXIT};
-use fixtures::codecs::{ser_checksum, Codec, Op};
-use fixtures::inputs::Target;
+use codecs::inputs::Target;
+use codecs::{ser_checksum, Codec, Op};
+use schema::protocol::monotonic_ns;
+use schema::protocol::{Args, Line, FAILURE_EXIT};
 use schema::Drops;
 use std::hint::black_box;
 use std::io::Write;
@@ -154,9 +154,9 @@ pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fixtures::codecs::{Noop, SerdeJsonDom, SerdeJsonTyped};
-    use fixtures::inputs::{prepare, AnyInput, Dom, InputKind};
-    use fixtures::models::Users;
+    use codecs::inputs::{prepare, AnyInput, Dom, InputKind};
+    use codecs::models::Users;
+    use codecs::{Noop, SerdeJsonDom, SerdeJsonTyped};
     use std::path::PathBuf;
 
     fn input_file(bytes: &[u8]) -> PathBuf {
@@ -181,28 +181,27 @@ mod tests {
 
     /// The checksum the runner computes in-process for this input.
     fn expected<C: Codec>(op: Op, input: &[u8]) -> u64 {
-        fixtures::codecs::run_once::<C>(op, Some(fixtures::models::ModelKind::Users), input)
+        codecs::run_once::<C>(op, Some(codecs::models::ModelKind::Users), input)
             .unwrap()
             .checksum
     }
 
-    fn users() -> (&'static fixtures::Fixture, Vec<u8>) {
+    fn users() -> (codecs::models::Model, Vec<u8>) {
         let fixture = fixtures::find("users-1kb").unwrap();
         let document = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
-        (fixture, document)
+        (fixture.model(fixtures::DEFAULT_SEED).unwrap(), document)
     }
 
     #[test]
     fn children_print_the_checksum_the_runner_expects() {
-        let (fixture, document) = users();
+        let (users_model, document) = users();
         let model = prepare(
-            InputKind::Model(fixtures::models::ModelKind::Users),
-            fixture,
-            fixtures::DEFAULT_SEED,
+            InputKind::Model(codecs::models::ModelKind::Users),
+            Some(&users_model),
             &document,
         )
         .unwrap();
-        let tree = prepare(InputKind::Tree, fixture, fixtures::DEFAULT_SEED, &document).unwrap();
+        let tree = prepare(InputKind::Tree, None, &document).unwrap();
         for batch in [1, 3] {
             for drops in Drops::ALL {
                 let a = args(Op::De, batch, &document, drops);
@@ -220,7 +219,7 @@ mod tests {
             );
             let a = args(Op::Ser, batch, &tree, Drops::AfterOps);
             let line = run_ser::<SerdeJsonDom, Dom>(monotonic_ns(), &a).unwrap();
-            let dom = fixtures::codecs::run_once::<SerdeJsonDom>(Op::Ser, None, &tree)
+            let dom = codecs::run_once::<SerdeJsonDom>(Op::Ser, None, &tree)
                 .unwrap()
                 .checksum;
             assert_eq!(line.checksum, dom);

@@ -19,7 +19,7 @@ fn each_reference_decodes_users_and_prints_the_line() {
     ] {
         let out = Command::new(program).arg(&path).output().unwrap();
         assert!(out.status.success(), "{program}: {out:?}");
-        let line = children::protocol::Line::parse(&out.stdout).unwrap();
+        let line = schema::protocol::Line::parse(&out.stdout).unwrap();
         assert!(
             line.first >= line.init && line.init >= line.main,
             "{program}"

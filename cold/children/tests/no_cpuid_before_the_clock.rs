@@ -7,8 +7,8 @@
 //! as the children do before their `fixture` stamp. Where the CPU or kernel has no CPUID
 //! faulting, the test says so and checks nothing.
 
-use fixtures::codecs::{visit_codecs, Codec, CodecVisitor, Op};
-use fixtures::inputs::{self, InputKind};
+use codecs::inputs::{self, InputKind};
+use codecs::{visit_codecs, Codec, CodecVisitor, Op};
 use fixtures::{Fixture, DEFAULT_SEED};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -68,7 +68,8 @@ impl CodecVisitor for WriteInputs<'_> {
             }
             let kind = InputKind::of(C::STYLE, Op::Ser, fixture.model_kind());
             let document = fixture.document(DEFAULT_SEED, None).unwrap();
-            let input = inputs::prepare(kind, fixture, DEFAULT_SEED, &document).unwrap();
+            let model = fixture.model(DEFAULT_SEED);
+            let input = inputs::prepare(kind, model.as_ref(), &document).unwrap();
             std::fs::write(input_file(self.dir, C::ID, fixture.name), input).unwrap();
         }
     }

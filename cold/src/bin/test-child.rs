@@ -10,8 +10,8 @@
 use std::io::Write;
 
 fn valid_line(checksum: u64) -> String {
-    let t = children::clock::monotonic_ns();
-    children::protocol::Line {
+    let t = schema::protocol::monotonic_ns();
+    schema::protocol::Line {
         main: t,
         fixture: t,
         init: t,

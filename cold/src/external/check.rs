@@ -3,7 +3,7 @@
 //! read, as JSON, to the fixture's value: object members in any order, numbers equal (doubles
 //! within the correctness gate's 3 ULP). The error names the first path that differs.
 
-use fixtures::verify::diff::first_difference;
+use codecs::verify::diff::first_difference;
 
 /// `Ok` when `written` means the same as `document`; the error says where it does not.
 pub fn same_meaning(document: &[u8], written: &[u8]) -> Result<(), String> {

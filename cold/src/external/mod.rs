@@ -15,10 +15,9 @@ pub mod check;
 pub mod tree_text;
 
 use anyhow::{bail, Context, Result};
-use fixtures::catalog::Fixture;
-use fixtures::codecs::{AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
-use fixtures::models::ModelKind;
-use fixtures::verify::GateVerdict;
+use codecs::models::{Model, ModelKind};
+use codecs::verify::GateVerdict;
+use codecs::{AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
 use serde::Deserialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -365,26 +364,22 @@ impl AnyCodec for ExternalCodec {
     fn type_path(&self) -> String {
         String::new()
     }
-    fn supports(&self, fixture: &Fixture, op: Op) -> Support {
+    fn supports(&self, model: Option<ModelKind>, _op: Op) -> Support {
         self.available()?;
-        self.supports_model(fixture.model_kind(), op)
-            .then_some(())
-            .ok_or(self.why)
-    }
-    fn supports_model(&self, model: Option<ModelKind>, _op: Op) -> bool {
-        match self.style {
+        let expressed = match self.style {
             Style::Typed => model.is_some_and(|m| self.models.contains(&m)),
             _ => true,
-        }
+        };
+        expressed.then_some(()).ok_or(self.why)
     }
-    fn verify(&self, _fixture: &Fixture, _op: Op, _seed: u64, _document: &[u8]) -> GateVerdict {
+    fn verify(&self, _op: Op, _model: Option<&Model>, _document: &[u8]) -> GateVerdict {
         // Checked by meaning in its preflight instead (see `check`).
         GateVerdict::Pass
     }
     fn expected_output(
         &self,
-        _fixture: &Fixture,
         _op: Op,
+        _model: Option<ModelKind>,
         _input: &[u8],
     ) -> Result<ChildOutput, CodecError> {
         Err(CodecError(

@@ -4,7 +4,7 @@
 //! array of N values; `s HEX` a string (its UTF-8 bytes in hexadecimal); `i N` a whole number;
 //! `f X` a double, written so that it reads back exactly; `t`, `F`, `n` true, false, null.
 
-use fixtures::inputs::Tree;
+use codecs::inputs::Tree;
 use std::fmt::Write;
 
 /// The text of `tree`, ending with a newline.

@@ -10,15 +10,16 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
+use codecs::{visit_codecs, AnyCodec, Codec, CodecError, CodecVisitor, Op};
 use fixtures::catalog::CorporaOption;
 use fixtures::catalog::Fixture;
-use fixtures::codecs::{visit_codecs, Codec, CodecError, CodecVisitor, Op};
+use fixtures::gate::Document;
 use schema::warm_files::{figure_text, AllocRow};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use warm::count::{measure, Allocations, CountingAlloc};
-use warm::gate::{checkers, gate, load_documents, select};
+use warm::gate::{gate, load_documents, select};
 use warm::run::Workload;
 use warm::settings;
 
@@ -52,14 +53,12 @@ struct Options {
 
 /// What `iterations` operations of codec `C` allocated, after `warmup` uncounted ones.
 fn count_cell<C: Codec>(
-    fixture: &Fixture,
+    document: &Document,
     op: Op,
-    seed: u64,
-    document: &[u8],
     warmup: u32,
     iterations: u32,
 ) -> Result<Vec<Allocations>, CodecError> {
-    let mut workload = Workload::<C>::new(fixture, op, seed, document)?;
+    let mut workload = Workload::<C>::new(document, op)?;
     for _ in 0..warmup {
         workload.step(op);
     }
@@ -80,7 +79,7 @@ fn count_cell<C: Codec>(
     Ok(usages)
 }
 
-type CountFn = fn(&Fixture, Op, u64, &[u8], u32, u32) -> Result<Vec<Allocations>, CodecError>;
+type CountFn = fn(&Document, Op, u32, u32) -> Result<Vec<Allocations>, CodecError>;
 
 fn count_fns() -> Vec<(&'static str, CountFn)> {
     struct Collect(Vec<(&'static str, CountFn)>);
@@ -112,7 +111,12 @@ fn run(options: Options) -> Result<ExitCode> {
     let seed = fixtures::DEFAULT_SEED;
     let all_fixtures: Vec<&'static Fixture> = fixtures::FIXTURES.iter().collect();
     let fixtures = select("fixture", &all_fixtures, |f| f.name, &options.fixtures)?;
-    let codecs = select("codec", &checkers(), |c| c.id, &options.codecs)?;
+    let codecs = select(
+        "codec",
+        &codecs::registry(),
+        |c: &dyn AnyCodec| c.id(),
+        &options.codecs,
+    )?;
     let ops = if options.ops.is_empty() {
         vec![Op::De, Op::Ser]
     } else {
@@ -123,7 +127,7 @@ fn run(options: Options) -> Result<ExitCode> {
     for note in notes {
         eprintln!("{note}");
     }
-    let plan = gate(&documents, &codecs, &ops, seed);
+    let plan = gate(&documents, &codecs, &ops);
     for line in plan.report_lines() {
         eprintln!("{line}");
     }
@@ -133,24 +137,17 @@ fn run(options: Options) -> Result<ExitCode> {
     for cell in plan.runnable() {
         let document = documents
             .iter()
-            .find(|d| d.fixture.name == cell.fixture.name)
+            .find(|d| d.fixture.name == cell.fixture)
             .expect("the plan holds only loaded documents");
         let (_, count) = fns
             .iter()
             .find(|(id, _)| *id == cell.codec)
             .expect("every checker has a count function");
-        let usages = count(
-            cell.fixture,
-            cell.op,
-            seed,
-            &document.bytes,
-            options.warmup,
-            options.iterations,
-        )
-        .with_context(|| format!("{}: cannot make the input", cell.id()))?;
+        let usages = count(document, cell.op, options.warmup, options.iterations)
+            .with_context(|| format!("{}: cannot make the input", cell.id()))?;
         let n = usages.len() as f64;
         rows.push(AllocRow {
-            fixture: cell.fixture.name.to_string(),
+            fixture: cell.fixture.to_string(),
             op: cell.op,
             codec: cell.codec.to_string(),
             allocs_per_op: usages.iter().map(|u| u.allocs as f64).sum::<f64>() / n,

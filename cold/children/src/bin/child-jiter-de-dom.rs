@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `jiter`, op `de`, target `dom`.
 fn main() {
-    children::run::de::<fixtures::codecs::JiterDom, fixtures::inputs::Dom>()
+    children::run::de::<codecs::JiterDom, codecs::inputs::Dom>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `miniserde`, op `de`, target `places`.
 fn main() {
-    children::run::de::<fixtures::codecs::MiniserdeTyped, Vec<fixtures::models::Place>>()
+    children::run::de::<codecs::MiniserdeTyped, Vec<codecs::models::Place>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `miniserde`, op `de`, target `small`.
 fn main() {
-    children::run::de::<fixtures::codecs::MiniserdeTyped, fixtures::models::Small>()
+    children::run::de::<codecs::MiniserdeTyped, codecs::models::Small>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `miniserde`, op `ser`, target `orders`.
 fn main() {
-    children::run::ser::<fixtures::codecs::MiniserdeTyped, Vec<fixtures::models::Order>>()
+    children::run::ser::<codecs::MiniserdeTyped, Vec<codecs::models::Order>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `miniserde`, op `ser`, target `users`.
 fn main() {
-    children::run::ser::<fixtures::codecs::MiniserdeTyped, fixtures::models::Users>()
+    children::run::ser::<codecs::MiniserdeTyped, codecs::models::Users>()
 }

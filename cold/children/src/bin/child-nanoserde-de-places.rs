@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `nanoserde`, op `de`, target `places`.
 fn main() {
-    children::run::de::<fixtures::codecs::NanoserdeTyped, Vec<fixtures::models::Place>>()
+    children::run::de::<codecs::NanoserdeTyped, Vec<codecs::models::Place>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `nanoserde`, op `de`, target `users`.
 fn main() {
-    children::run::de::<fixtures::codecs::NanoserdeTyped, fixtures::models::Users>()
+    children::run::de::<codecs::NanoserdeTyped, codecs::models::Users>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `nanoserde`, op `ser`, target `items`.
 fn main() {
-    children::run::ser::<fixtures::codecs::NanoserdeTyped, Vec<fixtures::models::Item>>()
+    children::run::ser::<codecs::NanoserdeTyped, Vec<codecs::models::Item>>()
 }

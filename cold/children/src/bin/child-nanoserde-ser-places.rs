@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `nanoserde`, op `ser`, target `places`.
 fn main() {
-    children::run::ser::<fixtures::codecs::NanoserdeTyped, Vec<fixtures::models::Place>>()
+    children::run::ser::<codecs::NanoserdeTyped, Vec<codecs::models::Place>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `nanoserde`, op `ser`, target `users`.
 fn main() {
-    children::run::ser::<fixtures::codecs::NanoserdeTyped, fixtures::models::Users>()
+    children::run::ser::<codecs::NanoserdeTyped, codecs::models::Users>()
 }

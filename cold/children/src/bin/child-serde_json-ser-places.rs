@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json`, op `ser`, target `places`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SerdeJsonTyped, Vec<fixtures::models::Place>>()
+    children::run::ser::<codecs::SerdeJsonTyped, Vec<codecs::models::Place>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json`, op `ser`, target `small`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SerdeJsonTyped, fixtures::models::Small>()
+    children::run::ser::<codecs::SerdeJsonTyped, codecs::models::Small>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json-value`, op `de`, target `dom`.
 fn main() {
-    children::run::de::<fixtures::codecs::SerdeJsonDom, fixtures::inputs::Dom>()
+    children::run::de::<codecs::SerdeJsonDom, codecs::inputs::Dom>()
 }

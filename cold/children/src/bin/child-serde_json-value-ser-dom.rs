@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json-value`, op `ser`, target `dom`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SerdeJsonDom, fixtures::inputs::Dom>()
+    children::run::ser::<codecs::SerdeJsonDom, codecs::inputs::Dom>()
 }

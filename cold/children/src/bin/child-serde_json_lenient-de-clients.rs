@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json_lenient`, op `de`, target `clients`.
 fn main() {
-    children::run::de::<fixtures::codecs::SerdeJsonLenientTyped, fixtures::models::Clients>()
+    children::run::de::<codecs::SerdeJsonLenientTyped, codecs::models::Clients>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json_lenient`, op `de`, target `small`.
 fn main() {
-    children::run::de::<fixtures::codecs::SerdeJsonLenientTyped, fixtures::models::Small>()
+    children::run::de::<codecs::SerdeJsonLenientTyped, codecs::models::Small>()
 }

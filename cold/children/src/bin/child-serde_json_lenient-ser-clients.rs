@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json_lenient`, op `ser`, target `clients`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SerdeJsonLenientTyped, fixtures::models::Clients>()
+    children::run::ser::<codecs::SerdeJsonLenientTyped, codecs::models::Clients>()
 }

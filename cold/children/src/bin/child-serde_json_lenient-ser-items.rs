@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `serde_json_lenient`, op `ser`, target `items`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SerdeJsonLenientTyped, Vec<fixtures::models::Item>>()
+    children::run::ser::<codecs::SerdeJsonLenientTyped, Vec<codecs::models::Item>>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json`, op `de`, target `clients`.
 fn main() {
-    children::run::de::<fixtures::codecs::SimdJsonTyped, fixtures::models::Clients>()
+    children::run::de::<codecs::SimdJsonTyped, codecs::models::Clients>()
 }

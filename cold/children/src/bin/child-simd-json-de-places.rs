@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json`, op `de`, target `places`.
 fn main() {
-    children::run::de::<fixtures::codecs::SimdJsonTyped, Vec<fixtures::models::Place>>()
+    children::run::de::<codecs::SimdJsonTyped, Vec<codecs::models::Place>>()
 }

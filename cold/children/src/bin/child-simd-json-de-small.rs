@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json`, op `de`, target `small`.
 fn main() {
-    children::run::de::<fixtures::codecs::SimdJsonTyped, fixtures::models::Small>()
+    children::run::de::<codecs::SimdJsonTyped, codecs::models::Small>()
 }

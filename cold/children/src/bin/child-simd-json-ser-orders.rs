@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json`, op `ser`, target `orders`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SimdJsonTyped, Vec<fixtures::models::Order>>()
+    children::run::ser::<codecs::SimdJsonTyped, Vec<codecs::models::Order>>()
 }

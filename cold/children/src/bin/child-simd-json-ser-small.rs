@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json`, op `ser`, target `small`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SimdJsonTyped, fixtures::models::Small>()
+    children::run::ser::<codecs::SimdJsonTyped, codecs::models::Small>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `simd-json-value`, op `ser`, target `dom`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SimdJsonDom, fixtures::inputs::Dom>()
+    children::run::ser::<codecs::SimdJsonDom, codecs::inputs::Dom>()
 }

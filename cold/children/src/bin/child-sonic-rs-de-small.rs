@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs`, op `de`, target `small`.
 fn main() {
-    children::run::de::<fixtures::codecs::SonicRsTyped, fixtures::models::Small>()
+    children::run::de::<codecs::SonicRsTyped, codecs::models::Small>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs`, op `de`, target `users`.
 fn main() {
-    children::run::de::<fixtures::codecs::SonicRsTyped, fixtures::models::Users>()
+    children::run::de::<codecs::SonicRsTyped, codecs::models::Users>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs`, op `ser`, target `items`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SonicRsTyped, Vec<fixtures::models::Item>>()
+    children::run::ser::<codecs::SonicRsTyped, Vec<codecs::models::Item>>()
 }

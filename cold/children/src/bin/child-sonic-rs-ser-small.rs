@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs`, op `ser`, target `small`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SonicRsTyped, fixtures::models::Small>()
+    children::run::ser::<codecs::SonicRsTyped, codecs::models::Small>()
 }

@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs`, op `ser`, target `users`.
 fn main() {
-    children::run::ser::<fixtures::codecs::SonicRsTyped, fixtures::models::Users>()
+    children::run::ser::<codecs::SonicRsTyped, codecs::models::Users>()
 }

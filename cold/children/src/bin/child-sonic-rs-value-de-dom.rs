@@ -1,5 +1,5 @@
 //! Generated from the codec registry (children::catalog): the cold child of codec
 //! `sonic-rs-value`, op `de`, target `dom`.
 fn main() {
-    children::run::de::<fixtures::codecs::SonicRsDom, fixtures::inputs::Dom>()
+    children::run::de::<codecs::SonicRsDom, codecs::inputs::Dom>()
 }

@@ -2,8 +2,8 @@
 //! Users document with nanoserde, built with the same profile and timed the same way (the
 //! protocol's line, checksum 0), so that scripts/first-call-vs-minimal.py can set a child's first
 //! call beside it. Takes the document's path as its only argument.
-use children::clock::monotonic_ns;
-use fixtures::models::Users;
+use codecs::models::Users;
+use schema::protocol::monotonic_ns;
 use std::hint::black_box;
 
 fn main() {
@@ -17,7 +17,7 @@ fn main() {
     let value = <Users as nanoserde::DeJson>::deserialize_json(text).expect("a Users document");
     let first = monotonic_ns();
     black_box(&value);
-    let line = children::protocol::Line::one_call(main, fixture, first, document.len() as u64);
+    let line = schema::protocol::Line::one_call(main, fixture, first, document.len() as u64);
     print!("{}", line.text());
     black_box(copy);
 }

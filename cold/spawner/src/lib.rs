@@ -1,5 +1,6 @@
 //! The spawner: a small helper process (`cold-spawner`) that spawns and reaps every child on the
-//! runner's behalf, so that a child's max RSS is its own.
+//! runner's behalf, so that a child's max RSS is its own; and the runner's side of it
+//! ([`Spawner`]). It links nothing but std and libc.
 //!
 //! Why: a child started with vfork/posix_spawn shares its parent's memory until `exec`, and
 //! Linux carries the old memory's high-water mark into the child's `ru_maxrss`. Spawned by the
@@ -22,8 +23,11 @@
 //! child's group at the end of the sample, and reaped. It also caps, for itself and so for every
 //! child, the size of any file a process may write (the capture files included) and core dumps.
 
-use crate::capture::Capture;
-use crate::process::{self, Exit, Reaped, ResourceUsage, Watch};
+pub mod capture;
+pub mod process;
+
+use capture::Capture;
+pub use process::{Exit, Reaped, ResourceUsage, Watch};
 use std::ffi::OsString;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -217,11 +221,26 @@ extern "C" fn runner_gone(_signal: libc::c_int) {
     unsafe { libc::_exit(1) };
 }
 
+/// The signals the runner takes with `sigwait` (and so blocks), unblocked in the spawner: it
+/// must die of them (std's spawn resets the mask for a process it starts; this makes sure).
+fn unblock_signals() {
+    // SAFETY: sigset_t is plain old data, initialised by sigemptyset; this unblocks the signals
+    // in the calling thread only.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for s in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::sigaddset(&mut set, s);
+        }
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// What the spawner sets up for itself before serving: the file-size and core-dump limits its
 /// children inherit, and its death with the runner (SIGTERM when the runner dies, handled by
 /// killing the child in flight). Refuses to serve if the runner is gone already.
 pub fn bind_to_runner() -> io::Result<()> {
-    crate::interrupt::unblock();
+    unblock_signals();
     let limit = |resource, value: u64| {
         let r = libc::rlimit {
             rlim_cur: value,

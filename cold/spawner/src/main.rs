@@ -1,11 +1,11 @@
-//! The spawner helper of `cold run` (see cold::spawner): it spawns and reaps every child for the
+//! The spawner helper of `cold run` (see the `spawner` crate): it spawns and reaps every child for the
 //! runner, so that a child's max RSS is not inflated by the runner's.
 fn main() {
-    let served = cold::spawner::bind_to_runner().and_then(|()| {
-        cold::spawner::serve(
+    let served = spawner::bind_to_runner().and_then(|()| {
+        spawner::serve(
             std::io::stdin().lock(),
             std::io::stdout().lock(),
-            &mut cold::spawner::clear_leftovers,
+            &mut spawner::clear_leftovers,
         )
     });
     match served {

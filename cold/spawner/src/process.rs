@@ -9,7 +9,6 @@
 //! kill, so its pid (which is its group's id) cannot have been recycled.
 
 use crate::capture::Capture;
-use children::clock::monotonic_ns;
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -116,6 +115,19 @@ pub fn run(
 }
 
 type Waited = (libc::c_int, libc::rusage, bool, u64);
+
+/// Nanoseconds of CLOCK_MONOTONIC: the cold protocol's clock (`schema::protocol`'s, read here
+/// with the same call because this crate links nothing but libc), so the spawner's `spawn` and
+/// `reaped` stamps and a child's stamps subtract.
+pub fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
 
 fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.

@@ -1,0 +1,58 @@
+//! What the runner's tests share: the binaries a run needs, built beside the runner once per
+//! test process (`cargo test -p cold` builds only this package's binaries; the spawner, the
+//! children and the report are other packages'), and the runner started as a user starts it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the spawner, the children, the analysis binary and the allocation counter beside the
+/// runner, once per test process.
+pub fn build_beside_runner() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let mut build = Command::new(env!("CARGO"));
+        build
+            .args([
+                "build", "-p", "spawner", "-p", "children", "-p", "analysis", "--bins",
+            ])
+            .args(["-p", "alloc-phases", "--lib"])
+            .arg("--manifest-path")
+            .arg(manifest);
+        if !cfg!(debug_assertions) {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(
+            status.success(),
+            "cannot build the binaries beside the runner"
+        );
+    });
+}
+
+/// A binary beside the runner (built first).
+pub fn beside_runner(name: &str) -> PathBuf {
+    build_beside_runner();
+    PathBuf::from(env!("CARGO_BIN_EXE_cold"))
+        .parent()
+        .expect("the runner has a folder")
+        .join(name)
+}
+
+/// The spawner beside the runner.
+pub fn spawner() -> PathBuf {
+    beside_runner("cold-spawner")
+}
+
+/// The runner as a user starts it directly (not through `cargo run`, which would make it `cargo
+/// build` its children while `cargo test` runs).
+pub fn cold() -> Command {
+    build_beside_runner();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cold"));
+    command
+        .env_remove("CARGO")
+        .env_remove("CARGO_MANIFEST_DIR")
+        .env_remove("CARGO_PKG_NAME");
+    command
+}
