@@ -1,7 +1,7 @@
 //! The command line, parsed once into plain structs that the rest of `main` reads.
 
-use crate::analyze::cells::Figure;
 use crate::export::Format;
+use crate::measure::Span;
 use clap::{Args, Parser, Subcommand};
 use schema::{Measure, Variant};
 use std::path::PathBuf;
@@ -131,8 +131,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub fail_on_regression: bool,
     /// Which timing to compare (timed runs; counted runs compare every phase).
-    #[arg(long, value_enum, default_value_t = Figure::InitPlusOps)]
-    pub figure: Figure,
+    #[arg(long, value_enum, default_value_t = Span::InitPlusOps)]
+    pub figure: Span,
     /// Match cells across variants (compare a portable run with a native one).
     #[arg(long)]
     pub ignore_variant: bool,
@@ -159,8 +159,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Which timing stands for a run's time (hyperfine measures wall-clock time).
-    #[arg(long, value_enum, default_value_t = Figure::Wall)]
-    pub figure: Figure,
+    #[arg(long, value_enum, default_value_t = Span::Wall)]
+    pub figure: Span,
 }
 
 #[derive(Debug, Args)]
@@ -168,7 +168,7 @@ pub struct SynthArgs {
     /// The run folder to create.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// At least this many samples (rounded up to whole blocks of 57 cells per variant).
+    /// At least this many samples (rounded up to whole blocks: one sample of every cell of every variant).
     #[arg(long, default_value_t = 2000)]
     pub samples: usize,
     /// Sample as `cold run --precision` does: 10 whole blocks, then 5 more at a time until every

@@ -1,20 +1,21 @@
-//! `compare RUN_A RUN_B`: every cell present in both runs, the ratio of medians B / A with a
-//! seeded bootstrap interval, and a verdict that calls a change only when the whole interval
-//! lies beyond the noise threshold (±2% by default), and never from too few samples. Pure: the
-//! caller reads the runs.
-//!
-//! Two counted runs are compared exactly instead, phase by phase: [`counts`].
+//! `compare RUN_A RUN_B`: every cell present in both runs, figure by figure, and a verdict that
+//! calls a change only when the figure has moved beyond the threshold by more than the runs'
+//! own spread, and never from too few samples. The run's measure chooses the figures and the
+//! rule ([`crate::measure`]): a timed run's one span by the ratio of medians with a seeded
+//! bootstrap interval ([`interval_rule`]); a counted run's phases exactly, by their counts or
+//! their ranges ([`exact_rule`]). Pure: the caller reads the runs.
 
-use crate::analyze::cells::{cell_seed, CellKey, Figure};
-use crate::inputs::samples::Samples;
+use crate::analyze::cells::{cell_seed, CellKey};
+use crate::measure::{Judged, Rules};
+use crate::report::doc::{Cell, Table, Tone};
+use crate::report::format;
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
-use schema::{Op, Variant};
+use schema::rows::Samples;
+use schema::{Measure, Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-pub mod counts;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -44,6 +45,14 @@ impl Change {
             Change::CannotCompare => "cannot compare",
         }
     }
+
+    fn tone(self) -> Tone {
+        match self {
+            Change::Improved => Tone::Good,
+            Change::Regressed => Tone::Bad,
+            _ => Tone::Muted,
+        }
+    }
 }
 
 /// The fewest samples per run a cell needs for a verdict at `level`: the fewest with which a
@@ -55,30 +64,106 @@ pub fn min_samples(level: f64) -> usize {
     smallest_n(level).unwrap_or(usize::MAX)
 }
 
+/// One figure of one cell in A and in B.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FigureChange {
+    /// The figure: `init_plus_ops`, `wall`, or a phase (`first_op`).
+    pub figure: &'static str,
+    /// Its medians over the samples that hold it; `None` when a run has none.
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    /// b / a; `None` when either is missing or a is not above zero.
+    pub ratio: Option<f64>,
+    /// The bootstrap interval of the ratio (the interval rule); `None` under the exact rule, or
+    /// with too few samples.
+    pub interval: Option<(f64, f64)>,
+    /// Every sample of A agreed, and every sample of B.
+    pub identical: bool,
+    /// Whether it decides the cell's verdict (`to_main` of a counted run does not: the loader
+    /// moves with the command line and the environment).
+    pub judged: bool,
+    pub change: Change,
+}
+
+impl FigureChange {
+    /// (b − a) / a: 0 when both are 0, infinite from 0 to more.
+    pub fn relative(&self) -> Option<f64> {
+        Some(relative_change(self.a?, self.b?))
+    }
+
+    /// A relative change as a table shows it: `=` for none, `+1.000%`, `-0.420%`, or `0→23`
+    /// from nothing.
+    pub fn change_text(&self) -> String {
+        match (self.a, self.b, self.relative()) {
+            (Some(a), Some(b), _) if a == b => "=".into(),
+            (_, Some(b), Some(r)) if r.is_infinite() => format!("0→{b}"),
+            (_, _, Some(r)) => format!("{:+.3}%", r * 100.0),
+            _ => "—".into(),
+        }
+    }
+}
+
+/// One cell both runs hold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CellChange {
     /// The cell (with run A's variant).
     pub key: CellKey,
     /// The variant compared: `portable`, or `portable→native` when variants were ignored.
     pub variants: String,
+    /// The samples each run has of the cell's first figure.
     pub n_a: usize,
     pub n_b: usize,
-    /// `None` when the run has no ok sample with the figure in this cell.
-    pub median_a: Option<f64>,
-    pub median_b: Option<f64>,
-    /// median_b / median_a; `None` when either is missing or median_a is not above zero.
-    pub ratio: Option<f64>,
-    /// The bootstrap interval of the ratio; `None` when either run has too few samples, or
-    /// the cell cannot be compared.
-    pub interval: Option<(f64, f64)>,
+    /// The figures compared, in the order the measure lists them.
+    pub figures: Vec<FigureChange>,
     pub change: Change,
     /// Why a cell cannot be compared.
     pub why: Option<String>,
 }
 
+impl CellChange {
+    /// The figures that changed in direction `change`.
+    pub fn figures_that(&self, change: Change) -> impl Iterator<Item = &FigureChange> {
+        self.figures
+            .iter()
+            .filter(move |f| f.judged && f.change == change)
+    }
+
+    /// The cell's verdict in words: the label, why it cannot be compared, and under the exact
+    /// rule the figures that moved (`regressed: first_op +1.000%, init+ops +0.985%`) and
+    /// whether a run's samples disagreed in a judged figure (`(samples differ)`).
+    pub fn verdict_text(&self, exact: bool) -> String {
+        let mut text = match (&self.why, self.change) {
+            (Some(why), c) => format!("{}: {why}", c.label()),
+            (None, Change::Regressed | Change::Improved) if exact => {
+                [Change::Regressed, Change::Improved]
+                    .into_iter()
+                    .filter_map(|change| {
+                        let v: Vec<String> = self
+                            .figures_that(change)
+                            .map(|f| format!("{} {}", f.figure, f.change_text()))
+                            .collect();
+                        (!v.is_empty()).then(|| format!("{}: {}", change.label(), v.join(", ")))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+            (None, c) => c.label().to_string(),
+        };
+        if exact
+            && self.change != Change::CannotCompare
+            && self.figures.iter().any(|f| f.judged && !f.identical)
+        {
+            text.push_str(" (samples differ)");
+        }
+        text
+    }
+}
+
+/// What a compare is asked: the figure (a timed run's span), the threshold, and the interval's
+/// settings.
 #[derive(Debug, Clone, Copy)]
 pub struct CompareOptions {
-    pub figure: Figure,
+    pub span: crate::measure::Span,
     pub threshold: f64,
     pub resamples: usize,
     pub level: f64,
@@ -87,8 +172,8 @@ pub struct CompareOptions {
     pub ignore_variant: bool,
 }
 
-/// The verdict rule: regressed when the interval's lower end exceeds 1 + threshold, improved
-/// when its upper end is below 1 − threshold, unchanged otherwise.
+/// The interval rule's verdict: regressed when the interval's lower end exceeds 1 + threshold,
+/// improved when its upper end is below 1 − threshold, unchanged otherwise.
 pub fn classify(lo: f64, hi: f64, threshold: f64) -> Change {
     if lo > 1.0 + threshold {
         Change::Regressed
@@ -99,36 +184,71 @@ pub fn classify(lo: f64, hi: f64, threshold: f64) -> Change {
     }
 }
 
-/// How cells of two runs are matched: fixture, op, variant (none when variants are ignored),
-/// batch, codec, in the order tables list them.
-pub(crate) type MatchKey = (String, Op, Option<Variant>, u32, String);
-
-fn match_key(k: &CellKey, ignore_variant: bool) -> MatchKey {
-    let variant = (!ignore_variant).then_some(k.variant);
-    (k.fixture.clone(), k.op, variant, k.batch, k.codec.clone())
+/// The exact rule's verdict on one change: a relative change beyond `threshold` either way.
+pub fn classify_relative(relative: f64, threshold: f64) -> Change {
+    if relative > threshold {
+        Change::Regressed
+    } else if relative < -threshold {
+        Change::Improved
+    } else {
+        Change::Unchanged
+    }
 }
 
-/// Every cell of a run under its match key, with the cell it came from and what `of` takes
-/// from the cell (cells that differ only by variant, when variants are ignored, pooled under
-/// the cell met first in the file).
-pub(crate) fn by_match_key<T>(
+/// (b − a) / a, with a of 0 handled: no change when b is 0 too, an infinite rise otherwise.
+pub fn relative_change(a: f64, b: f64) -> f64 {
+    if a == 0.0 {
+        if b == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        (b - a) / a
+    }
+}
+
+/// How cells of two runs are matched: fixture, op, variant (none when variants are ignored),
+/// batch, codec, in the order tables list them.
+type MatchKey = (String, Op, Option<Variant>, u32, String);
+
+/// Every cell of a run under its match key, with the cell it came from and, per figure of
+/// `judged`, the values of the samples that hold all of them (cells that differ only by variant,
+/// when variants are ignored, pooled under the cell met first in the file).
+fn by_match_key(
     samples: &Samples,
     ignore_variant: bool,
-    mut of: impl FnMut(&CellKey, &mut Vec<T>),
-) -> BTreeMap<MatchKey, (CellKey, Vec<T>)> {
-    let mut m: BTreeMap<MatchKey, (CellKey, Vec<T>)> = BTreeMap::new();
+    judged: &[Judged],
+) -> BTreeMap<MatchKey, (CellKey, Vec<Vec<u64>>)> {
+    let mut m: BTreeMap<MatchKey, (CellKey, Vec<Vec<u64>>)> = BTreeMap::new();
     // in file order, so that the cell a match key keeps is the one met first
-    for cell in &samples.first_seen {
+    for key in &samples.first_seen {
+        let variant = (!ignore_variant).then_some(key.variant);
         let e = m
-            .entry(match_key(cell, ignore_variant))
-            .or_insert_with(|| (cell.clone(), Vec::new()));
-        of(cell, &mut e.1);
+            .entry((
+                key.fixture.clone(),
+                key.op,
+                variant,
+                key.batch,
+                key.codec.clone(),
+            ))
+            .or_insert_with(|| (key.clone(), vec![Vec::new(); judged.len()]));
+        let cell = &samples.cells[key];
+        for i in cell.ok() {
+            // a sample counts where it holds the first figure (the one the verdict rests on)
+            if (judged[0].value)(cell, i).is_none() {
+                continue;
+            }
+            for (values, j) in e.1.iter_mut().zip(judged) {
+                values.extend((j.value)(cell, i));
+            }
+        }
     }
     m
 }
 
 /// `variants` of a compared cell: `portable`, or `portable→native` when they differ.
-pub(crate) fn variants(a: &CellKey, b: &CellKey) -> String {
+fn variants(a: &CellKey, b: &CellKey) -> String {
     if a.variant == b.variant {
         a.variant.to_string()
     } else {
@@ -136,119 +256,305 @@ pub(crate) fn variants(a: &CellKey, b: &CellKey) -> String {
     }
 }
 
-/// The cells of `a` whose match key `b` lacks.
-pub(crate) fn only_in<T, U>(
-    a: &BTreeMap<MatchKey, (CellKey, T)>,
-    b: &BTreeMap<MatchKey, U>,
-) -> Vec<CellKey> {
-    a.iter()
-        .filter(|(k, _)| !b.contains_key(*k))
-        .map(|(_, (cell, _))| cell.clone())
-        .collect()
-}
-
 /// Every compared cell's change, the cells only in A, the cells only in B.
 pub type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
 
-/// The change of one cell both runs hold, from its ok figures in A and in B.
-fn change_of(
-    cell_a: &CellKey,
-    cell_b: &CellKey,
-    xa: &[f64],
-    xb: &[f64],
-    opts: &CompareOptions,
-) -> CellChange {
-    let (sa, sb) = (sorted(xa), sorted(xb));
-    let (ma, mb) = (median(&sa), median(&sb));
-    let mut c = CellChange {
-        key: cell_a.clone(),
-        variants: variants(cell_a, cell_b),
-        n_a: sa.len(),
-        n_b: sb.len(),
-        median_a: ma,
-        median_b: mb,
-        ratio: None,
-        interval: None,
-        change: Change::CannotCompare,
-        why: None,
-    };
-    let figure = opts.figure.name();
-    let (ma, mb) = match (ma, mb) {
-        (Some(ma), Some(mb)) => (ma, mb),
-        (None, _) => {
-            c.why = Some(format!("no ok sample with {figure} in A"));
-            return c;
-        }
-        (_, None) => {
-            c.why = Some(format!("no ok sample with {figure} in B"));
-            return c;
-        }
-    };
-    if ma <= 0.0 {
-        c.why = Some(format!("the median of A is {ma}: no ratio"));
-        return c;
-    }
-    c.ratio = Some(mb / ma);
-    if sa.len().min(sb.len()) < min_samples(opts.level) {
-        c.change = Change::TooFewSamples;
-        return c;
-    }
-    let seed = cell_seed(cell_a, opts.seed);
-    match median_ratio_interval(&sa, &sb, opts.resamples, opts.level, seed) {
-        None => {
-            c.why = Some("a resampled median of A is 0: no interval of the ratio".into());
-        }
-        Some((lo, hi)) => {
-            c.interval = Some((lo, hi));
-            c.change = if lo < hi {
-                classify(lo, hi, opts.threshold)
-            } else {
-                Change::TooFewSamples
-            };
-        }
-    }
-    c
-}
-
 /// Changes of every cell both runs have (those that cannot be compared among them, as such),
-/// plus the cells only one has (A-only, B-only).
-pub fn compare(a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
-    let values = |s: &Samples| {
-        by_match_key(s, opts.ignore_variant, |cell, v: &mut Vec<f64>| {
-            v.extend(
-                s.cells[cell]
-                    .iter()
-                    .filter(|r| r.is_ok())
-                    .filter_map(|r| opts.figure.of(r))
-                    .map(|x| x as f64),
-            );
-        })
-    };
-    let (va, vb) = (values(a), values(b));
-    let out = va
+/// plus the cells only one has (A-only, B-only), by the rule of `measure`.
+pub fn compare(measure: Measure, a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
+    let judged = measure.judged(opts.span);
+    let (va, vb) = (
+        by_match_key(a, opts.ignore_variant, &judged),
+        by_match_key(b, opts.ignore_variant, &judged),
+    );
+    let changes = va
         .iter()
         .filter_map(|(k, (cell_a, xa))| {
             let (cell_b, xb) = vb.get(k)?;
-            Some(change_of(cell_a, cell_b, xa, xb, opts))
+            let mut c = CellChange {
+                key: cell_a.clone(),
+                variants: variants(cell_a, cell_b),
+                n_a: xa[0].len(),
+                n_b: xb[0].len(),
+                figures: Vec::new(),
+                change: Change::CannotCompare,
+                why: None,
+            };
+            measure.judge(&judged, xa, xb, opts, &mut c);
+            Some(c)
         })
         .collect();
-    (out, only_in(&va, &vb), only_in(&vb, &va))
+    let only = |x: &BTreeMap<MatchKey, (CellKey, Vec<Vec<u64>>)>, y: &BTreeMap<_, _>| {
+        x.iter()
+            .filter(|(k, _)| !y.contains_key(*k))
+            .map(|(_, (cell, _))| cell.clone())
+            .collect()
+    };
+    (changes, only(&va, &vb), only(&vb, &va))
+}
+
+/// The medians of `a` and `b`, and whether every value of each agrees.
+fn medians(a: &[u64], b: &[u64]) -> (Option<f64>, Option<f64>, bool) {
+    let m = |v: &[u64]| median(&sorted(&v.iter().map(|&x| x as f64).collect::<Vec<_>>()));
+    let alike = |v: &[u64]| v.windows(2).all(|w| w[0] == w[1]);
+    (m(a), m(b), alike(a) && alike(b))
+}
+
+/// The interval rule (times): the one judged figure's ratio of medians B / A with a seeded
+/// bootstrap interval; a change only when the whole interval lies beyond 1 ± threshold, never
+/// from fewer than [`min_samples`] in a run, and a zero-width interval is too few samples.
+pub fn interval_rule(
+    j: &Judged,
+    xa: &[u64],
+    xb: &[u64],
+    opts: &CompareOptions,
+    c: &mut CellChange,
+) {
+    let (ma, mb, identical) = medians(xa, xb);
+    let mut f = FigureChange {
+        figure: j.name,
+        a: ma,
+        b: mb,
+        ratio: None,
+        interval: None,
+        identical,
+        judged: true,
+        change: Change::CannotCompare,
+    };
+    c.why = match (ma, mb) {
+        (None, _) => Some(format!("no ok sample with {} in A", j.name)),
+        (_, None) => Some(format!("no ok sample with {} in B", j.name)),
+        (Some(ma), _) if ma <= 0.0 => Some(format!("the median of A is {ma}: no ratio")),
+        (Some(ma), Some(mb)) => {
+            f.ratio = Some(mb / ma);
+            let (sa, sb) = (
+                sorted(&xa.iter().map(|&x| x as f64).collect::<Vec<_>>()),
+                sorted(&xb.iter().map(|&x| x as f64).collect::<Vec<_>>()),
+            );
+            if sa.len().min(sb.len()) < min_samples(opts.level) {
+                f.change = Change::TooFewSamples;
+                None
+            } else {
+                let seed = cell_seed(&c.key, opts.seed);
+                match median_ratio_interval(&sa, &sb, opts.resamples, opts.level, seed) {
+                    None => Some("a resampled median of A is 0: no interval of the ratio".into()),
+                    Some((lo, hi)) => {
+                        f.interval = Some((lo, hi));
+                        f.change = if lo < hi {
+                            classify(lo, hi, opts.threshold)
+                        } else {
+                            Change::TooFewSamples
+                        };
+                        None
+                    }
+                }
+            }
+        }
+    };
+    c.change = f.change;
+    c.figures.push(f);
+}
+
+/// The exact rule (counts), figure by figure. Where every sample of each run agrees, a change
+/// of the count beyond the threshold is a change. Where samples disagree (a library that seeds
+/// a hash per process), the counts are a range, and a change is called only when B's range
+/// lies beyond A's by more than the threshold: two runs of the same build never differ by more
+/// than their own spread. The cell regressed when a judged figure regressed, improved when one
+/// improved and none regressed; it cannot be compared when a run counted none of its samples.
+pub fn exact_rule(
+    judged: &[Judged],
+    xa: &[Vec<u64>],
+    xb: &[Vec<u64>],
+    threshold: f64,
+    c: &mut CellChange,
+) {
+    for ((j, a), b) in judged.iter().zip(xa).zip(xb) {
+        let (ma, mb, identical) = medians(a, b);
+        let (Some(ma), Some(mb)) = (ma, mb) else {
+            continue;
+        };
+        let range = |v: &[u64]| {
+            (
+                *v.iter().min().expect("a median") as f64,
+                *v.iter().max().expect("a median") as f64,
+            )
+        };
+        let ((lo_a, hi_a), (lo_b, hi_b)) = (range(a), range(b));
+        let change = if identical {
+            classify_relative(relative_change(ma, mb), threshold)
+        } else if relative_change(hi_a, lo_b) > threshold {
+            Change::Regressed
+        } else if relative_change(lo_a, hi_b) < -threshold {
+            Change::Improved
+        } else {
+            Change::Unchanged
+        };
+        c.figures.push(FigureChange {
+            figure: j.name,
+            a: Some(ma),
+            b: Some(mb),
+            ratio: (ma > 0.0).then(|| mb / ma),
+            interval: None,
+            identical,
+            judged: j.judged,
+            change,
+        });
+    }
+    c.change = if xa[0].is_empty() || xb[0].is_empty() {
+        c.why = Some(format!(
+            "no counted sample in {}",
+            match (xa[0].len(), xb[0].len()) {
+                (0, 0) => "either run",
+                (0, _) => "A",
+                _ => "B",
+            }
+        ));
+        Change::CannotCompare
+    } else if c.figures_that(Change::Regressed).next().is_some() {
+        Change::Regressed
+    } else if c.figures_that(Change::Improved).next().is_some() {
+        Change::Improved
+    } else {
+        Change::Unchanged
+    };
+}
+
+/// The changes as the terminal shows them: one row per cell, the measure's columns for each
+/// figure, the verdict.
+pub fn table(measure: Measure, changes: &[CellChange]) -> Table {
+    let mut header: Vec<String> = [
+        "fixture", "op", "variant", ">batch", "codec", ">n A", ">n B",
+    ]
+    .map(String::from)
+    .to_vec();
+    let columns = changes.first().map_or_else(Vec::new, |c| {
+        c.figures
+            .iter()
+            .flat_map(|f| measure.change_columns(f))
+            .collect()
+    });
+    header.extend(columns);
+    header.push("verdict".into());
+    let mut t = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+    for c in changes {
+        let mut row: Vec<Cell> = vec![
+            c.key.fixture.clone().into(),
+            c.key.op.into(),
+            c.variants.clone().into(),
+            c.key.batch.to_string().into(),
+            c.key.codec.clone().into(),
+            c.n_a.to_string().into(),
+            c.n_b.to_string().into(),
+        ];
+        for f in &c.figures {
+            row.extend(measure.change_cells(f).into_iter().map(Cell::from));
+        }
+        // a cell that cannot be compared may lack figures the others have
+        let width = header.len() - 1;
+        row.resize(width, Cell::toned("—", Tone::Muted));
+        row.push(Cell::toned(
+            c.verdict_text(measure.exact()),
+            c.change.tone(),
+        ));
+        t.row(row);
+    }
+    t
+}
+
+/// The counts of each verdict, and the cells only in one run, as a closing line.
+pub fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -> String {
+    let count = |ch: Change| changes.iter().filter(|c| c.change == ch).count();
+    format!(
+        "{} cells compared: {} improved, {} regressed, {} unchanged; {} with too few samples for a verdict (fewer than {} in a run, or an interval of zero width); {} cannot compare; {only_a} only in A, {only_b} only in B",
+        changes.len(),
+        count(Change::Improved),
+        count(Change::Regressed),
+        count(Change::Unchanged),
+        count(Change::TooFewSamples),
+        min_samples(level),
+        count(Change::CannotCompare),
+    )
+}
+
+/// compare's CSV: one row per cell and figure.
+pub fn write_csv(path: &std::path::Path, changes: &[CellChange]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record([
+        "fixture",
+        "op",
+        "variant",
+        "batch",
+        "codec",
+        "n_a",
+        "n_b",
+        "figure",
+        "median_a",
+        "median_b",
+        "ratio",
+        "lo",
+        "hi",
+        "identical",
+        "figure_verdict",
+        "verdict",
+    ])?;
+    let num = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    for c in changes {
+        for f in &c.figures {
+            w.write_record([
+                c.key.fixture.clone(),
+                c.key.op.to_string(),
+                c.variants.clone(),
+                c.key.batch.to_string(),
+                c.key.codec.clone(),
+                c.n_a.to_string(),
+                c.n_b.to_string(),
+                f.figure.to_string(),
+                num(f.a),
+                num(f.b),
+                num(f.ratio),
+                num(f.interval.map(|i| i.0)),
+                num(f.interval.map(|i| i.1)),
+                f.identical.to_string(),
+                if f.judged {
+                    f.change.label()
+                } else {
+                    "not judged"
+                }
+                .to_string(),
+                c.change.label().to_string(),
+            ])?;
+        }
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// A median as a table shows it, in the measure's unit.
+pub fn median_text(measure: Measure, v: Option<f64>) -> String {
+    v.map_or("—".to_string(), |v| measure.amount(v))
+}
+
+/// A ratio with its interval, or `—`.
+pub fn ratio_text(f: &FigureChange) -> String {
+    f.ratio
+        .map_or("—".to_string(), |r| format::ratio_ci(r, f.interval))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::cells::tests::row;
-    use schema::run_folder::SampleRow;
+    use crate::measure::Span;
+    use crate::testing::{counted, samples, timed};
+    use schema::phases::{Figure, Phase, Quantity};
+    use schema::rows::SampleRow;
 
-    fn compare(a: &[SampleRow], b: &[SampleRow], opts: &CompareOptions) -> Compared {
-        super::compare(&Samples::from_rows(a), &Samples::from_rows(b), opts)
-    }
-
-    fn opts() -> CompareOptions {
+    fn opts(threshold: f64) -> CompareOptions {
         CompareOptions {
-            figure: Figure::InitPlusOps,
-            threshold: 0.02,
+            span: Span::InitPlusOps,
+            threshold,
             resamples: 500,
             level: 0.95,
             seed: 1,
@@ -256,38 +562,45 @@ mod tests {
         }
     }
 
+    fn timed_compare(a: &[SampleRow], b: &[SampleRow]) -> Compared {
+        compare(Measure::Time, &samples(a), &samples(b), &opts(0.02))
+    }
+
     #[test]
-    fn classify_rule() {
+    fn the_rules_on_intervals_and_relative_changes() {
         assert_eq!(classify(1.03, 1.10, 0.02), Change::Regressed);
         assert_eq!(classify(1.01, 1.10, 0.02), Change::Unchanged);
         assert_eq!(classify(0.90, 0.97, 0.02), Change::Improved);
         assert_eq!(classify(0.90, 0.99, 0.02), Change::Unchanged);
-    }
-
-    #[test]
-    fn detects_a_regression() {
-        let a: Vec<SampleRow> = (0..40)
-            .map(|b| row(b, "x", 1, Some(10_000 + u64::from(b % 7) * 10)))
-            .collect();
-        let mut b: Vec<SampleRow> = (0..40)
-            .map(|b| row(b, "x", 1, Some(11_000 + u64::from(b % 7) * 10)))
-            .collect();
-        b.push(row(0, "y", 1, Some(5)));
-        let (c, only_a, only_b) = compare(&a, &b, &opts());
-        assert_eq!(c.len(), 1);
-        assert_eq!(c[0].change, Change::Regressed);
-        assert!((c[0].ratio.unwrap() - 1.1).abs() < 0.01);
-        assert!(only_a.is_empty());
-        assert_eq!(only_b.len(), 1);
-        let (c, _, _) = compare(&a, &a, &opts());
-        assert_eq!(c[0].change, Change::Unchanged);
+        assert_eq!(relative_change(200.0, 201.0), 0.005);
+        assert_eq!(relative_change(0.0, 0.0), 0.0);
+        assert_eq!(relative_change(0.0, 3.0), f64::INFINITY);
+        assert_eq!(classify_relative(0.005, 0.005), Change::Unchanged);
+        assert_eq!(classify_relative(0.0051, 0.005), Change::Regressed);
+        assert_eq!(classify_relative(-0.0051, 0.005), Change::Improved);
+        assert_eq!(classify_relative(f64::INFINITY, 0.005), Change::Regressed);
     }
 
     /// A cell of `n` samples of "x" around `base`, spread over 7 distinct values.
     fn cell(n: u32, base: u64) -> Vec<SampleRow> {
         (0..n)
-            .map(|b| row(b, "x", 1, Some(base + u64::from(b % 7) * 10)))
+            .map(|b| timed(b, "x", 1, Some(base + u64::from(b % 7) * 10)))
             .collect()
+    }
+
+    #[test]
+    fn detects_a_regression() {
+        let a = cell(40, 10_000);
+        let mut b = cell(40, 11_000);
+        b.push(timed(0, "y", 1, Some(5)));
+        let (c, only_a, only_b) = timed_compare(&a, &b);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].change, Change::Regressed);
+        assert!((c[0].figures[0].ratio.unwrap() - 1.1).abs() < 0.01);
+        assert!(only_a.is_empty());
+        assert_eq!(only_b.len(), 1);
+        let (c, _, _) = timed_compare(&a, &a);
+        assert_eq!(c[0].change, Change::Unchanged);
     }
 
     #[test]
@@ -300,21 +613,21 @@ mod tests {
             (1, 1, Change::TooFewSamples),
             (6, 6, Change::Regressed),
         ] {
-            let (c, _, _) = compare(&cell(na, 10_000), &cell(nb, 11_000), &opts());
-            assert_eq!(c.len(), 1);
+            let (c, _, _) = timed_compare(&cell(na, 10_000), &cell(nb, 11_000));
             assert_eq!(c[0].change, expected, "{na} and {nb} samples");
-            assert_eq!(c[0].interval.is_some(), na.min(nb) >= 6);
-            assert!((c[0].ratio.unwrap() - 1.1).abs() < 0.01);
+            let f = &c[0].figures[0];
+            assert_eq!(f.interval.is_some(), na.min(nb) >= 6);
+            assert!((f.ratio.unwrap() - 1.1).abs() < 0.01);
         }
         // Enough samples, but every one the same in each run: the interval has zero width, so
         // the bootstrap saw nothing of the spread.
         let flat = |ns: u64| {
             (0..40)
-                .map(|b| row(b, "x", 1, Some(ns)))
+                .map(|b| timed(b, "x", 1, Some(ns)))
                 .collect::<Vec<_>>()
         };
-        let (c, _, _) = compare(&flat(10_000), &flat(11_000), &opts());
-        assert_eq!(c[0].interval, Some((1.1, 1.1)));
+        let (c, _, _) = timed_compare(&flat(10_000), &flat(11_000));
+        assert_eq!(c[0].figures[0].interval, Some((1.1, 1.1)));
         assert_eq!(c[0].change, Change::TooFewSamples);
     }
 
@@ -322,45 +635,180 @@ mod tests {
     fn a_common_cell_that_cannot_be_compared_is_kept_and_says_why() {
         // A's median is 0 (no ratio); A's resampled medians include 0 (no interval: 20 zeros
         // among 40); A's samples all failed. Each is in both runs, so each is listed.
-        let zeros = cell(40, 0).into_iter().map(|mut r| {
-            r.init_plus_ops_ns = Some(0);
+        let zero = |mut r: SampleRow| {
+            crate::testing::set_times(&mut r, 0, 0, 0);
             r
-        });
+        };
+        let zeros: Vec<SampleRow> = cell(40, 0).into_iter().map(zero).collect();
         let half: Vec<SampleRow> = cell(40, 10_000)
             .into_iter()
             .enumerate()
-            .map(|(i, mut r)| {
-                if i % 2 == 0 {
-                    r.init_plus_ops_ns = Some(0);
-                }
-                r
-            })
+            .map(|(i, r)| if i % 2 == 0 { zero(r) } else { r })
             .collect();
-        let failed: Vec<SampleRow> = (0..40).map(|b| row(b, "x", 1, None)).collect();
+        let failed: Vec<SampleRow> = (0..40).map(|b| timed(b, "x", 1, None)).collect();
         for (a, why) in [
-            (zeros.collect::<Vec<_>>(), "the median of A is 0: no ratio"),
+            (zeros, "cannot compare: the median of A is 0: no ratio"),
             (
                 half,
-                "a resampled median of A is 0: no interval of the ratio",
+                "cannot compare: a resampled median of A is 0: no interval of the ratio",
             ),
-            (failed, "no ok sample with init_plus_ops in A"),
+            (
+                failed,
+                "cannot compare: no ok sample with init_plus_ops in A",
+            ),
         ] {
-            let (c, only_a, only_b) = compare(&a, &cell(40, 11_000), &opts());
+            let (c, only_a, only_b) = timed_compare(&a, &cell(40, 11_000));
             assert_eq!(c.len(), 1, "{why}");
             assert_eq!(c[0].change, Change::CannotCompare, "{why}");
-            assert_eq!(c[0].why.as_deref(), Some(why));
-            assert_eq!(c[0].interval, None);
+            assert_eq!(c[0].verdict_text(false), why);
+            assert_eq!(c[0].figures[0].interval, None);
             assert!(only_a.is_empty() && only_b.is_empty());
         }
-        let (c, _, _) = compare(
-            &cell(40, 11_000),
-            &(0..40).map(|b| row(b, "x", 1, None)).collect::<Vec<_>>(),
-            &opts(),
-        );
+        let failed: Vec<SampleRow> = (0..40).map(|b| timed(b, "x", 1, None)).collect();
+        let (c, _, _) = timed_compare(&cell(40, 11_000), &failed);
         assert_eq!(
             c[0].why.as_deref(),
             Some("no ok sample with init_plus_ops in B")
         );
-        assert_eq!(Change::CannotCompare.label(), "cannot compare");
+    }
+
+    fn run(first_op_simd: u64, to_main: u64) -> Vec<SampleRow> {
+        let mut rows = Vec::new();
+        for _ in 0..3 {
+            rows.push(counted("serde_json", 1, 18, 64_908, 23));
+            let mut r = counted("simd-json", 1, 671, first_op_simd, 23);
+            r.set(instr(Phase::SpawnToMain), Some(to_main));
+            rows.push(r);
+        }
+        rows
+    }
+
+    fn instr(p: Phase) -> Figure {
+        Figure::Of(Quantity::Instructions, p)
+    }
+
+    fn counted_compare(a: &[SampleRow], b: &[SampleRow], threshold: f64) -> Vec<CellChange> {
+        let (c, only_a, only_b) = compare(
+            Measure::Instructions,
+            &samples(a),
+            &samples(b),
+            &opts(threshold),
+        );
+        assert!(only_a.is_empty() && only_b.is_empty());
+        c
+    }
+
+    fn simd(c: &[CellChange]) -> &CellChange {
+        c.iter().find(|x| x.key.codec == "simd-json").unwrap()
+    }
+
+    #[test]
+    fn a_first_op_one_percent_higher_is_a_regression_of_that_phase() {
+        // 47,449 → 47,923 (+0.999%): first_op regressed; init+ops (48,143 → 48,617, +0.985%)
+        // too; the other phases and the other cell unchanged; spawn_to_main moved by 40
+        // instructions and decides nothing.
+        let c = counted_compare(&run(47_449, 265_390), &run(47_923, 265_430), 0.005);
+        assert_eq!(c.len(), 2);
+        let serde = c.iter().find(|x| x.key.codec == "serde_json").unwrap();
+        assert_eq!(serde.verdict_text(true), "unchanged");
+        let s = simd(&c);
+        assert_eq!(
+            s.verdict_text(true),
+            "regressed: init+ops +0.985%, first_op +0.999%"
+        );
+        let first = s.figures.iter().find(|f| f.figure == "first_op").unwrap();
+        assert_eq!((first.a, first.b), (Some(47_449.0), Some(47_923.0)));
+        assert!((first.relative().unwrap() - 474.0 / 47_449.0).abs() < 1e-15);
+        assert_eq!((s.n_a, s.n_b), (3, 3));
+        let to_main = s.figures.last().unwrap();
+        assert_eq!(
+            (to_main.figure, to_main.judged, to_main.change),
+            ("spawn_to_main", false, Change::Unchanged)
+        );
+        assert_eq!((to_main.a, to_main.b), (Some(265_390.0), Some(265_430.0)));
+        // at a 2% threshold, the same 1% is no change
+        let c = counted_compare(&run(47_449, 265_390), &run(47_923, 265_390), 0.02);
+        assert!(c.iter().all(|x| x.change == Change::Unchanged));
+        // and the other way round, an improvement
+        let c = counted_compare(&run(47_923, 265_390), &run(47_449, 265_390), 0.005);
+        assert_eq!(simd(&c).change, Change::Improved);
+        assert_eq!(
+            simd(&c).verdict_text(true),
+            "improved: init+ops -0.975%, first_op -0.989%"
+        );
+        assert_eq!(simd(&c).figures.last().unwrap().change_text(), "=");
+        let from_zero = FigureChange {
+            figure: "init",
+            a: Some(0.0),
+            b: Some(23.0),
+            ratio: None,
+            interval: None,
+            identical: true,
+            judged: true,
+            change: Change::Regressed,
+        };
+        assert_eq!(from_zero.change_text(), "0→23");
+    }
+
+    #[test]
+    fn only_the_loader_moving_changes_nothing_and_uncounted_cells_cannot_compare() {
+        let c = counted_compare(&run(47_449, 265_390), &run(47_449, 300_000), 0.005);
+        assert!(c.iter().all(|x| x.change == Change::Unchanged));
+        assert!(c.iter().all(|x| x.figures.len() == 7));
+        let a = run(47_449, 265_390);
+        let mut b: Vec<SampleRow> = a
+            .iter()
+            .filter(|r| r.codec == "simd-json")
+            .cloned()
+            .collect();
+        b.push(counted("sonic-rs", 1, 40, 60_000, 23));
+        // serde_json in B with samples but none counted: in both runs, but cannot compare
+        let mut uncounted = counted("serde_json", 1, 18, 64_908, 23);
+        uncounted.set(instr(Phase::FirstOp), None);
+        b.push(uncounted);
+        let (c, only_a, only_b) = compare(
+            Measure::Instructions,
+            &samples(&a),
+            &samples(&b),
+            &opts(0.005),
+        );
+        let serde = c.iter().find(|x| x.key.codec == "serde_json").unwrap();
+        assert_eq!(
+            (serde.change, serde.n_a, serde.n_b),
+            (Change::CannotCompare, 3, 0)
+        );
+        assert_eq!(
+            serde.verdict_text(true),
+            "cannot compare: no counted sample in B"
+        );
+        assert!(only_a.is_empty());
+        assert_eq!(only_b[0].codec, "sonic-rs");
+    }
+
+    #[test]
+    fn samples_that_disagree_change_only_when_their_ranges_part() {
+        // sonic-rs-value's `ser` seeds a hash per process: first_op 36,686..37,387 in one run.
+        let spread = |first: [u64; 3]| {
+            let mut rows = run(47_449, 265_390);
+            for (r, f) in rows
+                .iter_mut()
+                .filter(|r| r.codec == "simd-json")
+                .zip(first)
+            {
+                r.set(instr(Phase::FirstOp), Some(f));
+            }
+            rows
+        };
+        let a = spread([36_686, 37_000, 37_387]);
+        // medians 37,000 against 37,387 (+1.05%, a regression by medians), but the ranges
+        // overlap: unchanged
+        let c = counted_compare(&a, &spread([37_300, 37_387, 37_400]), 0.005);
+        assert_eq!(simd(&c).verdict_text(true), "unchanged (samples differ)");
+        // B's least count 1% above A's greatest: regressed
+        let c = counted_compare(&a, &spread([37_761, 37_800, 37_900]), 0.005);
+        assert_eq!(simd(&c).change, Change::Regressed);
+        // and B's greatest 1% below A's least: improved
+        let c = counted_compare(&a, &spread([36_000, 36_100, 36_319]), 0.005);
+        assert_eq!(simd(&c).change, Change::Improved);
     }
 }

@@ -8,6 +8,7 @@
 //! - [`stats`]: pure numerics (quantiles, bootstrap, rank tests, Hodges-Lehmann, Holm);
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
 //! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
+//! - [`measure`]: what differs between a timed run and a counted one, in one place;
 //! - [`compare`], [`export`]: the other two commands' logic;
 //! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line;
 //!   [`parallel`]: the one scoped-thread map.
@@ -19,7 +20,10 @@ pub mod cli;
 pub mod compare;
 pub mod export;
 pub mod inputs;
+pub mod measure;
 pub mod parallel;
 pub mod report;
 pub use stats;
 pub mod synth;
+#[cfg(test)]
+pub(crate) mod testing;

@@ -5,11 +5,11 @@
 
 mod common;
 
-use analysis::inputs::samples::Count;
 use analysis::synth::planted;
-use common::{bin, run, summary_rows, synth, tmp};
-use schema::csv_rows::{read_rows, write_rows};
-use schema::run_folder::SampleRow;
+use common::{bin, cells, run, summary_rows, synth, tmp};
+use schema::csv_rows::write_rows;
+use schema::phases::{Figure, Phase, Quantity};
+use schema::rows::SampleRow;
 use schema::Op;
 use std::path::{Path, PathBuf};
 
@@ -30,7 +30,7 @@ fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
     let dir = d.join("run");
     synth(
         &dir,
-        57 * 3,
+        cells() * 3,
         4,
         &["--measure", "instructions", "--fail-rate", "0"],
     );
@@ -43,45 +43,40 @@ fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
     );
 
     let rows = summary_rows(&dir.join("report/summary.csv"));
-    assert_eq!(rows.len(), 57);
+    assert_eq!(rows.len(), cells());
+    let instr = |p| Figure::Of(Quantity::Instructions, p);
     for r in &rows {
         let op = Op::parse(&r["op"]).unwrap();
         let batch: u32 = r["batch"].parse().unwrap();
         let want = planted(&r["codec"], op, batch, 1.0).unwrap();
-        let median = |c: Count| r[&format!("{}_median", c.column())].parse::<f64>().unwrap();
-        for c in Count::ALL {
-            assert_eq!(
-                median(c),
-                want.get(c).unwrap() as f64,
-                "{} {r:?}",
-                c.column()
-            );
+        for p in Phase::ALL {
+            let median: f64 = r[&format!("{p}_median_instr")].parse().unwrap();
+            assert_eq!(median, want.get(instr(p)).unwrap() as f64, "{p} {r:?}");
         }
-        assert_eq!(r["measure"], "instructions");
+        for (q, p) in [
+            (Quantity::AllocBlocks, Phase::Init),
+            (Quantity::AllocBytes, Phase::FirstOp),
+            (Quantity::AllocBytes, Phase::RemainingOps),
+        ] {
+            let f = Figure::Of(q, p);
+            let median: f64 = r[&format!("{}_median", f.column())].parse().unwrap();
+            assert_eq!(median, want.get(f).unwrap() as f64, "{} {r:?}", f.column());
+        }
+        let library = |f: &schema::rows::Figures| -> f64 {
+            Phase::LIBRARY
+                .iter()
+                .map(|&p| f.get(instr(p)).unwrap() as f64)
+                .sum()
+        };
         assert_eq!(
-            (r["instr_n"].as_str(), r["instr_identical"].as_str()),
-            ("3", "true")
+            r["init_plus_ops_median_instr"].parse::<f64>().unwrap(),
+            library(&want)
         );
-        // no time is made up for a counted run
-        assert_eq!(r["init_plus_ops_median_ns"], "");
-        assert_eq!(r["wall_median_ns"], "");
-        // the ratio to serde_json's same cell is the planted one, exactly
-        if !["serde_json", "noop"].contains(&r["codec"].as_str()) {
-            let reference = planted("serde_json", op, batch, 1.0).unwrap();
-            let ratio: f64 = r["instr_init_plus_ops_vs_reference"].parse().unwrap();
-            let planted_ratio =
-                want.init_plus_ops().unwrap() as f64 / reference.init_plus_ops().unwrap() as f64;
-            assert_eq!(ratio, planted_ratio, "{r:?}");
-            let first: f64 = r["instr_first_op_vs_reference"].parse().unwrap();
-            assert_eq!(
-                first,
-                want.get(Count::InstrFirstOp).unwrap() as f64
-                    / reference.get(Count::InstrFirstOp).unwrap() as f64
-            );
-            assert_eq!(r["instr_ratios_exact"], "true");
-        } else {
-            assert_eq!(r["instr_init_plus_ops_vs_reference"], "");
-        }
+        assert_eq!(r["measure"], "instructions");
+        assert_eq!((r["ok"].as_str(), r["identical"].as_str()), ("3", "true"));
+        // no time is made up for a counted run: its figures are named in instructions
+        assert!(!r.contains_key("init_plus_ops_median_ns"));
+        assert_eq!(r["user_us"], "");
     }
 
     // simd-json de ×1, worked by hand: 4 instructions per ns of 2,000 ns init and 44,000 ns
@@ -94,7 +89,9 @@ fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
         })
         .unwrap_or_else(|| panic!("no simd-json de ×1 row in\n{md}"));
     assert!(line.contains("| 176,000 |"), "{line}");
-    assert!(line.contains("1.767×"), "{line}");
+    // the ratios to serde_json's same cell are the planted ones, exactly: 184,000 / 104,120
+    // and 176,000 / 104,000
+    assert!(line.contains("1.767×") && line.contains("1.692×"), "{line}");
     for said in [
         "## Instruction counts",
         "### What instructions do not show",
@@ -125,21 +122,27 @@ fn a_counted_synthetic_report_shows_the_planted_counts_and_ratios() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report/summary.json")).unwrap())
             .unwrap();
     assert_eq!(json["measure"], "instructions");
-    assert_eq!(json["counted"]["cells"].as_array().unwrap().len(), 57);
+    assert_eq!(json["cells"].as_array().unwrap().len(), cells());
+    assert_eq!(json["cells"][0]["quantity"], "instr");
 }
 
 /// Two counted synthetic runs of `seed`, B's `codec` de ×`batch` first_op raised by 1%.
 fn counted_pair(d: &Path, codec: &str, batch: u32) -> (PathBuf, PathBuf) {
     let (a, b) = (d.join("a"), d.join("b"));
-    synth(&a, 57 * 3, 9, &["--measure", "instructions"]);
-    synth(&b, 57 * 3, 9, &["--measure", "instructions"]);
+    synth(&a, cells() * 3, 9, &["--measure", "instructions"]);
+    synth(&b, cells() * 3, 9, &["--measure", "instructions"]);
     let path = b.join("samples.csv");
-    let (mut rows, _) = read_rows::<SampleRow>(&path).unwrap();
-    for r in rows.iter_mut() {
-        if r.codec == codec && r.batch == batch && r.op == Op::De {
-            r.instr_first_op = r.instr_first_op.map(|v| v + v / 100);
-        }
-    }
+    let (rows, _) = schema::rows::read_samples(&path, None).unwrap();
+    let first = Figure::Of(Quantity::Instructions, Phase::FirstOp);
+    let rows: Vec<SampleRow> = rows
+        .into_iter()
+        .map(|mut r| {
+            if r.codec == codec && r.batch == batch && r.op == Op::De {
+                r.set(first, r.get(first).map(|v| v + v / 100));
+            }
+            r
+        })
+        .collect();
     write_rows(&path, &rows).unwrap();
     (a, b)
 }
@@ -161,7 +164,7 @@ fn counted_compare_names_the_cell_and_phase_that_regressed() {
     // 176,000 + 9 × 10,000 = 274,000 → 275,760 (+0.642%)
     assert!(
         stderr.contains(
-            "users-2kb de ×10 simd-json (portable): regressed: first_op +1.000%, init+ops +0.642%"
+            "users-2kb de ×10 simd-json (portable): regressed: init+ops +0.642%, first_op +1.000%"
         ),
         "{stderr}"
     );
@@ -173,7 +176,7 @@ fn counted_compare_names_the_cell_and_phase_that_regressed() {
         .lines()
         .filter(|l| l.starts_with("users-2kb"))
         .collect();
-    assert_eq!(cells.len(), 57);
+    assert_eq!(cells.len(), common::cells());
     let regressed: Vec<&&str> = cells.iter().filter(|l| l.contains("regressed")).collect();
     assert_eq!(regressed.len(), 1, "{stdout}");
     assert!(regressed[0].contains(" simd-json "), "{}", regressed[0]);
@@ -184,9 +187,12 @@ fn counted_compare_names_the_cell_and_phase_that_regressed() {
             .all(|l| l.ends_with("unchanged")),
         "{stdout}"
     );
+    let n = common::cells();
     assert!(
-        stdout
-            .contains("57 cells compared: 0 improved, 1 regressed, 56 unchanged; 0 cannot compare"),
+        stdout.contains(&format!(
+            "{n} cells compared: 0 improved, 1 regressed, {} unchanged;",
+            n - 1
+        )),
         "{stdout}"
     );
 
@@ -205,11 +211,14 @@ fn counted_compare_names_the_cell_and_phase_that_regressed() {
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("57 cells compared: 0 improved, 0 regressed, 57 unchanged"),
+        stdout.contains(&format!(
+            "{n} cells compared: 0 improved, 0 regressed, {n} unchanged"
+        )),
         "{stdout}"
     );
 
-    // --out: one row per cell and phase
+    // --out: one row per cell and figure (init+ops, the library's three phases, check, exit,
+    // spawn_to_main)
     let csv = d.join("changes.csv");
     let out = bin()
         .arg("compare")
@@ -221,28 +230,34 @@ fn counted_compare_names_the_cell_and_phase_that_regressed() {
         .unwrap();
     assert!(out.status.success());
     let rows = summary_rows(&csv);
-    assert_eq!(rows.len(), 57 * 7);
+    assert_eq!(rows.len(), n * 7);
     let first = rows
         .iter()
         .find(|r| {
             r["codec"] == "simd-json"
                 && r["batch"] == "10"
                 && r["op"] == "de"
-                && r["phase"] == "first_op"
+                && r["figure"] == "first_op"
         })
         .unwrap();
     assert_eq!(
-        (first["a"].as_str(), first["b"].as_str()),
+        (first["median_a"].as_str(), first["median_b"].as_str()),
         ("176000", "177760")
     );
-    assert_eq!(first["phase_verdict"], "regressed");
+    assert_eq!(first["figure_verdict"], "regressed");
+    assert_eq!(first["verdict"], "regressed");
 }
 
 #[test]
 fn counted_against_timed_is_an_error_saying_why() {
     let d = tmp("counted-timed");
-    synth(&d.join("counted"), 57, 1, &["--measure", "instructions"]);
-    synth(&d.join("timed"), 57, 1, &[]);
+    synth(
+        &d.join("counted"),
+        cells(),
+        1,
+        &["--measure", "instructions"],
+    );
+    synth(&d.join("timed"), cells(), 1, &[]);
     for (a, b) in [("counted", "timed"), ("timed", "counted")] {
         let out = bin()
             .arg("compare")
@@ -275,14 +290,15 @@ fn a_report_with_timed_sets_the_times_beside_the_counts() {
     let (counted, timed) = (d.join("counted"), d.join("timed"));
     synth(
         &counted,
-        57 * 3,
+        cells() * 3,
         5,
         &["--measure", "instructions", "--fail-rate", "0"],
     );
-    synth(&timed, 57 * 10, 5, &["--fail-rate", "0"]);
+    synth(&timed, cells() * 10, 5, &["--fail-rate", "0"]);
     // a torn last row in the timed run: left out, and said in the notes
     let samples = timed.join("samples.csv");
-    let text = std::fs::read_to_string(&samples).unwrap() + "570,10,noop,de,1,users";
+    let text = std::fs::read_to_string(&samples).unwrap()
+        + &format!("{},10,noop,de,1,users", cells() * 10);
     std::fs::write(&samples, text).unwrap();
     let out = run(bin()
         .arg("report")
@@ -303,7 +319,7 @@ fn a_report_with_timed_sets_the_times_beside_the_counts() {
         .unwrap();
     assert!(rho > 0.9, "{rho}");
     assert!(
-        md[at..].contains("(n = 57 cells, p < 0.0001)"),
+        md[at..].contains(&format!("(n = {} cells, p < 0.0001)", cells())),
         "{}",
         &md[at..at + 300]
     );
@@ -358,7 +374,7 @@ fn the_real_counted_folder_loads_reports_and_compares() {
         .iter()
         .find(|r| r["codec"] == "serde_json" && r["op"] == "ser" && r["batch"] == "10")
         .unwrap();
-    assert_eq!(serde_ser_10["instr_remaining_ops_median"], "226814");
+    assert_eq!(serde_ser_10["remaining_ops_median_instr"], "226814");
     assert_eq!(serde_ser_10["alloc_first_op_bytes_median"], "8184");
     let md = std::fs::read_to_string(d.join("report/report.md")).unwrap();
     assert!(md.contains("valgrind-3.19.0 (callgrind"), "{md}");

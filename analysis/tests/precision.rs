@@ -5,12 +5,13 @@
 
 mod common;
 
-use analysis::analyze::cells::{group, CellKey, Figure};
-use analysis::analyze::contrasts::contrasts;
-use analysis::inputs::samples::{Plan, Samples};
+use analysis::analyze::cells::{group, CellKey};
+use analysis::analyze::contrasts::{adjust, against_reference};
+use analysis::measure::{Measure, Span};
 use analysis::parallel::par_map;
 use analysis::synth::{synth, truth, SynthOptions, FIXTURE, REFERENCE};
 use common::{bin, run, tmp};
+use schema::rows::{PlanCount, Samples};
 use schema::{Op, StopReason, Variant};
 use std::collections::BTreeSet;
 
@@ -19,7 +20,7 @@ fn headline_key() -> CellKey {
     CellKey {
         fixture: FIXTURE.into(),
         op: Op::De,
-        variant: Variant::Portable,
+        variant: Variant::PORTABLE,
         batch: 1,
         codec: "simd-json".into(),
     }
@@ -41,22 +42,16 @@ struct Trial {
 
 fn trial(seed: u64, precision: Option<f64>) -> Trial {
     let s = synth(SynthOptions {
-        samples: 57 * 30,
+        samples: common::cells() * 30,
         seed,
         precision,
         ..SynthOptions::default()
     });
-    let (samples, plan) = (Samples::from_rows(&s.samples), Plan::from_rows(&s.plan));
-    let grouped = group(&samples, &plan);
+    let (samples, plan) = (Samples::from_rows(&s.samples), PlanCount::of(&s.plan));
+    let grouped = group(Measure::Time, &samples, &plan);
     let floors = BTreeSet::from(["noop".to_string()]);
-    let rows = contrasts(
-        &grouped,
-        REFERENCE,
-        &floors,
-        Figure::InitPlusOps,
-        0.95,
-        0.05,
-    );
+    let mut rows = against_reference(&grouped, REFERENCE, &floors, Span::InitPlusOps, 0.95);
+    adjust([&mut rows, &mut []], 0.05);
     let planted = |k: &CellKey| {
         truth(&k.codec, k.op, k.batch, k.variant, 1.0).unwrap()
             / truth(REFERENCE, k.op, k.batch, k.variant, 1.0).unwrap()
@@ -70,8 +65,8 @@ fn trial(seed: u64, precision: Option<f64>) -> Trial {
         headline: covers(&headline_key()),
         covered: rows.iter().filter(|r| covers(&r.key)).count(),
         ratios: rows.len(),
-        blocks: s.manifest.samples_per_cell.unwrap() as usize,
-        stop: s.manifest.stopping.as_ref().map(|r| {
+        blocks: s.manifest.settings.samples_per_cell as usize,
+        stop: s.manifest.settings.stopping.as_ref().map(|r| {
             let by_ratio = r
                 .widest
                 .as_ref()
@@ -146,22 +141,26 @@ fn a_synthetic_precision_run_is_sampled_by_the_rule() {
         precision: Some(0.06),
         ..SynthOptions::default()
     });
-    let rule = s.manifest.stopping.clone().unwrap();
+    let rule = s.manifest.settings.stopping.clone().unwrap();
     assert_eq!(rule.stopped_on, Some(StopReason::Precision));
     assert_eq!(
         (rule.min_blocks, rule.check_every, rule.max_blocks),
         (10, 5, 300)
     );
-    let blocks = s.manifest.samples_per_cell.unwrap();
+    let blocks = s.manifest.settings.samples_per_cell;
     assert!(blocks >= 10 && (blocks - 10).is_multiple_of(5), "{blocks}");
-    assert_eq!(s.plan.len(), 57 * blocks as usize);
+    assert_eq!(s.plan.len(), common::cells() * blocks as usize);
     assert_eq!(s.samples.len(), s.plan.len());
     assert_eq!(s.plan.last().unwrap().block, blocks - 1);
     assert!(rule.sampling_secs > 0.0);
     let at = |b: u32| {
         let rows: Vec<_> = s.samples.iter().filter(|r| r.block < b).cloned().collect();
         analysis::stats::precision::standing(
-            &analysis::stats::stopping::reaches(&rows, Some(REFERENCE), &["noop"]),
+            &analysis::stats::stopping::reaches(
+                &Samples::from_rows(&rows),
+                Some(REFERENCE),
+                &["noop"],
+            ),
             0.06,
         )
     };
@@ -181,9 +180,9 @@ fn a_synthetic_precision_run_is_sampled_by_the_rule() {
         max_blocks: Some(12),
         ..SynthOptions::default()
     });
-    let rule = capped.manifest.stopping.unwrap();
+    let rule = capped.manifest.settings.stopping.unwrap();
     assert_eq!(rule.stopped_on, Some(StopReason::Samples));
-    assert_eq!(capped.manifest.samples_per_cell, Some(12));
+    assert_eq!(capped.manifest.settings.samples_per_cell, 12);
     assert!(rule.widest.unwrap().1.unwrap() > 0.005);
 }
 

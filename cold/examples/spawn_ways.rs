@@ -119,9 +119,12 @@ fn compare(child: &Path, input: &Path, folder: &Path, rounds: usize, samples: us
                             args: args.clone(),
                             env: env.clone(),
                             timeout,
+                            memory_limit: 0,
                             watch: Watch::Auto,
                         };
-                        let r = spawner.run(&request)?.map_err(anyhow::Error::msg)?;
+                        let r = spawner
+                            .run(&request, &|| false)?
+                            .map_err(anyhow::Error::msg)?;
                         r.reaped_ns - r.spawn_ns
                     }
                 };

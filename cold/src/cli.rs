@@ -1,10 +1,10 @@
-//! The command line of `cold`, parsed once by clap and then checked into plain option structs
-//! that the rest of the crate reads. Every bad input is an error that names it and lists the
-//! valid values.
+//! The command line of `cold`, parsed once by clap and then checked into a [`RunOptions`] that
+//! the rest of the crate reads. Every bad input is an error that names it and lists the valid
+//! values. The option table of the README is this file's `--help`, checked by a test.
 
-use crate::codec_list;
-use crate::pin;
-use crate::precision;
+use crate::run::precision;
+use crate::runtimes::codec_list;
+use crate::system::pin;
 use anyhow::{bail, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
@@ -30,7 +30,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the cold benchmark (the default job: every codec × 2 ops × 3 batches × 30 samples).
     Run(Box<RunArgs>),
-    /// List the codecs (id, library, version, style) and the fixtures.
+    /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
+    /// run's own settings, after checking every child and input against its manifest.
+    Resume(ResumeArgs),
+    /// List the codecs (id, library, version, style), the other runtimes and the fixtures.
     List(ListArgs),
 }
 
@@ -44,22 +47,31 @@ pub struct ListArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The run folder to finish.
+    pub dir: PathBuf,
+    /// Print what is left of the plan as CSV and exit.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Comma-separated codec ids (default: every codec; see `cold list`).
+    /// Codec ids or runtime groups, comma-separated (default: every Rust codec; see `cold list`).
     #[arg(long, value_delimiter = ',')]
     pub codecs: Vec<String>,
-    /// Comma-separated ops: ser, de.
+    /// Operations, comma-separated: ser, de.
     #[arg(long, value_delimiter = ',', default_value = "ser,de", value_parser = Op::parse)]
     pub ops: Vec<Op>,
-    /// Comma-separated batch sizes: operations per child.
+    /// Operations per child, comma-separated (1 to 1,000,000 each).
     #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
     pub batches: Vec<u32>,
-    /// Samples (children) per cell: the number of blocks [default: 30; 3 with --measure
-    /// instructions, whose counts do not vary; with --precision, the blocks before the first
-    /// check, 10].
+    /// Samples (children) per cell, the number of blocks, 1 to 100,000 [default: 30; 3 with
+    /// --measure instructions, whose counts do not vary; 10 with --precision, before its first
+    /// check].
     #[arg(long)]
     pub samples: Option<u32>,
-    /// Fixture names, comma-separated or repeated.
+    /// Fixture names, comma-separated or repeated (see `cold list`).
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
     pub fixture: Vec<String>,
     /// The seed of the fixtures' generator (and of the plan's shuffle, unless --plan-seed).
@@ -68,23 +80,31 @@ pub struct RunArgs {
     /// The seed of the plan's shuffle alone [default: --seed].
     #[arg(long)]
     pub plan_seed: Option<u64>,
-    /// The run folder (default: results/cold/<UTC time>, and results/cold/latest names it).
+    /// The run folder, new or empty (default: results/cold/<UTC time>, and results/cold/latest
+    /// names it).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Pin the runner and its children to these CPUs (a list like 0,2-3).
     #[arg(long, value_name = "CPUS")]
     pub pin: Option<String>,
-    /// Before each sample, evict the child binary and its input from the page cache.
+    /// Before each sample, evict the child and every file it loads from the page cache.
     #[arg(long)]
     pub cold_cache: bool,
-    /// Drop each `de` value right after its call, inside the timed ops (as a program that parses
-    /// and discards would); by default every value is kept until all calls are done, so no drop
-    /// is timed.
-    #[arg(long)]
+    /// When a `de` child drops its values: `end` (every value kept until all calls are done, so
+    /// no drop is timed) or `each` (each dropped right after its call, inside the timed ops, as
+    /// a program that parses and discards would).
+    #[arg(long, default_value = "end", value_parser = Drops::parse)]
+    pub drops: Drops,
+    /// The same as --drops each (an older spelling).
+    #[arg(long, hide = true, conflicts_with = "drops")]
     pub drop_each: bool,
-    /// Seconds a child may run before it is killed and recorded as `timeout`.
+    /// Seconds a child may run before it is killed and recorded as `timeout` (at most a day).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// The most memory a child may take (its data segment), MiB, 64 to 1,048,576: beyond it its
+    /// allocations fail and the sample is recorded as `memory`.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_LIMIT_MIB)]
+    pub memory_limit: u64,
     /// Add whole blocks until every cell's 95% interval of the median init_plus_ops, and every
     /// paired ratio to the reference, is within this of its estimate (e.g. 3%), checking every 5
     /// blocks; or until --max-samples or --max-time.
@@ -105,26 +125,23 @@ pub struct RunArgs {
     #[arg(long, default_value = "time", value_parser = Measure::parse)]
     pub measure: Measure,
     /// Also give the children this variable (repeatable). They start with PATH and HOME only.
+    /// Its value goes into the manifest and every report: never a secret.
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
     pub env: Vec<(String, String)>,
-    /// How the children were built: portable (target/release), native (target/native/release),
-    /// or both (`portable,native`: each variant of a cell in every block, paired like codecs).
-    #[arg(long, value_delimiter = ',', default_value = "portable", value_parser = Variant::parse)]
+    /// The builds of the children to run, comma-separated: each cell runs in every build of its
+    /// runtime given (paired within blocks), or in its runtime's default build (Rust: portable;
+    /// native is `-C target-cpu=native`; `cold list` shows every runtime's).
+    #[arg(long, value_delimiter = ',', value_parser = Variant::parse)]
     pub variant: Vec<Variant>,
-    /// Where the child-<codec> binaries are (default: from --variant).
+    /// Where the Rust child binaries are (default: from --variant).
     #[arg(long, value_name = "DIR")]
     pub children_dir: Option<PathBuf>,
     #[command(flatten)]
     pub corpora: CorporaOption,
-    /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
-    /// run's own settings.
-    #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "codecs", "ops", "batches", "samples", "fixture", "seed", "plan_seed", "out", "pin",
-        "cold_cache", "drop_each", "timeout", "env", "variant", "children_dir", "corpora",
-        "measure", "precision",
-    ])]
+    /// The same as `cold resume DIR` (an older spelling), given alone.
+    #[arg(long, value_name = "DIR", hide = true, exclusive = true)]
     pub resume: Option<PathBuf>,
-    /// Print the plan (or, with --resume, what is left of it) as CSV and exit.
+    /// Print the plan as CSV and exit.
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -144,9 +161,10 @@ pub struct RunOptions {
     pub cold_cache: bool,
     pub drops: Drops,
     pub timeout: Duration,
+    pub memory_limit_mib: u64,
     /// Variables given to the children beyond PATH and HOME.
     pub env: Vec<(String, String)>,
-    /// The build variants, each cell planned in each (usually one).
+    /// The builds asked for (none: every runtime's default).
     pub variants: Vec<Variant>,
     pub children_dir: Option<PathBuf>,
     pub corpora: Option<PathBuf>,
@@ -166,6 +184,12 @@ pub enum RunRequest {
 pub const MAX_SAMPLES: u32 = 100_000;
 /// The longest a child may be allowed to run, in seconds (a day).
 pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+/// A child's memory by default, MiB: well above any fixture's need at the default batches
+/// (users-1000kb `de` ×100 keeps 100 copies and 100 values, about 1 GiB), well below what
+/// `--batches 1000000` of a large document would ask.
+pub const DEFAULT_MEMORY_LIMIT_MIB: u64 = 8192;
+/// The bounds of `--memory-limit`, MiB.
+pub const MEMORY_LIMIT_MIB: std::ops::RangeInclusive<u64> = 64..=1 << 20;
 
 /// `KEY=VALUE`, for `--env`.
 fn key_value(text: &str) -> Result<(String, String), String> {
@@ -193,7 +217,7 @@ impl RunArgs {
         if let Some(dir) = self.resume {
             return Ok(RunRequest::Resume {
                 dir,
-                dry_run: self.dry_run,
+                dry_run: false,
             });
         }
         let codecs = if self.codecs.is_empty() {
@@ -206,7 +230,7 @@ impl RunArgs {
             bail!("--ops is empty; valid ops: ser, de");
         }
         let batches = dedup(&self.batches);
-        let max_batch = schema::protocol::MAX_BATCH as u32;
+        let max_batch = schema::rows::MAX_BATCH;
         if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
             bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
         }
@@ -280,15 +304,23 @@ impl RunArgs {
                 self.timeout
             );
         }
-        let variants = dedup(&self.variant);
-        if variants.is_empty() {
-            bail!("--variant is empty; give portable, native, or portable,native");
-        }
-        if variants.len() > 1 && self.children_dir.is_some() {
+        if !MEMORY_LIMIT_MIB.contains(&self.memory_limit) {
             bail!(
-                "--children-dir with {} variants: each variant has its own children; give one \
-                 variant with --children-dir, or none",
-                variants.len()
+                "--memory-limit {}: give {} to {} MiB",
+                self.memory_limit,
+                MEMORY_LIMIT_MIB.start(),
+                MEMORY_LIMIT_MIB.end()
+            );
+        }
+        let variants = dedup(&self.variant);
+        let rust_variants = variants
+            .iter()
+            .filter(|v| codec_list::runtime_of_variant(**v) == codec_list::RUST)
+            .count();
+        if rust_variants > 1 && self.children_dir.is_some() {
+            bail!(
+                "--children-dir with {rust_variants} Rust builds: each build has its own \
+                 children; give one --variant with --children-dir, or none"
             );
         }
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
@@ -305,11 +337,12 @@ impl RunArgs {
             pin,
             cold_cache: self.cold_cache,
             drops: if self.drop_each {
-                Drops::EachCall
+                Drops::Each
             } else {
-                Drops::AfterOps
+                self.drops
             },
             timeout: Duration::from_secs_f64(self.timeout),
+            memory_limit_mib: self.memory_limit,
             env: self.env,
             variants,
             children_dir: self.children_dir,
@@ -357,13 +390,15 @@ mod tests {
         assert_eq!(o.samples, 30);
         assert_eq!(o.fixtures.len(), 1);
         assert_eq!(o.fixtures[0].name, "users-2kb");
-        assert_eq!(o.variants, [Variant::Portable]);
+        assert!(o.variants.is_empty(), "each runtime's default build");
         assert_eq!(o.plan_seed, o.seed);
+        assert_eq!(o.drops, Drops::End);
+        assert_eq!(o.memory_limit_mib, DEFAULT_MEMORY_LIMIT_MIB);
         assert!(!o.dry_run && !o.cold_cache && o.pin.is_none() && o.env.is_empty());
     }
 
     #[test]
-    fn lists_and_repeats() {
+    fn lists_repeats_and_old_spellings() {
         let o = fresh(&[
             "--codecs",
             "noop,serde_json,noop",
@@ -377,12 +412,15 @@ mod tests {
             "de",
             "--pin",
             "0",
+            "--drop-each",
         ]);
         let ids: Vec<_> = o.codecs.iter().map(|c| c.id()).collect();
         assert_eq!(ids, ["noop", "serde_json"]);
         let names: Vec<_> = o.fixtures.iter().map(|f| f.name).collect();
         assert_eq!(names, ["small", "users-1kb"]);
         assert_eq!(o.pin, Some(vec![0]));
+        assert_eq!(o.drops, Drops::Each);
+        assert_eq!(fresh(&["--drops", "each"]).drops, Drops::Each);
     }
 
     #[test]
@@ -401,20 +439,23 @@ mod tests {
         assert!(error(&["--timeout", "0"]).contains("--timeout"));
         assert!(error(&["--timeout", "1e20"]).contains("at most 86400"));
         assert!(error(&["--timeout", "nan"]).contains("--timeout"));
+        assert!(error(&["--memory-limit", "1"]).contains("give 64 to 1048576 MiB"));
         assert!(error(&["--env", "NOEQUALS"]).contains("KEY=VALUE"));
         assert!(error(&["--pin", "x"]).contains("--pin"));
-        assert!(error(&["--variant", "fast"]).contains("portable"));
-        assert!(error(&["--resume", "d", "--seed", "3"]).contains("--seed"));
+        assert!(error(&["--variant", "Fast"]).contains("portable, native, or a name"));
+        assert!(error(&["--drops", "sometimes"]).contains("end, each"));
     }
 
     #[test]
-    fn resume_takes_only_the_folder() {
-        match resolve(&["--resume", "results/cold/x", "--dry-run"]).unwrap() {
+    fn the_old_resume_flag_still_resumes_and_takes_nothing_else() {
+        match resolve(&["--resume", "results/cold/x"]).unwrap() {
             RunRequest::Resume { dir, dry_run } => {
                 assert_eq!(dir, PathBuf::from("results/cold/x"));
-                assert!(dry_run);
+                assert!(!dry_run);
             }
             RunRequest::Fresh(_) => panic!("fresh"),
         }
+        let e = error(&["--resume", "d", "--seed", "3"]);
+        assert!(e.contains("'--resume <DIR>' cannot be used with"), "{e}");
     }
 }

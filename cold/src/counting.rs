@@ -13,7 +13,9 @@
 
 use anyhow::{bail, Context, Result};
 use schema::files::Folder;
-use schema::run_folder::{Counting, SampleRow};
+use schema::phases::{Figure, Phase, Quantity, Stamp};
+use schema::rows::SampleRow;
+use schema::run_folder::Counting;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -30,9 +32,6 @@ pub const ALLOC_OUT_VAR: &str = "THAW_ALLOC_PHASES";
 /// allocation counter's.
 pub const CALLGRIND_OUT: &str = "callgrind.out";
 pub const ALLOC_OUT: &str = "alloc-phases.txt";
-
-/// The phases callgrind's dumps cut a child into, in order.
-pub const PARTS: usize = 7;
 
 /// Valgrind's options before the child's command line (the output file is added per sample).
 pub fn options() -> Vec<String> {
@@ -132,10 +131,10 @@ impl Counter {
 /// The allocation counter beside the runner (built first when the runner was started by
 /// `cargo run`), or an error saying how to build it.
 pub fn alloc_counter_beside_runner() -> Result<PathBuf> {
-    if let Some(command) = crate::binaries::cargo_build_alloc_counter()? {
-        crate::binaries::build(command)?;
+    if let Some(command) = crate::system::binaries::cargo_build_alloc_counter()? {
+        crate::system::binaries::build(command)?;
     }
-    let path = crate::binaries::default_dir(schema::Variant::Portable)?.join(ALLOC_LIBRARY);
+    let path = crate::system::binaries::default_dir(schema::Variant::PORTABLE)?.join(ALLOC_LIBRARY);
     if !path.is_file() {
         bail!(
             "no {ALLOC_LIBRARY} beside the runner (looked for {}): --measure instructions counts \
@@ -184,7 +183,8 @@ pub fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
         );
     }
     let library = run_dir.join(&recorded.alloc_library);
-    let bytes = std::fs::read(&library)
+    let bytes = Folder::new(run_dir)
+        .read_bounded(&recorded.alloc_library, schema::files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read the allocation counter {}", library.display()))?;
     if fixtures::sha256_hex(&bytes) != recorded.alloc_library_sha256 {
         bail!(
@@ -282,76 +282,81 @@ pub fn parse_alloc(text: &str) -> Result<(u64, Vec<(u64, u64)>), String> {
     Ok((reads, phases))
 }
 
-/// The six stamps a child takes (main, fixture, init, first, done, checked).
-const STAMPS: usize = 6;
+/// The stamps a child takes, each a read of the clock.
+const STAMPS: usize = Stamp::CHILD.len();
 
-/// Fills `row`'s instruction columns from callgrind's parts; the error says why it cannot.
+/// Fills `row`'s instruction columns from callgrind's parts, one per phase in order; the error
+/// says why it cannot.
 pub fn fill_instructions(row: &mut SampleRow, parts: &[u64]) -> Result<(), String> {
-    if parts.len() != PARTS {
+    if parts.len() != Phase::ALL.len() {
         return Err(format!(
-            "callgrind cut the child into {} parts, not {PARTS}: it read the clock {} times, \
-             not at its {STAMPS} stamps only, so its phases cannot be told apart",
+            "callgrind cut the child into {} parts, not {}: it read the clock {} times, not at \
+             its {STAMPS} stamps only, so its phases cannot be told apart",
             parts.len(),
+            Phase::ALL.len(),
             parts.len().saturating_sub(1)
         ));
     }
-    row.instr_to_main = Some(parts[0]);
-    row.instr_fixture = Some(parts[1]);
-    row.instr_init = Some(parts[2]);
-    row.instr_first_op = Some(parts[3]);
-    row.instr_remaining_ops = Some(parts[4]);
-    row.instr_check = Some(parts[5]);
-    row.instr_exit = Some(parts[6]);
+    for (p, count) in Phase::ALL.iter().zip(parts) {
+        row.set(Figure::Of(Quantity::Instructions, *p), Some(*count));
+    }
     Ok(())
 }
 
-/// Fills `row`'s allocation columns from the counter's file; the error says why it cannot.
+/// Fills `row`'s allocation columns (the library's phases) from the counter's file, one
+/// `blocks bytes` line per phase in order; the error says why it cannot.
 pub fn fill_allocations(
     row: &mut SampleRow,
     reads: u64,
     phases: &[(u64, u64)],
 ) -> Result<(), String> {
-    if reads != STAMPS as u64 || phases.len() < 5 {
+    let last = Phase::LIBRARY.iter().map(|p| p.index()).max().unwrap_or(0);
+    if reads != STAMPS as u64 || phases.len() <= last {
         return Err(format!(
             "the allocation run read the clock {reads} times, not at its {STAMPS} stamps only: \
              its phases cannot be told apart"
         ));
     }
-    (row.alloc_init_blocks, row.alloc_init_bytes) = (Some(phases[2].0), Some(phases[2].1));
-    (row.alloc_first_op_blocks, row.alloc_first_op_bytes) = (Some(phases[3].0), Some(phases[3].1));
-    (
-        row.alloc_remaining_ops_blocks,
-        row.alloc_remaining_ops_bytes,
-    ) = (Some(phases[4].0), Some(phases[4].1));
+    for p in Phase::LIBRARY {
+        let (blocks, bytes) = phases[p.index()];
+        row.set(Figure::Of(Quantity::AllocBlocks, p), Some(blocks));
+        row.set(Figure::Of(Quantity::AllocBytes, p), Some(bytes));
+    }
     Ok(())
 }
 
-/// A counted sample records no times: they would be Valgrind's, fifty times a native run's.
+/// A counted sample records no times, faults or rusage: they would be Valgrind's, fifty times a
+/// native run's. Only its counts stay.
 pub fn clear_times(row: &mut SampleRow) {
-    row.spawn_to_main_ns = None;
-    row.fixture_ns = None;
-    row.init_ns = None;
-    row.first_op_ns = None;
-    row.remaining_ops_ns = None;
-    row.check_ns = None;
-    row.exit_ns = None;
-    row.init_plus_ops_ns = None;
-    row.wall_ns = None;
-    row.user_us = None;
-    row.sys_us = None;
-    row.maxrss_kib = None;
-    row.hwm_kib = None;
-    row.rss_kib = None;
-    row.minflt = None;
-    row.majflt = None;
-    row.inblock = None;
-    row.nvcsw = None;
-    row.nivcsw = None;
+    for &f in Figure::all() {
+        let counted = matches!(
+            f,
+            Figure::Of(
+                Quantity::Instructions | Quantity::AllocBlocks | Quantity::AllocBytes,
+                _
+            )
+        );
+        if !counted {
+            row.set(f, None);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row() -> SampleRow {
+        SampleRow::planned(&schema::rows::PlanRow {
+            plan_index: 0,
+            block: 0,
+            codec: "noop".into(),
+            op: schema::Op::De,
+            batch: 1,
+            fixture: "small".into(),
+            variant: schema::Variant::PORTABLE,
+        })
+    }
 
     const CALLGRIND: &str = "version: 1\ncreator: callgrind-3.19.0\npart: 1\n\
         desc: Trigger: --dump-before=clock_gettime@@GLIBC_2.17\nevents: Ir\nsummary: 284970\n\
@@ -363,18 +368,22 @@ mod tests {
     fn callgrind_parts_in_order() {
         let parts = parse_callgrind(CALLGRIND).unwrap();
         assert_eq!(parts, [284970, 5859, 18, 64896, 23, 8704, 26916]);
-        let mut row = SampleRow::default();
+        let mut row = row();
         fill_instructions(&mut row, &parts).unwrap();
-        assert_eq!(row.instr_first_op, Some(64896));
-        assert_eq!(row.instr_exit, Some(26916));
+        let instr = |p| row.get(Figure::Of(Quantity::Instructions, p));
+        assert_eq!(instr(Phase::FirstOp), Some(64896));
+        assert_eq!(instr(Phase::Exit), Some(26916));
     }
 
     #[test]
     fn a_child_that_reads_the_clock_more_often_has_no_phases() {
-        let mut row = SampleRow::default();
+        let mut row = row();
         let e = fill_instructions(&mut row, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap_err();
         assert!(e.contains("8 parts") && e.contains("7 times"), "{e}");
-        assert_eq!(row.instr_first_op, None);
+        assert_eq!(
+            row.get(Figure::Of(Quantity::Instructions, Phase::FirstOp)),
+            None
+        );
         assert!(parse_callgrind("summary: 3\n").is_err());
         assert!(parse_callgrind("part: 2\nsummary: 3\n").is_err());
         assert!(parse_callgrind("nothing").is_err());
@@ -384,17 +393,14 @@ mod tests {
     fn allocations_by_phase() {
         let text = "clock_reads 6\n9 2620\n18 2498\n0 0\n86 6537\n0 0\n0 0\n10 5700\n0 0\n";
         let (reads, phases) = parse_alloc(text).unwrap();
-        let mut row = SampleRow::default();
+        let mut row = row();
         fill_allocations(&mut row, reads, &phases).unwrap();
-        assert_eq!(
-            (row.alloc_init_blocks, row.alloc_init_bytes),
-            (Some(0), Some(0))
-        );
-        assert_eq!(
-            (row.alloc_first_op_blocks, row.alloc_first_op_bytes),
-            (Some(86), Some(6537))
-        );
-        assert_eq!(row.alloc_remaining_ops_blocks, Some(0));
+        let alloc = |q, p| row.get(Figure::Of(q, p));
+        assert_eq!(alloc(Quantity::AllocBlocks, Phase::Init), Some(0));
+        assert_eq!(alloc(Quantity::AllocBytes, Phase::Init), Some(0));
+        assert_eq!(alloc(Quantity::AllocBlocks, Phase::FirstOp), Some(86));
+        assert_eq!(alloc(Quantity::AllocBytes, Phase::FirstOp), Some(6537));
+        assert_eq!(alloc(Quantity::AllocBlocks, Phase::RemainingOps), Some(0));
         assert!(fill_allocations(&mut row, 7, &phases).is_err());
         assert!(parse_alloc("clock_reads x\n").is_err());
         assert!(parse_alloc("clock_reads 6\n1 2 3\n").is_err());

@@ -1,33 +1,24 @@
 //! cold: thaw's cold track runner. It spawns a fresh child process per sample, in seeded blocked
-//! random order, and cuts each child's life into phases. The children are the `children`
-//! package (`cold/children`), whose protocol module this crate uses to call them and read them.
+//! random order, and cuts each child's life into the phases `schema::phases` declares. The
+//! children are the `children` package; the process that starts them is the `spawner` crate.
 //!
-//! Pure pieces ([`plan`], [`phases`], [`classify`], [`summary`]) are kept apart from the ones
-//! that touch the system ([`process`], [`capture`], [`spawner`], [`cache`], [`pin`], [`folder`],
-//! [`lock`], [`interrupt`], [`manifest`], [`binaries`]) and from the orchestration
-//! ([`prepare`], [`runner`], [`resume`], [`session`], [`sampler`]). `src/bin/cold-spawner.rs` is the small helper process that spawns the children.
+//! - [`run`]: a run, step by step: the plan (pure), the preparation before the first sample,
+//!   taking samples and classifying each (pure), stopping on precision, resuming, the closing
+//!   table (pure), progress;
+//! - [`folder`]: the run folder on disk: its files, its lock, its manifest and the machine's facts;
+//! - [`runtimes`]: every codec a run can take: Rust's and those of other languages' runtimes,
+//!   described by data in `cold/external/`;
+//! - [`counting`]: `--measure instructions`: callgrind and the allocation counter;
+//! - [`system`]: what touches the machine: where the binaries are, the page cache, pinning,
+//!   signals;
+//! - [`cli`] and [`list`]: the command line and `cold list`.
+//!
 //! It computes no statistics beyond the closing table's medians: `analysis` does that.
 
-pub mod binaries;
-pub mod cache;
-pub mod classify;
 pub mod cli;
-pub mod codec_list;
 pub mod counting;
-pub mod external;
 pub mod folder;
-pub mod interrupt;
 pub mod list;
-pub mod lock;
-pub mod manifest;
-pub mod phases;
-pub mod pin;
-pub mod plan;
-pub mod precision;
-pub mod prepare;
-pub mod progress;
-pub mod resume;
-pub mod runner;
-pub mod sampler;
-pub mod session;
-pub mod summary;
+pub mod run;
+pub mod runtimes;
+pub mod system;

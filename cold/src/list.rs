@@ -9,12 +9,12 @@ use std::path::Path;
 pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
     write!(out, "{}", codecs::codec_table())?;
     writeln!(out)?;
-    let external = crate::external::all()?;
+    let external = crate::runtimes::all()?;
     if !external.is_empty() {
         writeln!(
             out,
             "codecs of other runtimes (--codecs {} or their ids; described in cold/external/):",
-            crate::external::runtimes().join(", ")
+            crate::runtimes::runtimes().join(", ")
         )?;
         writeln!(
             out,

@@ -1,5 +1,6 @@
-//! `cold`: the runner of thaw's cold track (`cold run`, `cold list`). It parses the command
-//! line, hands the checked options to the library, and prints any error with its context.
+//! `cold`: the runner of thaw's cold track (`cold run`, `cold resume`, `cold list`). It parses
+//! the command line, hands the checked options to the library, and prints any error with its
+//! context, every character a terminal would act on escaped.
 
 use clap::Parser;
 use cold::cli::{Cli, Command, RunRequest};
@@ -18,11 +19,22 @@ fn main() {
         }
         // A run stopped by a signal says how to finish it, and exits as the shells expect
         // (128 + the signal).
-        if let Some(stopped) = error.downcast_ref::<cold::interrupt::Interrupted>() {
+        if let Some(stopped) = error.downcast_ref::<cold::system::interrupt::Interrupted>() {
             eprintln!("cold: {stopped}");
             std::process::exit(128 + stopped.signal);
         }
-        eprintln!("cold: error: {error:#}");
+        // A run whose samples did not all succeed: its summary said which; exit 3.
+        if let Some(failed) = error.downcast_ref::<cold::run::session::Incomplete>() {
+            eprintln!(
+                "cold: {}",
+                schema::text::for_terminal(&failed.to_string(), true)
+            );
+            std::process::exit(cold::run::session::INCOMPLETE_EXIT);
+        }
+        eprintln!(
+            "cold: error: {}",
+            schema::text::for_terminal(&format!("{error:#}"), true)
+        );
         std::process::exit(1);
     }
 }
@@ -34,9 +46,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
             args.corpora.folder().as_deref(),
             &mut std::io::stdout().lock(),
         ),
+        Command::Resume(args) => cold::run::resume::resume(&args.dir, args.dry_run).map(drop),
         Command::Run(args) => match args.resolve()? {
-            RunRequest::Fresh(options) => cold::runner::run(&options).map(drop),
-            RunRequest::Resume { dir, dry_run } => cold::resume::resume(&dir, dry_run).map(drop),
+            RunRequest::Fresh(options) => cold::run::fresh::run(&options).map(drop),
+            RunRequest::Resume { dir, dry_run } => {
+                cold::run::resume::resume(&dir, dry_run).map(drop)
+            }
         },
     }
 }

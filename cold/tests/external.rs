@@ -4,7 +4,7 @@
 //! anything is timed; a library that is not installed makes its cells unsupported, with how to
 //! install it, and the rest of the run goes on. Skipped, with a message, where python3 is absent.
 
-use schema::run_folder::SampleRow;
+use schema::rows::SampleRow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -105,7 +105,7 @@ fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{said}");
+    assert_eq!(out.status.code(), Some(3), "cells were left out: {said}");
     assert!(
         said.contains("preflight wrong-json de on users-1kb")
             && said.contains("at users[0].isActive"),
@@ -127,11 +127,9 @@ fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
         .clone();
     assert_eq!(runtime, "python");
 
-    let samples: Vec<SampleRow> = csv::Reader::from_path(dir.join("samples.csv"))
+    let samples: Vec<SampleRow> = schema::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
-        .deserialize()
-        .map(Result::unwrap)
-        .collect();
+        .0;
     // python-json and the floor, de and ser, batches 1 and 3, 2 samples: every one ok.
     assert_eq!(samples.len(), 2 * 2 * 2 * 2);
     assert!(
@@ -213,11 +211,9 @@ fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
             .as_str()
             .unwrap()
             .contains("No module named 'thaw_no_such_module'")));
-    let samples: Vec<SampleRow> = csv::Reader::from_path(dir.join("samples.csv"))
+    let samples: Vec<SampleRow> = schema::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
-        .deserialize()
-        .map(Result::unwrap)
-        .collect();
+        .0;
     // The floor's de and ser, one sample each.
     assert_eq!(samples.len(), 2);
     assert!(samples

@@ -2,11 +2,12 @@
 //! checksum, cannot be spawned, leaves a process behind or floods its output is recorded with its
 //! status, and the run goes on to the end; nothing it left behind spoils a later sample.
 
-use cold::classify::Expected;
 use cold::folder::{self, SamplesWriter};
-use cold::progress::Progress;
-use cold::sampler::{execute, Job, Sampler};
-use schema::run_folder::PlanRow;
+use cold::run::classify::Expected;
+use cold::run::progress::Progress;
+use cold::run::sampler::{execute, Job, Sampler};
+use schema::phases::{Figure, Whole};
+use schema::rows::PlanRow;
 use schema::{Drops, Op, Variant};
 use spawner::process::Watch;
 use std::path::{Path, PathBuf};
@@ -30,18 +31,22 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
             op: Op::De,
             batch: 1,
             fixture: "small".into(),
-            variant: Variant::Portable,
+            variant: Variant::PORTABLE,
         },
         child: child.to_path_buf(),
         prefix: Vec::new(),
         input: PathBuf::from("/behaviour").join(behaviour),
-        drops: Drops::AfterOps,
+        drops: Drops::End,
         expected: Some(Expected {
             checksum: 0,
             bytes: 0,
         }),
         check_file: None,
     }
+}
+
+fn plan_of(jobs: &[Job]) -> Vec<PlanRow> {
+    jobs.iter().map(|j| j.plan.clone()).collect()
 }
 
 fn sampler(watch: Watch) -> Sampler {
@@ -86,7 +91,7 @@ fn run_all(name: &str, watch: Watch) {
     )
     .unwrap();
 
-    let rows = folder::read_samples(&dir).unwrap();
+    let rows = folder::read_samples(&dir, &plan_of(&jobs)).unwrap();
     assert_eq!(rows.len(), 10, "one row per sample, the run went on");
     let statuses: Vec<String> = rows.iter().map(|r| r.status.name()).collect();
     let mut want: Vec<&str> = behaviours.iter().map(|(_, s)| *s).collect();
@@ -105,8 +110,9 @@ fn run_all(name: &str, watch: Watch) {
         .unwrap()
         .contains("/nonexistent/child-x"));
     for ok in [&rows[0], &rows[7], &rows[9]] {
-        assert!(ok.wall_ns.unwrap() > 0 && ok.maxrss_kib.unwrap() > 0);
-        assert_eq!(ok.init_plus_ops_ns, Some(0));
+        assert!(ok.get(Figure::WALL).unwrap() > 0);
+        assert!(ok.get(Figure::Whole(Whole::MaxrssKib)).unwrap() > 0);
+        assert_eq!(ok.get(Figure::INIT_PLUS_OPS), Some(0));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -170,7 +176,7 @@ fn left_behind(name: &str, behaviour: &str) {
         &never,
     )
     .unwrap();
-    let rows = folder::read_samples(&dir).unwrap();
+    let rows = folder::read_samples(&dir, &plan_of(&jobs)).unwrap();
     let bad: Vec<_> = rows.iter().filter(|r| !r.is_ok()).collect();
     assert!(bad.is_empty(), "{bad:?}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -192,7 +198,7 @@ fn a_flood_of_output_is_cut_while_written() {
         &never,
     )
     .unwrap();
-    let rows = folder::read_samples(&dir).unwrap();
+    let rows = folder::read_samples(&dir, &plan_of(&jobs)).unwrap();
     assert_eq!(rows[0].status.name(), "signal:25", "{:?}", rows[0]);
     assert!(rows[0].error.as_deref().unwrap().contains("256 MiB"));
     assert!(rows[1].is_ok(), "{:?}", rows[1]);
@@ -213,6 +219,7 @@ fn a_child_does_not_outlive_its_dead_spawner() {
         args: vec!["-c".into(), script.into()],
         env: vec![("PATH".into(), "/usr/bin:/bin".into())],
         timeout: Duration::from_secs(300),
+        memory_limit: 0,
         watch: Watch::Auto,
     };
     let spawner_pid = spawner.pid() as libc::pid_t;
@@ -224,7 +231,7 @@ fn a_child_does_not_outlive_its_dead_spawner() {
         // SAFETY: kill(2) on the spawner, which the test's `Spawner` has not reaped.
         unsafe { libc::kill(spawner_pid, libc::SIGKILL) };
     });
-    let reply = spawner.run(&request);
+    let reply = spawner.run(&request, &|| false);
     killer.join().unwrap();
     let err = reply.expect_err("the spawner was killed mid-sample");
     assert!(err.to_string().contains("lost the spawner"), "{err}");

@@ -6,7 +6,8 @@ use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
 use cold::cli::RunOptions;
-use cold::prepare::{documents, prepare_run};
+use cold::run::prepare::{documents, prepare_run};
+use schema::run_folder::CheckStatus;
 use schema::{Drops, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -99,10 +100,11 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         out: None,
         pin: None,
         cold_cache: false,
-        drops: Drops::AfterOps,
+        drops: Drops::End,
         timeout: Duration::from_secs(30),
+        memory_limit_mib: 8192,
         env: Vec::new(),
-        variants: vec![Variant::Portable],
+        variants: vec![Variant::PORTABLE],
         children_dir: None,
         corpora: None,
         measure: schema::Measure::Time,
@@ -110,7 +112,11 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         dry_run: false,
     };
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    let dirs = [(Variant::Portable, children_dir())];
+    let dirs = [schema::run_folder::VariantEntry {
+        variant: Variant::PORTABLE,
+        runtime: "rust".into(),
+        children_dir: children_dir().display().to_string(),
+    }];
     let prepared = prepare_run(&o, &documents(&o).unwrap(), &dirs, &dir, &env).unwrap();
     let planned: Vec<&str> = prepared.plan.iter().map(|r| r.codec.as_str()).collect();
     assert!(planned.iter().all(|c| *c == "noop"), "{planned:?}");
@@ -120,14 +126,14 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
             .excluded
             .iter()
             .find(|e| e.codec == codec)
-            .map(|e| (e.status.clone(), e.detail.clone()))
+            .map(|e| (e.status, e.detail.clone()))
             .unwrap()
     };
     let (status, detail) = why("misreads");
-    assert_eq!(status, "gate-failed");
+    assert_eq!(status, CheckStatus::GateFailed);
     assert!(detail.contains("users[0].isActive"), "{detail}");
     let (status, detail) = why("serde_json");
-    assert_eq!(status, "preflight-failed");
+    assert_eq!(status, CheckStatus::PreflightFailed);
     assert!(detail.contains("wrong-checksum at batch 1"), "{detail}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,7 +3,8 @@
 //! takes exactly the plan indices that have no row; `--resume` refuses a folder whose child,
 //! input, seed or plan changed since the run started, and writes back a missing plan.csv.
 
-use schema::run_folder::{PlanRow, SampleRow};
+use schema::phases::{Figure, Phase, Quantity};
+use schema::rows::{PlanRow, SampleRow};
 use schema::Status;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,12 +21,14 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-fn rows<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
-    csv::Reader::from_path(path)
+fn plan_of(dir: &Path) -> Vec<PlanRow> {
+    schema::rows::read_plan(&dir.join("plan.csv")).unwrap().0
+}
+
+fn samples_of(dir: &Path) -> Vec<SampleRow> {
+    schema::rows::read_samples(&dir.join("samples.csv"), Some(&plan_of(dir)))
         .unwrap()
-        .deserialize()
-        .map(Result::unwrap)
-        .collect()
+        .0
 }
 
 fn manifest(dir: &Path) -> serde_json::Value {
@@ -65,8 +68,8 @@ fn a_small_run_writes_its_folder() {
         "{said}"
     );
 
-    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
-    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    let plan = plan_of(&dir);
+    let samples = samples_of(&dir);
     assert_eq!(
         plan.len(),
         2 * 5,
@@ -79,12 +82,12 @@ fn a_small_run_writes_its_folder() {
     );
     assert!(samples
         .iter()
-        .all(|s| s.init_plus_ops_ns.is_some() && s.wall_ns.is_some()));
+        .all(|s| s.get(Figure::INIT_PLUS_OPS).is_some() && s.get(Figure::WALL).is_some()));
 
     let m = manifest(&dir);
     assert_eq!(m["finished"], true);
-    assert_eq!(m["samples_per_cell"], 2);
-    assert_eq!(m["variant"], "portable");
+    assert_eq!(m["settings"]["samples_per_cell"], 2);
+    assert_eq!(m["settings"]["variants"][0]["variant"], "portable");
     assert_eq!(m["codecs"].as_array().unwrap().len(), 3);
     // One child per codec × op × fixture: noop de and ser, serde_json de and ser, jiter de.
     let children = m["children"].as_array().unwrap();
@@ -95,7 +98,11 @@ fn a_small_run_writes_its_folder() {
     assert!(children
         .iter()
         .any(|c| c["binary"] == "child-serde_json-de-small"));
-    assert_eq!(m["child_env"].as_array().unwrap().len(), 2, "PATH and HOME");
+    assert_eq!(
+        m["settings"]["child_env"].as_array().unwrap().len(),
+        2,
+        "PATH and HOME"
+    );
     assert_eq!(m["fixtures"][0]["name"], "small");
     assert_eq!(m["fixtures"][0]["bytes"], 27);
     assert_eq!(m["unsupported"][0]["codec"], "jiter");
@@ -145,18 +152,23 @@ fn bad_inputs_are_clear_errors() {
         (&["--fixture", "huge"], &["huge", "users-2kb"]),
         (&["--ops", "both"], &["both", "ser, de"]),
         (&["--batches", "0"], &["give 1 to 1000000"]),
-        (
-            &["--resume", "/nonexistent/run"],
-            &["/nonexistent/run", "no run folder"],
-        ),
         (&["--pin", "x"], &["--pin"]),
     ];
-    for (args, needles) in cases {
-        let out = cold().arg("run").args(*args).output().unwrap();
+    let resume: (&[&str], &[&str]) = (
+        &["/nonexistent/run"],
+        &["/nonexistent/run", "no run folder"],
+    );
+    for (args, needles) in cases
+        .iter()
+        .map(|c| ("run", c))
+        .chain([("resume", &resume)])
+    {
+        let out = cold().arg(args).args(needles.0).output().unwrap();
+        let (args, needles) = (needles.0, needles.1);
         let said = text(&out);
         // 2: refused by the command-line parser; 1: by the runner's own checks.
         assert!(matches!(out.status.code(), Some(1 | 2)), "{args:?}: {said}");
-        for n in *needles {
+        for n in needles {
             assert!(said.contains(n), "{args:?}: {said}");
         }
         assert!(!said.contains("panicked"), "{said}");
@@ -208,7 +220,7 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     // Stopped first, so that a fast machine cannot finish the run between the count and the kill.
     // SAFETY: kill(2) on the pid of our own child, which has not been reaped yet.
     assert_eq!(unsafe { libc::kill(runner.id() as i32, libc::SIGSTOP) }, 0);
-    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
+    let plan = plan_of(&dir);
     assert_eq!(plan.len(), 600);
     let stopped_at = line_count(&samples) - 1;
     assert!(
@@ -222,17 +234,17 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     assert_eq!(manifest(&dir)["finished"], false);
 
     let dry = cold()
-        .args(["run", "--dry-run", "--resume"])
+        .args(["resume", "--dry-run"])
         .arg(&dir)
         .output()
         .unwrap();
     assert!(dry.status.success(), "{}", text(&dry));
     let left_planned = String::from_utf8(dry.stdout).unwrap().lines().count() - 1;
 
-    let out = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    let out = cold().arg("resume").arg(&dir).output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
 
-    let samples: Vec<SampleRow> = rows(&samples);
+    let samples = samples_of(&dir);
     let mut seen: BTreeMap<u64, usize> = BTreeMap::new();
     for s in &samples {
         *seen.entry(s.plan_index).or_default() += 1;
@@ -253,12 +265,9 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     assert_eq!(m["resumed_utc"].as_array().unwrap().len(), 1);
 
     // A finished run resumes to nothing.
-    let again = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    let again = cold().arg("resume").arg(&dir).output().unwrap();
     assert!(again.status.success(), "{}", text(&again));
-    assert_eq!(
-        rows::<SampleRow>(&dir.join("samples.csv")).len(),
-        plan.len()
-    );
+    assert_eq!(samples_of(&dir).len(), plan.len());
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -303,11 +312,11 @@ fn resume_refuses_a_changed_child_input_seed_or_plan() {
     assert!(out.status.success(), "{}", text(&out));
 
     // Samples in plan order: the runner follows the plan's seeded random order, no other.
-    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    let samples = samples_of(&dir);
     let order: Vec<u64> = samples.iter().map(|s| s.plan_index).collect();
     assert_eq!(order, (0..16).collect::<Vec<u64>>());
 
-    let resume = || cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    let resume = || cold().arg("resume").arg(&dir).output().unwrap();
     let refused = |needle: &str| {
         let out = resume();
         let said = text(&out);
@@ -337,11 +346,11 @@ fn resume_refuses_a_changed_child_input_seed_or_plan() {
     let path = dir.join("manifest.json");
     let text_of = std::fs::read_to_string(&path).unwrap();
     let mut m: serde_json::Value = serde_json::from_str(&text_of).unwrap();
-    m["seed"] = serde_json::json!(m["seed"].as_u64().unwrap() + 1);
+    m["settings"]["seed"] = serde_json::json!(m["settings"]["seed"].as_u64().unwrap() + 1);
     std::fs::write(&path, serde_json::to_string(&m).unwrap()).unwrap();
     refused("does not generate the fixture users-1kb");
     let mut m: serde_json::Value = serde_json::from_str(&text_of).unwrap();
-    m["plan_seed"] = serde_json::json!(m["seed"].as_u64().unwrap() + 1);
+    m["settings"]["plan_seed"] = serde_json::json!(m["settings"]["seed"].as_u64().unwrap() + 1);
     std::fs::write(&path, serde_json::to_string(&m).unwrap()).unwrap();
     refused("is not the plan manifest.json describes");
     std::fs::write(&path, &text_of).unwrap();
@@ -468,7 +477,7 @@ fn a_counted_run_gives_the_same_counts_every_sample() {
         "{said}"
     );
 
-    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    let samples = samples_of(&dir);
     assert_eq!(samples.len(), 2 * 3, "3 samples by default when counting");
     for codec in ["noop", "serde_json"] {
         let counts: Vec<_> = samples
@@ -476,12 +485,16 @@ fn a_counted_run_gives_the_same_counts_every_sample() {
             .filter(|s| s.codec == codec)
             .map(|s| {
                 assert_eq!(s.status, Status::Ok, "{s:?}");
-                assert_eq!(s.init_plus_ops_ns, None, "no times under Valgrind");
+                assert_eq!(
+                    s.get(Figure::INIT_PLUS_OPS),
+                    None,
+                    "no times under Valgrind"
+                );
                 (
-                    s.instr_init,
-                    s.instr_first_op,
-                    s.instr_remaining_ops,
-                    s.alloc_first_op_blocks,
+                    s.get(Figure::Of(Quantity::Instructions, Phase::Init)),
+                    s.get(Figure::Of(Quantity::Instructions, Phase::FirstOp)),
+                    s.get(Figure::Of(Quantity::Instructions, Phase::RemainingOps)),
+                    s.get(Figure::Of(Quantity::AllocBlocks, Phase::FirstOp)),
                 )
             })
             .collect();
@@ -496,19 +509,22 @@ fn a_counted_run_gives_the_same_counts_every_sample() {
             .iter()
             .find(|s| s.codec == codec)
             .unwrap()
-            .instr_first_op
+            .get(Figure::Of(Quantity::Instructions, Phase::FirstOp))
             .unwrap()
     };
     // A typed decode of 1 KB is thousands of instructions; the floor's is a few dozen.
     assert!(first_op("serde_json") > 100 * first_op("noop"));
     let noop = samples.iter().find(|s| s.codec == "noop").unwrap();
     assert_eq!(
-        (noop.alloc_first_op_blocks, noop.alloc_first_op_bytes),
+        (
+            noop.get(Figure::Of(Quantity::AllocBlocks, Phase::FirstOp)),
+            noop.get(Figure::Of(Quantity::AllocBytes, Phase::FirstOp))
+        ),
         (Some(1), Some(8)),
         "the floor's de allocates one 8-byte vector"
     );
     let m = manifest(&dir);
-    assert_eq!(m["measure"], "instructions");
+    assert_eq!(m["settings"]["measure"], "instructions");
     assert_eq!(m["counting"]["tool"], "callgrind");
     assert!(m["counting"]["valgrind"]
         .as_str()
@@ -522,11 +538,23 @@ fn a_counted_run_gives_the_same_counts_every_sample() {
 
 /// `--precision`: whole blocks are added until every interval is as narrow as asked, or until
 /// `--max-samples`; the manifest says why the run stopped, and the plan holds every block taken.
+/// The children are stand-ins that print the real children's lines with fixed library stamps
+/// (steady: every interval has zero width; alternating: none narrows), so no noise decides it.
 #[test]
 fn a_precision_run_stops_on_precision_or_on_samples() {
     let root = tmp("precision");
     let run = |name: &str, extra: &[&str]| {
         let dir = root.join(name);
+        let stamps = if name == "wide" {
+            "steady"
+        } else {
+            "alternate"
+        };
+        let count = format!(
+            "THAW_TEST_COUNT={}",
+            root.join(format!("{name}.count")).display()
+        );
+        let stand_ins = common::stand_ins(&root, stamps, &[count]);
         let out = cold()
             .args([
                 "run",
@@ -539,42 +567,43 @@ fn a_precision_run_stops_on_precision_or_on_samples() {
             ])
             .args(["--fixture", "small", "--out"])
             .arg(&dir)
+            .args(&stand_ins)
             .args(extra)
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", text(&out));
         (dir, text(&out))
     };
-    // ±50% is reached at the first check, after the 10 first blocks.
-    let (dir, said) = run("wide", &["--precision", "50%"]);
+    // steady figures: ±1% is reached at the first check, after the 10 first blocks.
+    let (dir, said) = run("wide", &["--precision", "1%"]);
     assert!(
         said.contains("stopped after 10 samples per cell: every interval"),
         "{said}"
     );
     let m = manifest(&dir);
-    assert_eq!(m["stopping"]["stopped_on"], "precision");
-    assert_eq!(m["samples_per_cell"], 10);
-    assert_eq!(rows::<SampleRow>(&dir.join("samples.csv")).len(), 20);
+    assert_eq!(m["settings"]["stopping"]["stopped_on"], "precision");
+    assert_eq!(m["settings"]["samples_per_cell"], 10);
+    assert_eq!(samples_of(&dir).len(), 20);
 
-    // ±0.01% is never reached: 10 blocks, then 5 at a time up to 22.
+    // alternating figures: ±0.01% is never reached: 10 blocks, then 5 at a time up to 22.
     let (dir, said) = run("narrow", &["--precision", "0.01%", "--max-samples", "22"]);
     assert!(
         said.contains("stopped after 22 samples per cell: --max-samples"),
         "{said}"
     );
     let m = manifest(&dir);
-    assert_eq!(m["stopping"]["stopped_on"], "samples");
-    assert_eq!(m["samples_per_cell"], 22);
-    let plan: Vec<PlanRow> = rows(&dir.join("plan.csv"));
-    let samples: Vec<SampleRow> = rows(&dir.join("samples.csv"));
+    assert_eq!(m["settings"]["stopping"]["stopped_on"], "samples");
+    assert_eq!(m["settings"]["samples_per_cell"], 22);
+    let plan = plan_of(&dir);
+    let samples = samples_of(&dir);
     assert_eq!((plan.len(), samples.len()), (44, 44));
     let blocks: std::collections::BTreeSet<u32> = samples.iter().map(|s| s.block).collect();
     assert_eq!(blocks, (0..22).collect(), "every block whole");
-    assert!(m["stopping"]["widest"][0].as_str().is_some());
+    assert!(m["settings"]["stopping"]["widest"][0].as_str().is_some());
     // A finished precision run resumes to nothing more.
-    let again = cold().args(["run", "--resume"]).arg(&dir).output().unwrap();
+    let again = cold().arg("resume").arg(&dir).output().unwrap();
     assert!(again.status.success(), "{}", text(&again));
-    assert_eq!(rows::<SampleRow>(&dir.join("samples.csv")).len(), 44);
+    assert_eq!(samples_of(&dir).len(), 44);
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -124,7 +124,7 @@ impl<C: Codec> Runner<C> {
         let Some(value) = &self.value else {
             failed(C::ID, Op::Ser, &CodecError("no value to write".into()))
         };
-        if let Err(e) = self.codec.ser(value, &mut self.out) {
+        if let Err(e) = self.codec.ser_any(self.model, value, &mut self.out) {
             failed(C::ID, Op::Ser, &e);
         }
         self.out.len()

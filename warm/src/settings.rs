@@ -84,7 +84,7 @@ pub fn variant() -> Result<Variant> {
         Ok(name) if !name.is_empty() => {
             Variant::parse(&name).map_err(|e| anyhow::anyhow!("{VARIANT_VAR}: {e}"))
         }
-        _ => Ok(Variant::Portable),
+        _ => Ok(Variant::PORTABLE),
     }
 }
 
@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn criterion_dir_is_under_results_warm() {
-        let dir = criterion_dir(Variant::Native);
+        let dir = criterion_dir(Variant::NATIVE);
         assert!(dir.ends_with("results/warm/criterion/native"));
         assert!(dir.starts_with(workspace_root()));
     }

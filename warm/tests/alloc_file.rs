@@ -55,7 +55,7 @@ fn alloc_csv_reads_back_cell_by_cell() {
     );
     assert!(serde_de.peak_live_bytes >= serde_de.bytes_per_op / serde_de.allocs_per_op);
     assert!(rows.iter().all(|r| r.fixture == "users-1kb"));
-    assert!(rows.iter().all(|r| r.variant == Some(Variant::Portable)));
+    assert!(rows.iter().all(|r| r.variant == Some(Variant::PORTABLE)));
     // The figures printed are the ones written.
     let figure = schema::warm_files::figure_text(serde_de.bytes_per_op);
     assert!(said.contains(&figure), "{figure} not in: {said}");

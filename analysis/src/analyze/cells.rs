@@ -1,11 +1,16 @@
-//! Cells (codec × op × batch × fixture × variant): grouping samples and summarising each cell.
+//! Cells (codec × op × batch × fixture × variant): grouping samples and summarising each cell in
+//! the run's measure (nanoseconds, or instructions for a counted run): its headline span with
+//! the median's interval, each phase's median and range, whether its samples agreed, and the
+//! whole-process figures a timed run records.
 
-use crate::inputs::samples::{Num, Plan, Sample, Samples};
+use crate::measure::{Measure, Rules, Span};
 use crate::parallel::par_map;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::precision::relative_half_width;
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
+use schema::phases::{Figure, Phase, Quantity, Whole};
+use schema::rows::{CellSamples, PlanCount, Samples};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -14,95 +19,105 @@ pub use schema::CellKey;
 /// A seed for a cell's statistics: FNV-1a of its label, continued from the report's seed, so a
 /// cell's interval does not depend on which other cells are in the run.
 pub fn cell_seed(key: &CellKey, base: u64) -> u64 {
-    schema::figures::fnv1a_from(schema::figures::FNV_OFFSET ^ base, key.label().as_bytes())
+    schema::protocol::fnv1a_from(schema::protocol::FNV_OFFSET ^ base, key.label().as_bytes())
 }
 
-/// Which figure of a sample a statistic is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "snake_case")]
-pub enum Figure {
-    /// init + first_op + remaining_ops: the library's whole cost in the process.
-    InitPlusOps,
-    /// spawn → reaped: the process as `time` sees it.
-    Wall,
-}
+/// A cell with no finished sample yet.
+static EMPTY: CellSamples = CellSamples::EMPTY;
 
-impl Figure {
-    pub fn of(self, r: &Sample) -> Option<u64> {
-        r.get(self.num())
-    }
-
-    /// Its column.
-    pub fn num(self) -> Num {
-        match self {
-            Figure::InitPlusOps => Num::InitPlusOps,
-            Figure::Wall => Num::Wall,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Figure::InitPlusOps => "init_plus_ops",
-            Figure::Wall => "wall",
-        }
-    }
-}
-
-/// The phases of a process's life, in order, with the column of each.
-pub const PHASES: [(&str, Num); 7] = [
-    ("spawn_to_main", Num::SpawnToMain),
-    ("fixture", Num::Fixture),
-    ("init", Num::Init),
-    ("first_op", Num::FirstOp),
-    ("remaining_ops", Num::RemainingOps),
-    ("check", Num::Check),
-    ("exit", Num::Exit),
-];
-
-/// The samples of every cell, in file order within the cell, and the sample counts the plan
-/// promised per cell (empty without a plan).
+/// The samples of every cell, in file order within the cell, the sample counts the plan
+/// promised per cell (empty without a plan), and the measure they are read in.
 pub struct Grouped<'a> {
-    pub cells: BTreeMap<CellKey, &'a [Sample]>,
+    pub measure: Measure,
+    pub cells: BTreeMap<CellKey, &'a CellSamples>,
     pub planned: &'a BTreeMap<CellKey, usize>,
 }
 
-pub fn group<'a>(samples: &'a Samples, plan: &'a Plan) -> Grouped<'a> {
-    let mut cells: BTreeMap<CellKey, &[Sample]> = samples
-        .cells
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_slice()))
-        .collect();
+impl Grouped<'_> {
+    /// (block, `span`) of a cell's ok samples in ascending block order, one per block: the first
+    /// ok sample of a block (in file order) wins.
+    pub fn by_block(&self, key: &CellKey, span: Span) -> Vec<(u32, f64)> {
+        let cell = self.cells[key];
+        let mut v: Vec<(u32, f64)> = cell
+            .ok()
+            .filter_map(|i| Some((cell.blocks[i], self.measure.value(span, cell, i)? as f64)))
+            .collect();
+        v.sort_by_key(|&(b, _)| b); // stable: file order within a block
+        v.dedup_by_key(|&mut (b, _)| b); // keeps the first of each block
+        v
+    }
+}
+
+pub fn group<'a>(measure: Measure, samples: &'a Samples, plan: &'a PlanCount) -> Grouped<'a> {
+    let mut cells: BTreeMap<CellKey, &CellSamples> =
+        samples.cells.iter().map(|(k, v)| (k.clone(), v)).collect();
     // a planned cell with no finished sample yet still gets a row
     for k in plan.cells.keys() {
-        cells.entry(k.clone()).or_default();
+        cells.entry(k.clone()).or_insert(&EMPTY);
     }
     Grouped {
+        measure,
         cells,
         planned: &plan.cells,
     }
 }
 
-/// Median of each phase, ns (medians of each phase separately: they need not add up to the
-/// median of the total).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PhaseMedians(pub BTreeMap<String, f64>);
+/// The median and range of one figure over a cell's ok samples that hold it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Spread {
+    pub n: usize,
+    pub median: f64,
+    pub min: u64,
+    pub max: u64,
+}
+
+impl Spread {
+    /// The spread of `values`; `None` when empty.
+    pub fn of(values: &[u64]) -> Option<Spread> {
+        let min = *values.iter().min()?;
+        let max = *values.iter().max()?;
+        let v: Vec<f64> = values.iter().map(|&x| x as f64).collect();
+        Some(Spread {
+            n: values.len(),
+            median: median(&sorted(&v))?,
+            min,
+            max,
+        })
+    }
+
+    /// Every sample gave the same value.
+    pub fn identical(&self) -> bool {
+        self.min == self.max
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CellSummary {
     pub key: CellKey,
+    /// The quantity its spans and phases are in: `ns`, or `instr` in a counted run.
+    pub quantity: Quantity,
     /// Samples the plan called for (`None` without a plan).
     pub planned: Option<usize>,
     pub ok: usize,
     pub failed: usize,
     /// Failure statuses and their counts.
     pub failures: BTreeMap<String, usize>,
+    /// init + first_op + remaining_ops (the headline) over the ok samples that hold it.
     pub init_plus_ops: Option<Describe>,
     /// The precision the median of init_plus_ops reached: its interval's relative half-width
     /// on the wider side, as `cold run --precision` asks it (`stats::precision`); `None`
     /// without an interval.
     pub init_plus_ops_half_width: Option<f64>,
+    /// The whole process, spawn to reaped.
     pub wall: Option<Describe>,
-    pub phases: PhaseMedians,
+    /// Each phase's median and range (medians of each phase separately: they need not add up to
+    /// the median of the total).
+    pub phases: BTreeMap<Phase, Spread>,
+    /// Heap blocks and bytes of the library's phases (a counted run's), by column.
+    pub allocations: BTreeMap<&'static str, Spread>,
+    /// Some sample holds the headline, and every such sample agreed exactly in the library's
+    /// phases (a counted run's cell of a library whose work depends only on its input).
+    pub identical: bool,
     pub user_us: Option<f64>,
     pub sys_us: Option<f64>,
     /// The child's own peak resident size (VmHWM), KiB: the memory figure.
@@ -116,6 +131,9 @@ pub struct CellSummary {
     pub evicted: Option<(usize, usize)>,
     pub minflt: Option<f64>,
     pub majflt: Option<f64>,
+    /// Page faults of the library's three phases together.
+    pub library_minflt: Option<f64>,
+    pub library_majflt: Option<f64>,
     /// Drift: Spearman's ρ of init_plus_ops against the block index.
     pub drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
@@ -126,6 +144,48 @@ pub struct CellSummary {
     pub boot_medians: Vec<f64>,
 }
 
+impl CellSummary {
+    /// Ok samples that hold the headline (in a counted run: whose library's phases were counted).
+    pub fn counted(&self) -> usize {
+        self.init_plus_ops.as_ref().map_or(0, |d| d.n)
+    }
+
+    /// The median of `phase`.
+    pub fn phase(&self, phase: Phase) -> Option<f64> {
+        Some(self.phases.get(&phase)?.median)
+    }
+
+    /// Whether the samples agreed, in words: "identical ×3", "one sample", "not counted", or
+    /// the range of each library phase that differed ("first_op 47,196–47,449").
+    pub fn agreement(&self, amount: impl Fn(f64) -> String) -> String {
+        match self.counted() {
+            0 => "not counted".into(),
+            1 if self.identical => "one sample".into(),
+            n if self.identical => format!("identical ×{n}"),
+            _ => Phase::LIBRARY
+                .iter()
+                .filter_map(|p| {
+                    let s = self.phases.get(p)?;
+                    (!s.identical())
+                        .then(|| format!("{p} {}–{}", amount(s.min as f64), amount(s.max as f64)))
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+}
+
+/// The allocation figures a counted run records, in the order tables list them (each library
+/// phase's blocks, then its bytes), each with its label (`first_op blocks`).
+pub fn allocation_figures() -> impl Iterator<Item = (Figure, String)> {
+    Phase::LIBRARY.into_iter().flat_map(|p| {
+        [Quantity::AllocBlocks, Quantity::AllocBytes].map(move |q| {
+            let what = q.name().trim_start_matches("alloc_");
+            (Figure::Of(q, p), format!("{p} {what}"))
+        })
+    })
+}
+
 /// Options that shape the statistics (never the data).
 #[derive(Debug, Clone, Copy)]
 pub struct StatOptions {
@@ -134,89 +194,86 @@ pub struct StatOptions {
     pub seed: u64,
 }
 
-fn median_of(rows: &[&Sample], f: impl Fn(&Sample) -> Option<u64>) -> Option<f64> {
-    let v: Vec<f64> = rows.iter().filter_map(|r| f(r)).map(|x| x as f64).collect();
-    median(&sorted(&v))
-}
-
 /// Summaries of every cell, in key order (computed in parallel).
 pub fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
-    let cells: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
-    par_map(&cells, |(key, rows)| {
+    let cells: Vec<(&CellKey, &&CellSamples)> = grouped.cells.iter().collect();
+    par_map(&cells, |(key, cell)| {
         let planned = grouped.planned.get(*key).copied();
-        summarize_cell(key, rows, planned, opts)
+        summarize_cell(grouped.measure, key, cell, planned, opts)
     })
 }
 
 fn summarize_cell(
+    measure: Measure,
     key: &CellKey,
-    rows: &[Sample],
+    cell: &CellSamples,
     planned: Option<usize>,
     opts: StatOptions,
 ) -> CellSummary {
-    let ok: Vec<&Sample> = rows.iter().filter(|r| r.is_ok()).collect();
+    let ok = cell.ok_count();
     let mut failures = BTreeMap::new();
-    for r in rows.iter().filter(|r| !r.is_ok()) {
-        *failures.entry(r.status.name()).or_insert(0) += 1;
+    for s in cell.statuses.iter().filter(|s| !s.is_ok()) {
+        *failures.entry(s.name().to_string()).or_insert(0) += 1;
     }
     let seed = cell_seed(key, opts.seed);
-    let values_of = |f: Figure| -> Vec<f64> {
-        ok.iter()
-            .filter_map(|r| f.of(r))
-            .map(|x| x as f64)
-            .collect()
-    };
-    let (init_plus_ops, boot_medians) = match describe_keeping_resamples(
-        &values_of(Figure::InitPlusOps),
-        opts.resamples,
-        opts.level,
-        seed ^ 1,
-    ) {
-        Some((d, boot)) => (Some(d), boot),
-        None => (None, Vec::new()),
-    };
-    let wall = describe(&values_of(Figure::Wall), opts.level);
-    let mut phases = BTreeMap::new();
-    for (name, num) in PHASES {
-        if let Some(m) = median_of(&ok, |r| r.get(num)) {
-            phases.insert(name.to_string(), m);
-        }
-    }
-    let (blocks, values): (Vec<f64>, Vec<f64>) = ok
+    let headline = measure.values(Span::InitPlusOps, cell);
+    let (init_plus_ops, boot_medians) =
+        match describe_keeping_resamples(&headline, opts.resamples, opts.level, seed ^ 1) {
+            Some((d, boot)) => (Some(d), boot),
+            None => (None, Vec::new()),
+        };
+    let q = measure.quantity();
+    let spread = |f: Figure| Spread::of(&cell.values(f));
+    let phases: BTreeMap<Phase, Spread> = Phase::ALL
         .iter()
-        .filter_map(|r| {
-            r.get(Num::InitPlusOps)
-                .map(|v| (f64::from(r.block), v as f64))
+        .filter_map(|&p| Some((p, spread(Figure::Of(q, p))?)))
+        .collect();
+    let allocations = allocation_figures()
+        .filter_map(|(f, _)| Some((f.column(), spread(f)?)))
+        .collect();
+    let identical = init_plus_ops.is_some()
+        && Phase::LIBRARY
+            .iter()
+            .all(|p| phases.get(p).is_some_and(Spread::identical));
+    let (blocks, values): (Vec<f64>, Vec<f64>) = cell
+        .ok()
+        .filter_map(|i| {
+            let v = measure.value(Span::InitPlusOps, cell, i)?;
+            Some((f64::from(cell.blocks[i]), v as f64))
         })
         .unzip();
     let mut seen = std::collections::HashSet::new();
-    let duplicate_blocks = ok.iter().filter(|r| !seen.insert(r.block)).count();
+    let duplicate_blocks = cell.ok().filter(|&i| !seen.insert(cell.blocks[i])).count();
     let init_plus_ops_half_width = init_plus_ops
         .as_ref()
         .and_then(|d| relative_half_width(d.median, d.interval()?));
+    let whole = |w: Whole| median(&stats::cells::values(cell, Figure::Whole(w)));
     CellSummary {
         key: key.clone(),
+        quantity: q,
         planned,
-        ok: ok.len(),
-        failed: rows.len() - ok.len(),
+        ok,
+        failed: cell.len() - ok,
         failures,
         init_plus_ops,
         init_plus_ops_half_width,
-        wall,
-        phases: PhaseMedians(phases),
-        user_us: median_of(&ok, |r| r.get(Num::UserUs)),
-        sys_us: median_of(&ok, |r| r.get(Num::SysUs)),
-        hwm_kib: median_of(&ok, |r| r.get(Num::HwmKib)),
-        maxrss_kib: median_of(&ok, |r| r.get(Num::MaxrssKib)),
-        wall_without_input: median_of(&ok, |r| {
-            Some(r.get(Num::Wall)?.saturating_sub(r.get(Num::Fixture)?))
-        }),
+        wall: describe(&measure.values(Span::Wall, cell), opts.level),
+        phases,
+        allocations,
+        identical,
+        user_us: whole(Whole::UserUs),
+        sys_us: whole(Whole::SysUs),
+        hwm_kib: whole(Whole::HwmKib),
+        maxrss_kib: whole(Whole::MaxrssKib),
+        wall_without_input: median(&stats::cells::without_input(cell)),
         evicted: {
-            let told: Vec<bool> = ok.iter().filter_map(|r| r.evicted).collect();
+            let told: Vec<bool> = cell.ok().filter_map(|i| cell.evicted[i]).collect();
             (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
         },
-        minflt: median_of(&ok, |r| r.get(Num::Minflt)),
-        majflt: median_of(&ok, |r| r.get(Num::Majflt)),
+        minflt: whole(Whole::Minflt),
+        majflt: whole(Whole::Majflt),
+        library_minflt: whole(Whole::LibraryMinflt),
+        library_majflt: whole(Whole::LibraryMajflt),
         drift: spearman(&blocks, &values),
         duplicate_blocks,
         boot_medians,
@@ -224,30 +281,16 @@ fn summarize_cell(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use schema::run_folder::{PlanRow, SampleRow};
+    use crate::testing::{counted, planned, samples, timed};
+    use schema::Status;
 
-    pub fn row(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow {
-        SampleRow {
-            plan_index: u64::from(block),
-            block,
-            codec: codec.into(),
-            op: schema::Op::De,
-            batch,
-            fixture: "users-2kb".into(),
-            variant: schema::Variant::Portable,
-            status: if ns.is_some() {
-                schema::Status::Ok
-            } else {
-                schema::Status::Timeout
-            },
-            init_ns: ns.map(|_| 0),
-            first_op_ns: ns,
-            remaining_ops_ns: ns.map(|_| 0),
-            init_plus_ops_ns: ns,
-            wall_ns: ns.map(|v| v + 500_000),
-            ..Default::default()
+    fn opts() -> StatOptions {
+        StatOptions {
+            resamples: 200,
+            level: 0.95,
+            seed: 1,
         }
     }
 
@@ -255,7 +298,7 @@ pub(crate) mod tests {
     fn cell_seeds_are_the_fnv1a_of_the_label_from_the_base() {
         // The seed the reports have always used: FNV-1a over the label, its basis xored with the
         // report's seed (so a report's intervals stay what they were).
-        let key = row(0, "serde_json", 10, Some(1)).cell();
+        let key = timed(0, "serde_json", 10, Some(1)).cell();
         let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ 7;
         for b in "users-2kb de ×10 serde_json (portable)".bytes() {
             h ^= u64::from(b);
@@ -267,40 +310,24 @@ pub(crate) mod tests {
 
     #[test]
     fn groups_and_summarises() {
-        let mut rows: Vec<SampleRow> = (0..20)
-            .map(|b| row(b, "a", 1, Some(1000 + u64::from(b))))
+        let mut rows: Vec<_> = (0..20)
+            .map(|b| timed(b, "a", 1, Some(1000 + u64::from(b))))
             .collect();
-        rows.push(row(20, "a", 1, None));
-        let plan: Vec<PlanRow> = (0..22)
-            .map(|b| PlanRow {
-                plan_index: b,
-                block: b as u32,
-                codec: "a".into(),
-                op: schema::Op::De,
-                batch: 1,
-                fixture: "users-2kb".into(),
-                variant: schema::Variant::Portable,
-            })
-            .collect();
-        let (samples, plan) = (Samples::from_rows(&rows), Plan::from_rows(&plan));
-        let g = group(&samples, &plan);
-        let s = summarize(
-            &g,
-            StatOptions {
-                resamples: 200,
-                level: 0.95,
-                seed: 1,
-            },
-        );
+        rows.push(timed(20, "a", 1, None));
+        let mut plan_rows = rows.clone();
+        plan_rows.push(timed(21, "a", 1, None));
+        let (samples, plan) = (samples(&rows), planned(&plan_rows));
+        let s = summarize(&group(Measure::Time, &samples, &plan), opts());
         assert_eq!(s.len(), 1);
         let c = &s[0];
         assert_eq!((c.ok, c.failed, c.planned), (20, 1, Some(22)));
         assert_eq!(c.failures.get("timeout"), Some(&1));
         assert_eq!(c.init_plus_ops.as_ref().unwrap().median, 1009.5);
         assert_eq!(c.wall.as_ref().unwrap().median, 501_009.5);
-        assert_eq!(c.phases.0["first_op"], 1009.5);
+        assert_eq!(c.phase(Phase::FirstOp), Some(1009.5));
         assert_eq!(c.drift.unwrap().rho, 1.0);
         assert_eq!(c.duplicate_blocks, 0);
+        assert!(!c.identical);
         // 1000..=1019: median 1009.5, interval [x(6), x(15)] = [1005, 1014] at 95%, 4.5 on
         // either side: ±4.5 / 1009.5, as the stopping rule computes it
         let hw = c.init_plus_ops_half_width.unwrap();
@@ -310,5 +337,95 @@ pub(crate) mod tests {
             Some(hw),
             crate::stats::precision::median_half_width(&values, 0.95)
         );
+        // a planned cell without a sample yet still has its row
+        let mut other = plan_rows.clone();
+        other.push(timed(22, "b", 1, None));
+        let plan = planned(&other);
+        let s = summarize(&group(Measure::Time, &samples, &plan), opts());
+        assert_eq!(
+            (s[1].key.codec.as_str(), s[1].ok, s[1].planned),
+            ("b", 0, Some(1))
+        );
+    }
+
+    #[test]
+    fn spreads_and_agreement() {
+        let s = Spread::of(&[5, 1, 3, 2]).unwrap();
+        assert_eq!((s.n, s.median, s.min, s.max), (4, 2.5, 1, 5));
+        assert!(!s.identical());
+        assert!(Spread::of(&[7, 7]).unwrap().identical());
+        assert_eq!(Spread::of(&[]), None);
+    }
+
+    fn counted_cells(rows: &[schema::rows::SampleRow]) -> Vec<CellSummary> {
+        let plan = PlanCount::default();
+        summarize(&group(Measure::Instructions, &samples(rows), &plan), opts())
+    }
+
+    #[test]
+    fn a_counted_cell_is_read_in_instructions() {
+        let rows = [
+            counted("simd-json", 1, 671, 47_449, 23),
+            counted("simd-json", 1, 671, 47_449, 23),
+            counted("simd-json", 1, 671, 47_449, 23),
+        ];
+        let c = &counted_cells(&rows)[0];
+        assert_eq!(c.quantity, Quantity::Instructions);
+        assert_eq!((c.ok, c.failed, c.counted()), (3, 0, 3));
+        assert!(c.identical);
+        assert_eq!(c.init_plus_ops.as_ref().unwrap().median, 48_143.0);
+        assert_eq!(c.phase(Phase::FirstOp), Some(47_449.0));
+        assert_eq!(c.phase(Phase::SpawnToMain), Some(267_000.0));
+        assert_eq!(c.allocations["alloc_first_op_bytes"].median, 6_537.0);
+        // the whole process in instructions: every phase summed
+        assert_eq!(
+            c.wall.as_ref().unwrap().median,
+            48_143.0 + 267_000.0 + 7_000.0 + 8_704.0 + 26_000.0
+        );
+        assert_eq!(c.agreement(|x| x.to_string()), "identical ×3");
+        assert_eq!((c.user_us, c.wall_without_input), (None, None));
+    }
+
+    #[test]
+    fn disagreeing_and_uncounted_samples_are_said() {
+        let mut rows = vec![
+            counted("serde_json", 1, 18, 64_908, 23),
+            counted("serde_json", 1, 18, 64_908, 23),
+            counted("simd-json", 1, 671, 47_449, 23),
+            counted("simd-json", 1, 671, 47_196, 23),
+            counted("simd-json", 1, 671, 47_300, 23),
+        ];
+        // an ok sample the runner could not cut into phases, and a failed one
+        let mut uncut = counted("serde_json", 1, 0, 0, 0);
+        uncut.set(Figure::Of(Quantity::Instructions, Phase::FirstOp), None);
+        rows.push(uncut);
+        let mut crashed = counted("serde_json", 1, 1, 1, 1);
+        crashed.status = Status::Crash;
+        rows.push(crashed);
+        let s = counted_cells(&rows);
+        let simd = s.iter().find(|c| c.key.codec == "simd-json").unwrap();
+        assert!(!simd.identical);
+        assert_eq!(simd.phase(Phase::FirstOp), Some(47_300.0));
+        assert_eq!(simd.agreement(|x| x.to_string()), "first_op 47196–47449");
+        let serde = s.iter().find(|c| c.key.codec == "serde_json").unwrap();
+        assert_eq!((serde.ok, serde.failed, serde.counted()), (3, 1, 2));
+        // the uncut sample still gave its other counts
+        assert_eq!(serde.phases[&Phase::SpawnToMain].n, 3);
+        let w = Measure::Instructions.warnings(&s).join("\n");
+        assert!(
+            w.contains("without instruction counts")
+                && w.contains("serde_json (portable) (1 of 3)"),
+            "{w}"
+        );
+        assert!(
+            w.contains("Samples disagree") && w.contains("users-2kb de ×1 simd-json (portable)"),
+            "{w}"
+        );
+        assert!(Measure::Time.warnings(&s).is_empty());
+        let mut failed = counted("x", 1, 1, 1, 1);
+        failed.status = Status::Crash;
+        let none = &counted_cells(&[failed])[0];
+        assert_eq!(none.agreement(|x| x.to_string()), "not counted");
+        assert!(!none.identical);
     }
 }

@@ -9,6 +9,7 @@
 
 use super::cells::{CellKey, CellSummary};
 use crate::inputs::criterion::WarmEstimate;
+use schema::phases::{Phase, Quantity};
 use schema::{Op, Variant};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,10 +65,16 @@ pub struct Penalty {
     pub penalty: f64,
 }
 
+/// The cells whose figures are times: the warm estimates are nanoseconds, so only a timed run's
+/// cells are set beside them (a counted run's are instructions).
+fn in_ns(cells: &[CellSummary]) -> impl Iterator<Item = &CellSummary> {
+    cells.iter().filter(|c| c.quantity == Quantity::Ns)
+}
+
 pub fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
     let mut first: BTreeMap<(Scenario, String), (u32, f64)> = BTreeMap::new();
-    for c in cells {
-        let Some(&fo) = c.phases.0.get("first_op") else {
+    for c in in_ns(cells) {
+        let Some(fo) = c.phase(Phase::FirstOp) else {
             continue;
         };
         let k = (Scenario::of(&c.key), c.key.codec.clone());
@@ -144,7 +151,7 @@ pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurv
     // (scenario, codec) → (batch, median, bootstrap medians) per cell
     type Points<'a> = Vec<(u32, f64, &'a Vec<f64>)>;
     let mut by: BTreeMap<(Scenario, String), Points> = BTreeMap::new();
-    for c in cells {
+    for c in in_ns(cells) {
         if let Some(d) = &c.init_plus_ops {
             by.entry((Scenario::of(&c.key), c.key.codec.clone()))
                 .or_default()
@@ -365,7 +372,7 @@ mod tests {
             scenario: Scenario {
                 fixture: "f".into(),
                 op: Op::De,
-                variant: Variant::Portable,
+                variant: Variant::PORTABLE,
             },
             codec: codec.into(),
             points: pts.to_vec(),

@@ -1,25 +1,31 @@
-//! Each codec against the reference codec, cell by cell: within-block paired log ratios of
-//! init_plus_ops, Hodges-Lehmann ratio and interval, Wilcoxon p, Holm across the whole report,
-//! and the verdict. Each reference cell's blocks are listed once, and the cells are contrasted
-//! in parallel (the same figures as one by one: each contrast depends on its own cells only).
+//! Paired comparisons, cell by cell: each codec against the reference codec, and each build
+//! against the run's first build (in a run of several variants, `cold run --variant
+//! portable,native`, each variant of a cell is a cell of its own in every block). Both are the
+//! same computation: within-block paired log ratios of init_plus_ops, Hodges-Lehmann ratio and
+//! interval, Wilcoxon p, Holm across the whole report (one family), and the verdict. Each
+//! denominator cell's blocks are listed once, and the contrasts are computed in parallel (the
+//! same figures as one by one: each depends on its own cells only).
 
-use super::cells::{CellKey, Figure, Grouped};
-use super::variants::VariantContrast;
-use crate::inputs::samples::Sample;
+use super::cells::{CellKey, Grouped};
+use crate::measure::Span;
 use crate::parallel::par_map;
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
 use crate::stats::precision::relative_half_width;
+use schema::run_folder::VariantEntry;
+use schema::Variant;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ContrastRow {
-    /// The candidate's cell.
+    /// The candidate's cell, whose figure is the numerator.
     pub key: CellKey,
-    pub reference: String,
-    pub figure: Figure,
+    /// The cell it is paired with, the denominator: the reference codec's same cell, or the
+    /// first build's.
+    pub against: CellKey,
+    pub figure: Span,
     /// `None` when no block holds a usable sample of both.
     pub contrast: Option<PairedContrast>,
     /// The precision the ratio reached: its interval's relative half-width on the wider side,
@@ -30,20 +36,7 @@ pub struct ContrastRow {
     pub verdict: Verdict,
 }
 
-/// A cell's (block, figure) pairs in ascending block order, one per block: the first ok sample
-/// of a block (in file order) wins.
-pub(crate) fn by_block(rows: &[Sample], figure: Figure) -> Vec<(u32, f64)> {
-    let mut v: Vec<(u32, f64)> = rows
-        .iter()
-        .filter(|r| r.is_ok())
-        .filter_map(|r| Some((r.block, figure.of(r)? as f64)))
-        .collect();
-    v.sort_by_key(|&(b, _)| b); // stable: file order within a block
-    v.dedup_by_key(|&mut (b, _)| b); // keeps the first of each block
-    v
-}
-
-/// (reference, candidate) figures of the blocks both lists hold, in ascending block order.
+/// (denominator, numerator) figures of the blocks both lists hold, in ascending block order.
 pub(crate) fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f64, f64)> {
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::with_capacity(reference.len().min(candidate.len()));
@@ -61,45 +54,33 @@ pub(crate) fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f
     out
 }
 
-/// Contrasts of every cell of a non-reference codec whose reference cell exists; the
-/// `baselines` (the harness floor, by the style the manifest gives) are never compared.
-pub fn contrasts(
+/// The contrast of each (numerator, denominator) pair of cells. Holm and the verdict are left
+/// to [`adjust`] (they are taken across the whole report); `verdict` is too-few-pairs until then.
+fn paired(
     grouped: &Grouped,
-    reference: &str,
-    baselines: &BTreeSet<String>,
-    figure: Figure,
+    pairs: Vec<(CellKey, CellKey)>,
+    figure: Span,
     level: f64,
-    alpha: f64,
 ) -> Vec<ContrastRow> {
-    // (candidate, its reference cell), in key order
-    let candidates: Vec<(&CellKey, &[Sample], CellKey)> = grouped
-        .cells
+    let denominators: Vec<&CellKey> = pairs
         .iter()
-        .filter(|(key, _)| key.codec != reference && !baselines.contains(&key.codec))
-        .filter_map(|(key, rows)| {
-            let r = key.with_codec(reference);
-            grouped.cells.contains_key(&r).then_some((key, *rows, r))
-        })
-        .collect();
-    let reference_keys: Vec<&CellKey> = candidates
-        .iter()
-        .map(|(_, _, r)| r)
+        .map(|(_, d)| d)
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let reference_blocks: BTreeMap<&CellKey, Vec<(u32, f64)>> = reference_keys
+    let blocks: BTreeMap<&CellKey, Vec<(u32, f64)>> = denominators
         .iter()
         .copied()
-        .zip(par_map(&reference_keys, |k| {
-            by_block(grouped.cells[*k], figure)
-        }))
+        .zip(par_map(&denominators, |k| grouped.by_block(k, figure)))
         .collect();
-    let mut out = par_map(&candidates, |(key, rows, r)| {
-        let pairs = pair(&reference_blocks[r], &by_block(rows, figure));
-        let contrast = log_ratio_contrast(&pairs, level);
+    par_map(&pairs, |(key, against)| {
+        let contrast = log_ratio_contrast(
+            &pair(&blocks[against], &grouped.by_block(key, figure)),
+            level,
+        );
         ContrastRow {
-            key: (*key).clone(),
-            reference: reference.to_string(),
+            key: key.clone(),
+            against: against.clone(),
             figure,
             half_width: contrast
                 .as_ref()
@@ -108,39 +89,91 @@ pub fn contrasts(
             p_holm: None,
             verdict: Verdict::TooFewPairs,
         }
-    });
-    let ps: Vec<f64> = out
-        .iter()
-        .filter_map(|c| c.contrast.as_ref().map(|c| c.test.p))
+    })
+}
+
+/// Every cell of a non-reference codec whose reference cell exists, against it; the
+/// `baselines` (the harness floors, by the style the manifest gives) are never compared.
+pub fn against_reference(
+    grouped: &Grouped,
+    reference: &str,
+    baselines: &BTreeSet<String>,
+    figure: Span,
+    level: f64,
+) -> Vec<ContrastRow> {
+    let pairs = grouped
+        .cells
+        .keys()
+        .filter(|key| key.codec != reference && !baselines.contains(&key.codec))
+        .filter_map(|key| {
+            let r = key.with_codec(reference);
+            grouped.cells.contains_key(&r).then(|| (key.clone(), r))
+        })
         .collect();
-    let mut adjusted = holm(&ps).into_iter();
-    for row in &mut out {
-        if let Some(c) = &row.contrast {
-            let p = adjusted.next().unwrap_or(1.0);
-            row.p_holm = Some(p);
-            row.verdict = verdict(c.interval, p, alpha);
-        }
-    }
-    out
+    paired(grouped, pairs, figure, level)
+}
+
+/// The run's variants in the order ratios are taken (the first is the denominator): the
+/// manifest's order when it lists several, then portable, native and the others by name; only
+/// variants that have cells. Fewer than two: no variant ratio.
+pub fn variant_order(listed: &[VariantEntry], present: &BTreeSet<Variant>) -> Vec<Variant> {
+    let mut order: Vec<Variant> = listed.iter().map(|v| v.variant).collect();
+    order.extend([Variant::PORTABLE, Variant::NATIVE]);
+    order.extend(present.iter().copied());
+    let mut seen = BTreeSet::new();
+    order
+        .into_iter()
+        .filter(|v| present.contains(v) && seen.insert(*v))
+        .collect()
+}
+
+/// For every cell of the first variant in `order` and every later variant that has the same
+/// cell: that variant's figure over the first's.
+pub fn between_builds(
+    grouped: &Grouped,
+    order: &[Variant],
+    figure: Span,
+    level: f64,
+) -> Vec<ContrastRow> {
+    let Some((&a, later)) = order.split_first() else {
+        return Vec::new();
+    };
+    let pairs = grouped
+        .cells
+        .keys()
+        .filter(|k| k.variant == a)
+        .flat_map(|k| {
+            later.iter().filter_map(move |&b| {
+                let other = CellKey {
+                    variant: b,
+                    ..k.clone()
+                };
+                grouped
+                    .cells
+                    .contains_key(&other)
+                    .then(|| (other, k.clone()))
+            })
+        })
+        .collect();
+    paired(grouped, pairs, figure, level)
 }
 
 /// Holm's adjustment and the verdicts across every comparison of a report: the codecs against
 /// the reference and the builds against each other, one family (so "adjusted across the
-/// report" means what it says). Overwrites what [`contrasts`] set alone.
-pub fn adjust_across(rows: &mut [ContrastRow], variants: &mut [VariantContrast], alpha: f64) {
-    let mut slots: Vec<(&PairedContrast, &mut Option<f64>, &mut Verdict)> = rows
-        .iter_mut()
-        .filter_map(|r| Some((r.contrast.as_ref()?, &mut r.p_holm, &mut r.verdict)))
-        .chain(
-            variants
-                .iter_mut()
-                .filter_map(|r| Some((r.contrast.as_ref()?, &mut r.p_holm, &mut r.verdict))),
-        )
+/// report" means what it says).
+pub fn adjust(families: [&mut [ContrastRow]; 2], alpha: f64) {
+    let mut slots: Vec<&mut ContrastRow> = families
+        .into_iter()
+        .flat_map(|f| f.iter_mut())
+        .filter(|r| r.contrast.is_some())
         .collect();
-    let ps: Vec<f64> = slots.iter().map(|(c, _, _)| c.test.p).collect();
-    for ((c, p_holm, v), p) in slots.iter_mut().zip(holm(&ps)) {
-        **p_holm = Some(p);
-        **v = verdict(c.interval, p, alpha);
+    let ps: Vec<f64> = slots
+        .iter()
+        .filter_map(|r| Some(r.contrast.as_ref()?.test.p))
+        .collect();
+    for (row, p) in slots.iter_mut().zip(holm(&ps)) {
+        row.p_holm = Some(p);
+        row.verdict = verdict(row.contrast.as_ref().and_then(|c| c.interval), p, alpha);
     }
 }
 
@@ -148,40 +181,45 @@ pub fn adjust_across(rows: &mut [ContrastRow], variants: &mut [VariantContrast],
 mod tests {
     use super::*;
     use crate::analyze::cells::group;
-    use crate::analyze::cells::tests::row;
+    use crate::measure::Measure;
+    use crate::testing::{samples, timed};
+    use schema::phases::Figure;
+    use schema::rows::{PlanCount, SampleRow};
+
+    static PLAN: PlanCount = PlanCount {
+        cells: BTreeMap::new(),
+        count: 0,
+    };
 
     #[test]
     fn pairs_within_blocks_and_adjusts() {
         let mut rows = Vec::new();
         for b in 0..30u32 {
             let drift = 1000 + u64::from(b) * 100; // shared within the block
-            rows.push(row(b, "serde_json", 1, Some(drift)));
-            rows.push(row(b, "fast", 1, Some(drift * 8 / 10 + u64::from(b % 3))));
-            rows.push(row(b, "same", 1, Some(drift + u64::from(b % 5) - 2)));
-            rows.push(row(b, "noop", 1, Some(10)));
+            rows.push(timed(b, "serde_json", 1, Some(drift)));
+            rows.push(timed(b, "fast", 1, Some(drift * 8 / 10 + u64::from(b % 3))));
+            rows.push(timed(b, "same", 1, Some(drift + u64::from(b % 5) - 2)));
+            rows.push(timed(b, "noop", 1, Some(10)));
         }
-        rows.push(row(30, "fast", 1, Some(5))); // no reference in block 30: unpaired
-        let samples = crate::inputs::samples::Samples::from_rows(&rows);
-        let plan = crate::inputs::samples::Plan::default();
-        let g = group(&samples, &plan);
+        rows.push(timed(30, "fast", 1, Some(5))); // no reference in block 30: unpaired
+        let store = samples(&rows);
+        let g = group(Measure::Time, &store, &PLAN);
         let floor = BTreeSet::from(["noop".to_string()]);
-        let c = contrasts(&g, "serde_json", &floor, Figure::InitPlusOps, 0.95, 0.05);
+        let mut c = against_reference(&g, "serde_json", &floor, Span::InitPlusOps, 0.95);
+        adjust([&mut c, &mut []], 0.05);
         assert_eq!(c.len(), 2);
         let fast = c.iter().find(|r| r.key.codec == "fast").unwrap();
+        assert_eq!(fast.against.codec, "serde_json");
         assert_eq!(fast.contrast.as_ref().unwrap().pairs, 30);
         assert_eq!(fast.verdict, Verdict::Faster);
         assert!((fast.contrast.as_ref().unwrap().ratio - 0.8).abs() < 0.01);
         // its precision is the stopping rule's, on the same pairs
+        let ipo = |r: &SampleRow| r.get(Figure::INIT_PLUS_OPS).unwrap() as f64;
         let pairs: Vec<(f64, f64)> = rows
             .iter()
             .filter(|r| r.block < 30 && r.codec == "serde_json")
             .zip(rows.iter().filter(|r| r.codec == "fast"))
-            .map(|(r, c)| {
-                (
-                    r.init_plus_ops_ns.unwrap() as f64,
-                    c.init_plus_ops_ns.unwrap() as f64,
-                )
-            })
+            .map(|(r, c)| (ipo(r), ipo(c)))
             .collect();
         assert_eq!(pairs.len(), 30);
         let hw = fast.half_width.unwrap();
@@ -213,33 +251,19 @@ mod tests {
                 method: crate::stats::wilcoxon::Method::Exact,
             },
         };
-        let key = CellKey {
-            fixture: "f".into(),
-            op: schema::Op::De,
-            variant: schema::Variant::Native,
-            batch: 1,
-            codec: "a".into(),
-        };
-        let codec_row = |p, interval| ContrastRow {
+        let key = timed(0, "a", 1, None).cell();
+        let row = |p, interval| ContrastRow {
             key: key.clone(),
-            reference: "r".into(),
-            figure: Figure::InitPlusOps,
+            against: key.with_codec("r"),
+            figure: Span::InitPlusOps,
             contrast: Some(contrast(p, interval)),
             half_width: None,
             p_holm: None,
             verdict: Verdict::TooFewPairs,
         };
-        let mut rows = vec![codec_row(0.001, (0.5, 0.6)), codec_row(0.2, (0.9, 1.1))];
-        let mut builds = vec![VariantContrast {
-            key: key.clone(),
-            against: schema::Variant::Portable,
-            figure: Figure::InitPlusOps,
-            contrast: Some(contrast(0.03, (1.1, 1.2))),
-            half_width: None,
-            p_holm: None,
-            verdict: Verdict::TooFewPairs,
-        }];
-        adjust_across(&mut rows, &mut builds, 0.05);
+        let mut rows = vec![row(0.001, (0.5, 0.6)), row(0.2, (0.9, 1.1))];
+        let mut builds = vec![row(0.03, (1.1, 1.2))];
+        adjust([&mut rows, &mut builds], 0.05);
         // Holm: 0.001 × 3 = 0.003; 0.03 × 2 = 0.06; 0.2 × 1 = 0.2
         assert_eq!(rows[0].p_holm, Some(0.003));
         assert_eq!(rows[1].p_holm, Some(0.2));
@@ -262,14 +286,80 @@ mod tests {
             (1, Some(98)),
         ]
         .into_iter()
-        .map(|(b, ns)| row(b, "x", 1, ns))
+        .map(|(b, ns)| timed(b, "x", 1, ns))
         .collect();
-        let samples = crate::inputs::samples::Samples::from_rows(&rows);
-        let cell = samples.cells.values().next().unwrap();
-        let blocks = by_block(cell, Figure::InitPlusOps);
+        let store = samples(&rows);
+        let g = group(Measure::Time, &store, &PLAN);
+        let blocks = g.by_block(&rows[0].cell(), Span::InitPlusOps);
         assert_eq!(blocks, [(1, 10.0), (2, 20.0), (3, 30.0)]);
         let reference = [(0, 1.0), (2, 2.0), (3, 3.0), (5, 5.0)];
         assert_eq!(pair(&reference, &blocks), [(2.0, 20.0), (3.0, 30.0)]);
         assert!(pair(&[], &blocks).is_empty());
+    }
+
+    fn entry(variant: Variant) -> VariantEntry {
+        VariantEntry {
+            variant,
+            runtime: "rust".into(),
+            children_dir: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_manifest_orders_the_variants() {
+        let both = BTreeSet::from([Variant::PORTABLE, Variant::NATIVE]);
+        let listed = [entry(Variant::NATIVE), entry(Variant::PORTABLE)];
+        assert_eq!(
+            variant_order(&listed, &both),
+            [Variant::NATIVE, Variant::PORTABLE]
+        );
+        assert_eq!(
+            variant_order(&[], &both),
+            [Variant::PORTABLE, Variant::NATIVE]
+        );
+        // a listed variant with no cell is left out
+        let portable = BTreeSet::from([Variant::PORTABLE]);
+        assert_eq!(variant_order(&listed, &portable), [Variant::PORTABLE]);
+    }
+
+    #[test]
+    fn native_over_portable_is_paired_within_blocks() {
+        // In each block both builds share the block's drift: native is half the portable
+        // cost, ±1 ns, whatever the drift; a cell of one build only is not compared.
+        let mut rows = Vec::new();
+        for b in 0..20u32 {
+            let drift = 1000 + u64::from(b) * 300;
+            rows.push(timed(b, "simd-json", 1, Some(2 * drift)));
+            let mut native = timed(b, "simd-json", 1, Some(drift + u64::from(b % 3)));
+            native.variant = Variant::NATIVE;
+            rows.push(native);
+            rows.push(timed(b, "serde_json", 1, Some(drift)));
+        }
+        let store = samples(&rows);
+        let g = group(Measure::Time, &store, &PLAN);
+        let order = [Variant::PORTABLE, Variant::NATIVE];
+        let v = between_builds(&g, &order, Span::InitPlusOps, 0.95);
+        assert_eq!(v.len(), 1);
+        let c = &v[0];
+        assert_eq!(
+            (c.key.codec.as_str(), c.key.variant),
+            ("simd-json", Variant::NATIVE)
+        );
+        assert_eq!(c.against.variant, Variant::PORTABLE);
+        let pc = c.contrast.as_ref().unwrap();
+        assert_eq!(pc.pairs, 20);
+        assert!((pc.ratio - 0.5).abs() < 1e-3, "{}", pc.ratio);
+        let (lo, hi) = pc.interval.unwrap();
+        assert!(lo < 0.5007 && hi > 0.5 && hi < 0.502, "[{lo}, {hi}]");
+        assert!(c.half_width.unwrap() < 0.004);
+        // the other order: portable over native, twice
+        let back = between_builds(
+            &g,
+            &[Variant::NATIVE, Variant::PORTABLE],
+            Span::InitPlusOps,
+            0.95,
+        );
+        assert!((back[0].contrast.as_ref().unwrap().ratio - 2.0).abs() < 4e-3);
+        assert!(between_builds(&g, &order[..1], Span::InitPlusOps, 0.95).is_empty());
     }
 }

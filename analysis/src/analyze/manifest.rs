@@ -1,97 +1,125 @@
-//! The run's conditions as its `manifest.json` writes them: every scalar key, the known ones
-//! first with their labels, for the report's "run conditions" section. What the code relies on
-//! (codecs, fixtures, verification, seed, finished) is read through `schema::run_folder::Manifest`.
+//! The run's conditions, for the report's "run conditions" section: each setting and fact of the
+//! machine the manifest records, read through `schema::run_folder::Manifest`, with its label.
+//! Only known fields are shown: a key a manifest adds that thaw does not know is not read.
 
-use serde_json::Value;
+use schema::run_folder::Manifest;
 
-/// The keys shown first, in this order, with their labels; other scalar keys follow as found.
-const KNOWN: &[(&str, &str)] = &[
-    ("thaw_version", "thaw version"),
-    ("commit", "commit"),
-    ("command_line", "command line"),
-    ("started_utc", "started (UTC)"),
-    ("finished", "finished"),
-    ("seed", "seed"),
-    ("samples_per_cell", "samples per cell"),
-    ("variant", "variant"),
-    ("rustc", "rustc"),
-    ("cpu_model", "CPU"),
-    ("cores", "cores"),
-    ("kernel", "kernel"),
-    ("pinning", "pinning"),
-    ("cold_cache", "cold cache"),
-    (
-        "drops",
-        "de values dropped (end: after all calls; each: after each call, timed)",
-    ),
-    (
-        "measure",
-        "measure (time; or instructions, counted under Valgrind)",
-    ),
-    ("counting", "how the counts were taken"),
-];
-
-/// A JSON value as one line of text (arrays of scalars joined by spaces).
-pub fn display(v: &Value) -> String {
-    match v {
-        Value::Null => "—".into(),
-        Value::Array(a) if a.is_empty() => "none".into(),
-        Value::String(s) => s.clone(),
-        Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => {
-            a.iter().map(display).collect::<Vec<_>>().join(" ")
-        }
-        Value::Object(o) if o.values().all(|x| !x.is_object()) => o
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", display(v)))
-            .collect::<Vec<_>>()
-            .join("; "),
-        other => other.to_string(),
+/// `items` joined by spaces, or `none`.
+fn words<T: ToString>(items: &[T]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.iter().map(T::to_string).collect::<Vec<_>>().join(" ")
     }
 }
 
-/// (label, value) pairs of the run's conditions: the known keys first, then any other key
-/// whose value is not a list of objects (those have their own tables).
-pub fn conditions(m: &Value) -> Vec<(String, String)> {
-    let Some(obj) = m.as_object() else {
-        return Vec::new();
-    };
-    let mut out: Vec<(String, String)> = KNOWN
-        .iter()
-        .filter_map(|(k, label)| obj.get(*k).map(|v| (label.to_string(), display(v))))
-        .collect();
-    for (k, v) in obj {
-        let tabled = matches!(v, Value::Array(a) if a.iter().any(Value::is_object));
-        if !tabled && !KNOWN.iter().any(|(known, _)| known == k) {
-            out.push((k.clone(), display(v)));
-        }
+/// (label, value) pairs of the run's conditions, in the order the report lists them.
+pub fn conditions(m: &Manifest) -> Vec<(String, String)> {
+    let s = &m.settings;
+    let or_dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".into());
+    let mut out: Vec<(&str, String)> = vec![
+        ("thaw version", m.thaw_version.clone()),
+        ("commit", or_dash(&m.commit)),
+        ("command line", words(&m.command_line)),
+        ("started (UTC)", m.started_utc.clone()),
+        ("resumed (UTC)", words(&m.resumed_utc)),
+        (
+            "finished",
+            match &m.finished_utc {
+                Some(at) if m.finished => format!("true ({at})"),
+                _ => m.finished.to_string(),
+            },
+        ),
+        ("seed", s.seed.to_string()),
+        ("plan seed", s.plan_seed.to_string()),
+        ("samples per cell", s.samples_per_cell.to_string()),
+        (
+            "builds",
+            s.variants
+                .iter()
+                .map(|v| format!("{} ({}: {})", v.variant, v.runtime, v.children_dir))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        ("rustc", or_dash(&m.rustc)),
+        ("CPU", or_dash(&m.machine.cpu_model)),
+        ("cores", m.machine.cores.to_string()),
+        ("kernel", or_dash(&m.machine.kernel)),
+        ("virtualization", or_dash(&m.machine.virtualization)),
+        ("pinning", or_dash(&s.pinning)),
+        (
+            "cold cache",
+            match &m.cold_cache_check {
+                Some(check) if s.cold_cache => format!("true ({check})"),
+                _ => s.cold_cache.to_string(),
+            },
+        ),
+        ("timeout per sample (s)", s.timeout_secs.to_string()),
+        (
+            "memory limit per child (MiB)",
+            s.memory_limit_mib.to_string(),
+        ),
+        (
+            "de values dropped (end: after all calls; each: after each call, timed)",
+            s.drops.to_string(),
+        ),
+        ("environment given to children", words(&s.child_env)),
+        (
+            "measure (time; or instructions, counted under Valgrind)",
+            s.measure.to_string(),
+        ),
+    ];
+    if let Some(c) = &m.counting {
+        out.push((
+            "how the counts were taken",
+            format!(
+                "{} {} {}; allocations by {} (sha256 {})",
+                c.valgrind,
+                c.tool,
+                c.options.join(" "),
+                c.alloc_library,
+                c.alloc_library_sha256
+            ),
+        ));
     }
-    out
+    if let Some(rule) = &s.stopping {
+        out.push((
+            "stopping rule",
+            format!(
+                "±{}% at {}%, {} to {} blocks, checked every {}",
+                rule.precision * 100.0,
+                rule.level * 100.0,
+                rule.min_blocks,
+                rule.max_blocks,
+                rule.check_every
+            ),
+        ));
+    }
+    out.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::synth::{synth, SynthOptions};
 
     #[test]
-    fn conditions_list_known_keys_first_then_every_other_scalar() {
-        let m = json!({
-            "seed": 42, "finished": true, "command_line": ["cold", "run"], "extra": 3,
-            "codecs": [{"id": "serde_json", "library": "serde_json", "version": "1.0", "child_bytes": 10}],
+    fn conditions_come_from_known_fields_in_order() {
+        let s = synth(SynthOptions {
+            samples: 2,
+            ..SynthOptions::default()
         });
-        let c = conditions(&m);
-        assert_eq!(c[0], ("command line".to_string(), "cold run".to_string()));
-        assert_eq!(c[1], ("finished".to_string(), "true".to_string()));
-        assert!(c.contains(&("extra".to_string(), "3".to_string())));
-        assert!(!c.iter().any(|(k, _)| k == "codecs"));
-        assert!(conditions(&json!([1])).is_empty());
-        let counting = json!({"counting": {"tool": "callgrind", "options": ["-q", "--x"]}});
+        let c = conditions(&s.manifest);
+        assert_eq!(c[0].0, "thaw version");
         assert_eq!(
-            conditions(&counting),
-            [(
-                "how the counts were taken".to_string(),
-                "options: -q --x; tool: callgrind".to_string()
-            )]
+            c[2],
+            (
+                "command line".to_string(),
+                s.manifest.command_line.join(" ")
+            )
         );
+        let seed = c.iter().find(|(k, _)| k == "seed").unwrap();
+        assert_eq!(seed.1, s.manifest.settings.seed.to_string());
+        assert!(c.iter().all(|(k, _)| k != "how the counts were taken"));
     }
 }

@@ -5,7 +5,8 @@
 //! (IQR / median and MAD / median, unscaled MAD) of both figures and Spearman's ρ against the
 //! block index (the drift check the per-cell tables use).
 
-use super::cells::{CellKey, Figure, Grouped};
+use super::cells::{CellKey, Grouped};
+use crate::measure::{Rules, Span};
 use crate::stats::quantile::{mad, median, quantile, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use serde::Serialize;
@@ -74,19 +75,22 @@ pub fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec<NoiseR
     let mut rows: Vec<NoiseRow> = smallest
         .into_values()
         .map(|key| {
-            let ok: Vec<_> = grouped.cells[key].iter().filter(|r| r.is_ok()).collect();
-            let of = |f: Figure| {
-                let (blocks, values): (Vec<f64>, Vec<f64>) = ok
-                    .iter()
-                    .filter_map(|r| Some((f64::from(r.block), f.of(r)? as f64)))
+            let cell = grouped.cells[key];
+            let of = |span: Span| {
+                let (blocks, values): (Vec<f64>, Vec<f64>) = cell
+                    .ok()
+                    .filter_map(|i| {
+                        let v = grouped.measure.value(span, cell, i)?;
+                        Some((f64::from(cell.blocks[i]), v as f64))
+                    })
                     .unzip();
                 spread(&blocks, &values)
             };
             NoiseRow {
                 key: key.clone(),
                 runtime: floors[&key.codec].clone(),
-                wall: of(Figure::Wall),
-                init_plus_ops: of(Figure::InitPlusOps),
+                wall: of(Span::Wall),
+                init_plus_ops: of(Span::InitPlusOps),
             }
         })
         .collect();
@@ -98,8 +102,10 @@ pub fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec<NoiseR
 mod tests {
     use super::*;
     use crate::analyze::cells::group;
-    use crate::analyze::cells::tests::row;
-    use crate::inputs::samples::{Plan, Samples};
+    use crate::measure::Measure;
+    use crate::testing::{samples, timed as row};
+    use schema::phases::Figure;
+    use schema::rows::PlanCount;
 
     #[test]
     fn spread_worked_by_hand() {
@@ -128,20 +134,23 @@ mod tests {
         for b in 0..8u32 {
             // noop: init_plus_ops 100..107 rising, wall 500,000 ± 1,000 alternating
             let mut r = row(b, "noop", 1, Some(100 + u64::from(b)));
-            r.wall_ns = Some(if b % 2 == 0 { 499_000 } else { 501_000 });
+            r.set(
+                Figure::WALL,
+                Some(if b % 2 == 0 { 499_000 } else { 501_000 }),
+            );
             rows.push(r);
             rows.push(row(b, "noop", 10, Some(1000)));
             rows.push(row(b, "jvm-floor", 1, Some(30_000 + u64::from(b % 2))));
             rows.push(row(b, "serde_json", 1, Some(20_000)));
         }
         rows.push(row(8, "noop", 1, None)); // a failed sample counts for nothing
-        let samples = Samples::from_rows(&rows);
-        let plan = Plan::default();
+        let store = samples(&rows);
+        let plan = PlanCount::default();
         let floors = BTreeMap::from([
             ("noop".to_string(), "rust".to_string()),
             ("jvm-floor".to_string(), "jvm".to_string()),
         ]);
-        let n = noise(&group(&samples, &plan), &floors);
+        let n = noise(&group(Measure::Time, &store, &plan), &floors);
         let cells: Vec<(&str, u32, &str)> = n
             .iter()
             .map(|r| (r.key.codec.as_str(), r.key.batch, r.runtime.as_str()))

@@ -48,7 +48,7 @@ impl Runtimes {
                     c.id.as_str(),
                     c.runtime.as_deref(),
                     c.runtime_version.as_deref(),
-                    c.style,
+                    Some(c.style),
                 )
             })
             .chain(unlisted.map(|id| (*id, None, None, None)));
@@ -122,11 +122,8 @@ mod tests {
             id: id.into(),
             library: id.into(),
             version: "1".into(),
-            style: Some(style),
-            output: None,
-            child: None,
-            child_bytes: None,
-            child_sha256: None,
+            style,
+            output: schema::OutputMode::ReusedBuffer,
             runtime: runtime.map(String::from),
             runtime_version: runtime.map(|r| format!("{r} 9")),
         }

@@ -3,7 +3,7 @@
 //! and the report prints them.
 
 use super::cells::CellSummary;
-use schema::run_folder::Manifest;
+use schema::run_folder::{CheckStatus, Manifest};
 use std::collections::BTreeMap;
 
 /// Drift is flagged when |ρ| of init_plus_ops against the block index is at least this…
@@ -49,7 +49,7 @@ pub fn warnings(
             let failed: Vec<String> = m
                 .verification
                 .iter()
-                .filter(|v| v.status == "fail")
+                .filter(|v| v.status == CheckStatus::Fail)
                 .map(|v| {
                     let detail = if v.detail.is_empty() {
                         String::new()
@@ -67,7 +67,7 @@ pub fn warnings(
             }
             if !m.finished {
                 out.push(format!(
-                    "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold run --resume` completes it."
+                    "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold resume` completes it."
                 ));
             }
         }
@@ -152,16 +152,18 @@ pub fn warnings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::cells::tests::row;
     use crate::analyze::cells::{group, summarize, StatOptions};
+    use crate::measure::Measure;
+    use crate::testing::{samples, timed as row};
+    use schema::rows::{PlanCount, SampleRow};
     use schema::run_folder::CheckEntry;
     use schema::Op;
 
-    fn cells(rows: &[schema::run_folder::SampleRow]) -> Vec<CellSummary> {
-        let samples = crate::inputs::samples::Samples::from_rows(rows);
-        let plan = crate::inputs::samples::Plan::default();
+    fn cells(rows: &[SampleRow]) -> Vec<CellSummary> {
+        let store = samples(rows);
+        let plan = PlanCount::default();
         summarize(
-            &group(&samples, &plan),
+            &group(Measure::Time, &store, &plan),
             StatOptions {
                 resamples: 100,
                 level: 0.95,
@@ -170,15 +172,22 @@ mod tests {
         )
     }
 
+    /// A finished synthetic run's manifest.
+    fn manifest() -> Manifest {
+        crate::synth::synth(crate::synth::SynthOptions {
+            samples: 1,
+            ..Default::default()
+        })
+        .manifest
+    }
+
     #[test]
     fn a_clean_run_has_none() {
         let rows: Vec<_> = (0..30)
             .map(|b| row(b, "a", 1, Some(1000 + u64::from(b % 3))))
             .collect();
-        let m = Manifest {
-            finished: true,
-            ..Manifest::default()
-        };
+        let mut m = manifest();
+        m.synthetic = false;
         assert!(warnings(Some(&m), 30, 30, &cells(&rows)).is_empty());
     }
 
@@ -201,23 +210,20 @@ mod tests {
                 }),
             )
         }));
-        let check = |codec: &str, op, status: &str, detail: &str| CheckEntry {
+        let check = |codec: &str, op, status, detail: &str| CheckEntry {
             variant: None,
             codec: codec.into(),
             fixture: "f".into(),
             op,
-            status: status.into(),
+            status,
             detail: detail.into(),
         };
-        let m = Manifest {
-            finished: false,
-            synthetic: true,
-            verification: vec![
-                check("x", Op::De, "fail", "wrong value"),
-                check("y", Op::Ser, "unsupported", ""),
-            ],
-            ..Manifest::default()
-        };
+        let mut m = manifest();
+        m.finished = false;
+        m.verification = vec![
+            check("x", Op::De, CheckStatus::Fail, "wrong value"),
+            check("y", Op::Ser, CheckStatus::Unsupported, ""),
+        ];
         let w = warnings(Some(&m), 100, 81, &cells(&rows)).join("\n");
         for needle in [
             "synthetic",

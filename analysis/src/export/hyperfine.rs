@@ -4,11 +4,13 @@
 //! hyperfine keeps only successful runs unless told to ignore failures.
 
 use super::Exporter;
-use crate::analyze::cells::{CellKey, Figure};
+use crate::analyze::cells::CellKey;
 use crate::inputs::run::Run;
-use crate::inputs::samples::{Num, Sample};
+use crate::measure::{Rules, Span};
 use crate::stats::quantile::{median, sorted};
 use anyhow::{bail, Result};
+use schema::phases::{Figure, Quantity, Whole};
+use schema::rows::CellSamples;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -39,17 +41,17 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
-fn result(key: &CellKey, rows: &[Sample], figure: Figure) -> Option<HyperfineResult> {
-    let ok: Vec<&Sample> = rows
-        .iter()
-        .filter(|r| r.is_ok() && figure.of(r).is_some())
+fn result(run: &Run, key: &CellKey, cell: &CellSamples, figure: Span) -> Option<HyperfineResult> {
+    let ok: Vec<usize> = cell
+        .ok()
+        .filter(|&i| run.measure.value(figure, cell, i).is_some())
         .collect();
     if ok.is_empty() {
         return None;
     }
     let times: Vec<f64> = ok
         .iter()
-        .filter_map(|r| figure.of(r))
+        .filter_map(|&i| run.measure.value(figure, cell, i))
         .map(|ns| ns as f64 / 1e9)
         .collect();
     let s = sorted(&times);
@@ -57,10 +59,10 @@ fn result(key: &CellKey, rows: &[Sample], figure: Figure) -> Option<HyperfineRes
     let stddev = (times.len() > 1).then(|| {
         (times.iter().map(|t| (t - m).powi(2)).sum::<f64>() / (times.len() - 1) as f64).sqrt()
     });
-    let secs = |n: Num| {
+    let secs = |w: Whole| {
         let v: Vec<f64> = ok
             .iter()
-            .filter_map(|r| r.get(n))
+            .filter_map(|&i| cell.get(Figure::Whole(w), i))
             .map(|us| us as f64 / 1e6)
             .collect();
         if v.is_empty() {
@@ -85,34 +87,35 @@ fn result(key: &CellKey, rows: &[Sample], figure: Figure) -> Option<HyperfineRes
         mean: m,
         stddev,
         median: median(&s)?,
-        user: secs(Num::UserUs),
-        system: secs(Num::SysUs),
+        user: secs(Whole::UserUs),
+        system: secs(Whole::SysUs),
         min: s[0],
         max: s[s.len() - 1],
         times,
         memory_usage_byte: ok
             .iter()
-            .map(|r| r.get(Num::MaxrssKib).unwrap_or(0) * 1024)
+            .map(|&i| cell.get(Figure::Whole(Whole::MaxrssKib), i).unwrap_or(0) * 1024)
             .collect(),
-        exit_codes: ok.iter().map(|r| r.exit_code).collect(),
+        exit_codes: ok.iter().map(|&i| cell.exit_codes[i]).collect(),
         parameters,
     })
 }
 
 impl Exporter for Hyperfine {
-    fn export(&self, run: &Run, figure: Figure) -> Result<String> {
-        if run.is_counted() {
+    fn export(&self, run: &Run, figure: Span) -> Result<String> {
+        if run.measure.quantity() != Quantity::Ns {
             bail!(
-                "{} is {}: its samples hold instruction counts, not times, and hyperfine's format holds times",
+                "{} is {}: its samples hold {}, not times, and hyperfine's format holds times",
                 run.dir.display(),
-                run.measure_words()
+                run.measure.run_words(),
+                run.measure.noun()
             );
         }
         let results = run
             .samples
             .cells
             .iter()
-            .filter_map(|(k, rows)| result(k, rows, figure))
+            .filter_map(|(k, cell)| result(run, k, cell, figure))
             .collect();
         Ok(serde_json::to_string_pretty(&Export { results })? + "\n")
     }
@@ -121,9 +124,8 @@ impl Exporter for Hyperfine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::cells::tests::row;
-    use crate::inputs::samples::{Plan, Samples};
-    use schema::run_folder::SampleRow;
+    use crate::testing::{samples as store, timed as row};
+    use schema::rows::{PlanCount, SampleRow};
 
     #[test]
     fn hyperfine_shape() {
@@ -132,21 +134,20 @@ mod tests {
             .collect();
         samples.push(row(3, "serde_json", 1, None));
         for s in &mut samples {
-            s.user_us = Some(300);
-            s.maxrss_kib = Some(2);
+            s.set(Figure::Whole(Whole::UserUs), Some(300));
+            s.set(Figure::Whole(Whole::MaxrssKib), Some(2));
             s.exit_code = Some(0);
         }
         let run = Run {
             dir: ".".into(),
             manifest: None,
-            manifest_json: None,
-            plan: Plan::default(),
-            samples: Samples::from_rows(&samples),
+            plan: PlanCount::default(),
+            samples: store(&samples),
             measure: schema::Measure::Time,
             notes: vec![],
         };
         let v: serde_json::Value =
-            serde_json::from_str(&Hyperfine.export(&run, Figure::InitPlusOps).unwrap()).unwrap();
+            serde_json::from_str(&Hyperfine.export(&run, Span::InitPlusOps).unwrap()).unwrap();
         let r = &v["results"][0];
         for k in [
             "command",
@@ -176,7 +177,7 @@ mod tests {
             ..run
         };
         let e = Hyperfine
-            .export(&counted, Figure::InitPlusOps)
+            .export(&counted, Span::InitPlusOps)
             .unwrap_err()
             .to_string();
         assert!(

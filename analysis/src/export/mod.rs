@@ -3,14 +3,14 @@
 
 pub mod hyperfine;
 
-use crate::analyze::cells::Figure;
 use crate::inputs::run::Run;
+use crate::measure::Span;
 use anyhow::Result;
 
 /// An output format for a whole run.
 pub trait Exporter {
     /// The run, serialised; `figure` picks which timing stands for "the time".
-    fn export(&self, run: &Run, figure: Figure) -> Result<String>;
+    fn export(&self, run: &Run, figure: Span) -> Result<String>;
 }
 
 /// The formats `export --format` accepts.

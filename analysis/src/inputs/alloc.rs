@@ -38,7 +38,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[1].codec, "serde_json"); // sorted by fixture
         assert_eq!(rows[1].bytes_per_op, 3120.5);
-        assert_eq!(rows[1].variant, Some(schema::Variant::Portable));
+        assert_eq!(rows[1].variant, Some(schema::Variant::PORTABLE));
         assert!(load_alloc(&d.join("absent.csv")).unwrap().is_none());
     }
 }

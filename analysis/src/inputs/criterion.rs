@@ -244,19 +244,19 @@ mod tests {
             fixture: "users-2kb".into(),
             op: Op::De,
             codec: "serde_json".into(),
-            variant: Some(Variant::Portable),
+            variant: Some(Variant::PORTABLE),
             median_ns: 1234.5,
             lo_ns: 1200.0,
             hi_ns: 1300.0,
             criterion_samples: Some(10),
         };
-        write_fake_bench(&root, Variant::Portable, &est).unwrap();
+        write_fake_bench(&root, Variant::PORTABLE, &est).unwrap();
         // a bench with a foreign id is skipped with a note
         let other = WarmEstimate {
             codec: "x/y".into(),
             ..est.clone()
         };
-        write_fake_bench(&root, Variant::Native, &other).unwrap();
+        write_fake_bench(&root, Variant::NATIVE, &other).unwrap();
         // impossible estimates (the 1e308 that once hung a report's chart) are skipped with a note
         for (i, bad) in [1e308, f64::NAN, -5.0, 0.0].into_iter().enumerate() {
             let impossible = WarmEstimate {
@@ -264,7 +264,7 @@ mod tests {
                 median_ns: bad,
                 ..est.clone()
             };
-            write_fake_bench(&root, Variant::Portable, &impossible).unwrap();
+            write_fake_bench(&root, Variant::PORTABLE, &impossible).unwrap();
         }
         let (got, notes) = load_criterion(&root).unwrap().unwrap();
         assert_eq!(got, vec![est], "{notes:?}");

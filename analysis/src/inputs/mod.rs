@@ -7,5 +7,4 @@ pub mod alloc;
 pub mod conformance;
 pub mod criterion;
 pub mod run;
-pub mod samples;
 pub mod warm_gate;

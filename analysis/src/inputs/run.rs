@@ -1,16 +1,17 @@
 //! A cold run folder: `manifest.json`, `plan.csv`, `samples.csv` (docs/design.md, "The run
-//! folder"), read through `schema`'s definitions, the two CSV files row by row into the compact
-//! store of [`super::samples`]. Resolves `results/cold/latest` whether it is a symlink or a file
-//! naming the folder. A file that lacks a column the analysis relies on, or holds an implausible
-//! figure, is refused with the file (and line), never read as empty.
+//! folder"), read through `schema`'s one reader of each file: the samples into the columnar store
+//! of `schema::rows`, checked against the plan. Resolves `results/cold/latest` whether it is a
+//! symlink or a file naming the folder. A file that lacks a column the run's measure needs, or
+//! holds an implausible figure, is refused with the file (and line), never read as empty; the
+//! files below the folder are opened without following a link, and read within bounds.
 
-use super::samples::{Plan, Samples};
+use crate::measure::Rules;
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
 use schema::files::Folder;
-use schema::run_folder::{Manifest, PlanRow, SampleRow, MANIFEST, PLAN, SAMPLES};
+use schema::rows::{read_plan, PlanCount, PlanRow, SampleRow, Samples};
+use schema::run_folder::{Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::Measure;
-use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -18,12 +19,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Run {
     pub dir: PathBuf,
-    /// `None` when manifest.json is missing or unreadable (see `notes`).
+    /// `None` when manifest.json is missing or not a thaw manifest (see `notes`).
     pub manifest: Option<Manifest>,
-    /// manifest.json as written, every key, for the report's conditions and summary.json.
-    pub manifest_json: Option<Value>,
     /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
-    pub plan: Plan,
+    pub plan: PlanCount,
     /// The finished samples, by cell.
     pub samples: Samples,
     /// What the run recorded of each sample: times, or counts (`--measure instructions`).
@@ -32,25 +31,8 @@ pub struct Run {
     pub notes: Vec<String>,
 }
 
-impl Run {
-    /// Whether the run counted instructions instead of timing.
-    pub fn is_counted(&self) -> bool {
-        self.measure == Measure::Instructions
-    }
-
-    /// What the run measured, as a command's error or heading says it.
-    pub fn measure_words(&self) -> &'static str {
-        measure_words(self.measure)
-    }
-}
-
-/// "a timed run" or "a counted run (--measure instructions)".
-pub fn measure_words(m: Measure) -> &'static str {
-    match m {
-        Measure::Time => "a timed run",
-        Measure::Instructions => "a counted run (--measure instructions)",
-    }
-}
+/// The most a manifest may weigh (a run of every codec has a few hundred KiB).
+const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
 
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
 /// first line of the file `path`, relative to that file's folder.
@@ -89,76 +71,68 @@ pub fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
 /// Read a run folder. samples.csv is required; the manifest and plan are optional.
 pub fn load_run(path: &Path) -> Result<Run> {
     let dir = resolve_run_dir(path)?;
+    let folder = Folder::new(&dir);
     let mut notes = Vec::new();
 
     let manifest_path = dir.join(MANIFEST);
-    let manifest_json = match fs::read_to_string(&manifest_path) {
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
-            Ok(v) => Some(v),
+    let manifest = match folder.read_bounded(MANIFEST, MANIFEST_LIMIT) {
+        Ok(bytes) => match serde_json::from_slice::<Manifest>(&bytes) {
+            Ok(m) => Some(m),
             Err(e) => {
                 notes.push(format!(
-                    "{} is not valid JSON ({e})",
+                    "{} is not a thaw manifest ({e}): the run's conditions are unknown",
                     manifest_path.display()
                 ));
                 None
             }
         },
-        Err(_) => {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             notes.push(format!("{} is missing", manifest_path.display()));
             None
         }
+        Err(e) => bail!("cannot read {}: {e}", manifest_path.display()),
     };
-    let manifest = manifest_json.as_ref().and_then(|v| {
-        serde_json::from_value::<Manifest>(v.clone())
-            .map_err(|e| {
-                notes.push(format!(
-                    "{} is not a thaw manifest ({e})",
-                    manifest_path.display()
-                ))
-            })
-            .ok()
-    });
 
     let plan_path = dir.join(PLAN);
-    let plan = if plan_path.exists() {
-        let (plan, note) = Plan::read(&plan_path)?;
+    let plan_rows: Option<Vec<PlanRow>> = if folder.exists(PLAN) {
+        let (rows, note) = read_plan(&plan_path)?;
         notes.extend(note);
-        plan
+        Some(rows)
     } else {
         notes.push(format!("{} is missing", plan_path.display()));
-        Plan::default()
+        None
     };
 
     let samples_path = dir.join(SAMPLES);
-    if !samples_path.exists() {
+    if !folder.exists(SAMPLES) {
         bail!(
             "{} is missing: not a cold run folder",
             samples_path.display()
         );
     }
-    // What was measured is the manifest's word; a manifest that does not say (one written
-    // before counting existed, or none at all) means time, unless samples.csv holds counts and
-    // no time, which only a counted run writes.
-    let said = manifest.as_ref().and_then(|m| m.measure);
-    let (samples, note) = Samples::read(&samples_path, said.unwrap_or_default())?;
+    // What was measured is the manifest's word; without a manifest it is time, unless
+    // samples.csv holds counts and no time, which only a counted run writes.
+    let said = manifest.as_ref().map(|m| m.settings.measure);
+    let required = said.map_or(&[][..], |m| m.required());
+    let (samples, note) = Samples::read(&samples_path, plan_rows.as_deref(), required)?;
     notes.extend(note);
-    let measure = match said {
-        Some(m) => m,
-        None if samples.has_counts() && !samples.has_times() => {
+    let measure = said.unwrap_or_else(|| {
+        let m = crate::measure::of_samples(&samples);
+        if m != Measure::Time {
             notes.push(format!(
-                "{} does not say what the run measured; samples.csv holds instruction counts and no times, so it is read as a counted run.",
-                manifest_path.display()
+                "{} does not say what the run measured; samples.csv holds {} and no times, so it is read as {}.",
+                manifest_path.display(),
+                m.noun(),
+                m.run_words()
             ));
-            Measure::Instructions
         }
-        None => Measure::Time,
-    };
+        m
+    });
 
     Ok(Run {
         dir,
         manifest,
-        manifest_json,
-        plan,
+        plan: plan_rows.as_deref().map(PlanCount::of).unwrap_or_default(),
         samples,
         measure,
         notes,
@@ -196,7 +170,8 @@ pub fn write_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::samples::{MAX_NS, PLAN_COLUMNS};
+    use crate::synth::{synth, SynthOptions};
+    use crate::testing::{counted, plan, timed};
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("thaw-analysis-{name}-{}", std::process::id()));
@@ -215,14 +190,11 @@ mod tests {
             resolve_run_dir(&root.join("latest")).unwrap(),
             fs::canonicalize(&run).unwrap()
         );
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::symlink(&run, root.join("link")).unwrap();
-            assert_eq!(
-                resolve_run_dir(&root.join("link")).unwrap(),
-                fs::canonicalize(&run).unwrap()
-            );
-        }
+        std::os::unix::fs::symlink(&run, root.join("link")).unwrap();
+        assert_eq!(
+            resolve_run_dir(&root.join("link")).unwrap(),
+            fs::canonicalize(&run).unwrap()
+        );
         fs::write(root.join("bad"), "nowhere\n").unwrap();
         let e = resolve_run_dir(&root.join("bad")).unwrap_err().to_string();
         assert!(e.contains("not a folder"), "{e}");
@@ -230,168 +202,63 @@ mod tests {
     }
 
     #[test]
-    fn truncated_last_line_is_a_note_and_bad_middle_line_an_error() {
+    fn a_torn_last_row_is_a_note_and_what_is_missing_is_said() {
         let dir = tmp("csv");
-        let row = SampleRow {
-            plan_index: 0,
-            block: 0,
-            codec: "noop".into(),
-            op: schema::Op::De,
-            batch: 1,
-            fixture: "users-2kb".into(),
-            variant: schema::Variant::Portable,
-            status: schema::Status::Ok,
-            init_plus_ops_ns: Some(5),
-            ..Default::default()
-        };
-        write_rows(&dir.join("samples.csv"), &[row.clone(), row.clone()]).unwrap();
-        let mut text = fs::read_to_string(dir.join("samples.csv")).unwrap();
-        text.push_str("2,0,noop,de,1,users");
-        fs::write(dir.join("samples.csv"), &text).unwrap();
+        let rows = [timed(0, "noop", 1, Some(5)), timed(1, "noop", 1, Some(6))];
+        write_rows(&dir.join(SAMPLES), &rows).unwrap();
+        let text = fs::read_to_string(dir.join(SAMPLES)).unwrap() + "2,0,noop,de,1,users";
+        fs::write(dir.join(SAMPLES), &text).unwrap();
         let run = load_run(&dir).unwrap();
-        assert_eq!(run.samples.len(), 2);
-        assert!(
-            run.notes.iter().any(|n| n.contains("incomplete")),
-            "{:?}",
-            run.notes
-        );
-        assert!(run
-            .notes
-            .iter()
-            .any(|n| n.contains("manifest.json is missing")));
-
-        let broken = text.replacen("noop,de,1", "noop,de,one", 1)
-            + "\n3,0,noop,de,1,x,portable,ok,,,,,,,,,,,,,,,,,,,,,\n";
-        fs::write(dir.join("samples.csv"), broken).unwrap();
-        let e = format!("{:#}", load_run(&dir).unwrap_err());
-        assert!(e.contains("samples.csv: line 2"), "{e}");
-    }
-
-    fn ok_row(block: u32) -> SampleRow {
-        SampleRow {
-            plan_index: u64::from(block),
-            block,
-            codec: "noop".into(),
-            batch: 1,
-            fixture: "users-2kb".into(),
-            init_ns: Some(10),
-            first_op_ns: Some(200),
-            remaining_ops_ns: Some(0),
-            init_plus_ops_ns: Some(210),
-            wall_ns: Some(900_000),
-            ..Default::default()
-        }
-    }
-
-    /// samples.csv of `rows` without the columns `drop`.
-    fn write_without(path: &Path, rows: &[SampleRow], drop: &[&str]) {
-        write_rows(path, rows).unwrap();
-        let mut r = csv::Reader::from_path(path).unwrap();
-        let header = r.headers().unwrap().clone();
-        let keep: Vec<usize> = (0..header.len())
-            .filter(|&i| !drop.contains(&&header[i]))
-            .collect();
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
-        for rec in r.records() {
-            let rec = rec.unwrap();
-            w.write_record(keep.iter().map(|&i| &rec[i])).unwrap();
-        }
-        fs::write(path, w.into_inner().unwrap()).unwrap();
-    }
-
-    #[test]
-    fn missing_key_columns_are_an_error_naming_file_and_columns() {
-        let dir = tmp("columns");
-        let path = dir.join(SAMPLES);
-        let rows = [ok_row(0), ok_row(1)];
-        write_without(&path, &rows, &["hwm_kib", "evicted"]); // optional: older runs lack them
-        assert_eq!(load_run(&dir).unwrap().samples.len(), 2);
-        for missing in [
-            &["wall_ns"][..],
-            &["status", "init_plus_ops_ns"],
-            &["block", "variant"],
-        ] {
-            write_without(&path, &rows, missing);
-            let e = format!("{:#}", load_run(&dir).unwrap_err());
-            assert!(
-                e.contains("samples.csv: the header line lacks the column"),
-                "{e}"
-            );
-            assert!(
-                e.ends_with(&format!("{}, which the analysis needs", missing.join(", "))),
-                "{e}"
-            );
-        }
-        write_rows(&path, &rows).unwrap();
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(&PLAN_COLUMNS[..6]).unwrap();
-        w.write_record(["0", "0", "noop", "de", "1", "users-2kb"])
-            .unwrap();
-        fs::write(dir.join(PLAN), w.into_inner().unwrap()).unwrap();
+        assert_eq!((run.samples.len(), run.measure), (2, Measure::Time));
+        let notes = run.notes.join("\n");
+        assert!(notes.contains("incomplete"), "{notes}");
+        assert!(notes.contains("manifest.json is missing"), "{notes}");
+        assert!(notes.contains("plan.csv is missing"), "{notes}");
+        // a row the plan does not hold is refused, naming the line
+        write_rows(&dir.join(PLAN), &plan(&rows[..1])).unwrap();
         let e = format!("{:#}", load_run(&dir).unwrap_err());
         assert!(
-            e.contains("plan.csv: the header line lacks the column variant"),
+            e.contains("samples.csv: line 3: plan_index 1 is not in plan.csv"),
             "{e}"
         );
         // an empty samples.csv (a run that has not finished a sample yet) is no error
-        fs::remove_file(dir.join(PLAN)).unwrap();
-        fs::write(&path, "").unwrap();
+        fs::write(dir.join(SAMPLES), "").unwrap();
         assert!(load_run(&dir).unwrap().samples.is_empty());
+        fs::remove_file(dir.join(SAMPLES)).unwrap();
+        let e = format!("{:#}", load_run(&dir).unwrap_err());
+        assert!(
+            e.contains("samples.csv is missing: not a cold run folder"),
+            "{e}"
+        );
     }
 
     #[test]
-    fn implausible_figures_are_refused_with_file_and_line() {
-        let dir = tmp("implausible");
-        let path = dir.join(SAMPLES);
-        type Spoil = fn(&mut SampleRow);
-        let cases: [(Spoil, &str); 5] = [
-            (|r| r.wall_ns = Some(u64::MAX), "wall_ns = 18446744073709551615 is above 10^15 ns"),
-            (|r| r.exit_ns = Some(MAX_NS + 1), "exit_ns = 1000000000000001 is above"),
-            (
-                |r| r.init_plus_ops_ns = Some(211),
-                "init_plus_ops_ns = 211 but init_ns + first_op_ns + remaining_ops_ns = 10 + 200 + 0 = 210",
-            ),
-            (
-                |r| r.wall_ns = Some(209),
-                "wall_ns = 209 is less than init_plus_ops_ns = 210",
-            ),
-            (
-                |r| {
-                    r.status = schema::Status::Timeout;
-                    r.first_op_ns = Some(MAX_NS * 2);
-                },
-                "first_op_ns = 2000000000000000 is above",
-            ),
-        ];
-        for (spoil, said) in cases {
-            let mut bad = ok_row(1);
-            spoil(&mut bad);
-            write_rows(&path, &[ok_row(0), bad, ok_row(2)]).unwrap();
-            let e = format!("{:#}", load_run(&dir).unwrap_err());
-            assert!(e.contains("samples.csv: line 3: "), "{e}");
-            assert!(e.contains(said), "{e}");
-        }
-        // a failed sample without figures, or whose sum does not hold, is no error; nor is
-        // the largest plausible duration
-        let mut failed = ok_row(1);
-        failed.status = schema::Status::Crash;
-        failed.init_plus_ops_ns = Some(5);
-        let mut long = ok_row(2);
-        long.wall_ns = Some(MAX_NS);
-        write_rows(
-            &path,
-            &[
-                ok_row(0),
-                failed,
-                long,
-                SampleRow {
-                    status: schema::Status::Timeout,
-                    ..Default::default()
-                },
-            ],
+    fn the_manifest_says_what_was_measured_and_what_columns_it_needs() {
+        let dir = tmp("measure");
+        let s = synth(SynthOptions {
+            samples: 1,
+            ..SynthOptions::default()
+        });
+        write_run(&dir, &s.manifest, &s.plan, &s.samples).unwrap();
+        assert_eq!(load_run(&dir).unwrap().measure, Measure::Time);
+        // a timed run's file without init_plus_ops is refused: the analysis needs it
+        let text = fs::read_to_string(dir.join(SAMPLES)).unwrap();
+        fs::write(
+            dir.join(SAMPLES),
+            text.replacen("init_plus_ops_ns", "something_else", 1),
         )
         .unwrap();
-        assert_eq!(load_run(&dir).unwrap().samples.len(), 4);
+        let e = format!("{:#}", load_run(&dir).unwrap_err());
+        assert!(e.contains("lacks the column init_plus_ops_ns"), "{e}");
+        // a manifest that is not thaw's is a note, and counts without times read as counted
+        let dir = tmp("measure-counted");
+        let rows = [counted("noop", 1, 1, 2, 3)];
+        write_rows(&dir.join(SAMPLES), &rows).unwrap();
+        fs::write(dir.join(MANIFEST), "{\"thaw_version\": 1}").unwrap();
+        let run = load_run(&dir).unwrap();
+        assert_eq!(run.measure, Measure::Instructions);
+        let notes = run.notes.join("\n");
+        assert!(notes.contains("is not a thaw manifest"), "{notes}");
+        assert!(notes.contains("read as a counted run"), "{notes}");
     }
 }

@@ -160,7 +160,7 @@ mod tests {
         Scenario {
             fixture: "users-2kb".into(),
             op: Op::De,
-            variant: Variant::Portable,
+            variant: Variant::PORTABLE,
         }
     }
 

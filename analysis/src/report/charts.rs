@@ -10,8 +10,8 @@ use super::chart_data::{
 use super::format;
 use super::model::Report;
 use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY};
-use crate::analyze::cells::PHASES;
 use crate::analyze::coldwarm::Scenario;
+use schema::phases::Phase;
 
 const BATCH_COLORS: [&str; 6] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#e15759", "#9c755f",
@@ -123,7 +123,8 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
     Some(svg.finish(&title))
 }
 
-pub const PHASE_COLORS: [&str; 7] = [
+/// The colour of each phase, in [`Phase::ALL`]'s order.
+pub const PHASE_COLORS: [&str; Phase::ALL.len()] = [
     "#bab0ac", "#d7b5d8", "#f28e2b", "#e15759", "#4e79a7", "#76b7b2", "#9c755f",
 ];
 
@@ -133,11 +134,11 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
         .cells
         .iter()
         .filter(|c| s.holds(&c.key) && c.key.batch == batch)
-        .filter(|c| !c.phases.0.is_empty())
+        .filter(|c| !c.phases.is_empty())
         .map(|c| {
-            let v = PHASES
+            let v = Phase::ALL
                 .iter()
-                .map(|(name, _)| c.phases.0.get(*name).copied().unwrap_or(0.0))
+                .map(|&p| c.phase(p).unwrap_or(0.0))
                 .collect();
             (c.key.codec.as_str(), v)
         })
@@ -171,7 +172,7 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
         );
         let mut acc = 0.0;
         for (pi, d) in v.iter().enumerate() {
-            let title = format!("{codec}: {} {}", PHASES[pi].0, format::ns(*d));
+            let title = format!("{codec}: {} {}", Phase::ALL[pi], format::ns(*d));
             svg.rect(
                 x.map(acc),
                 y0,
@@ -189,7 +190,7 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
         );
     }
     let mut lx = left;
-    for (pi, (name, _)) in PHASES.iter().enumerate() {
+    for (pi, name) in Phase::ALL.iter().map(|p| p.name()).enumerate() {
         svg.rect(lx, 14.0, 12.0, 12.0, PHASE_COLORS[pi], None);
         svg.text((lx + 16.0, 24.0), name, Font::new("start", 12.0, "#222"));
         lx += 26.0 + name.len() as f64 * 7.0;

@@ -1,32 +1,34 @@
 //! Everything a report says, computed once from the inputs; the renderers only format it.
 //! Serialised as-is to summary.json.
 
-use crate::analyze::cells::{group, summarize, CellKey, CellSummary, Figure, StatOptions};
+use crate::analyze::beside::{beside, Beside};
+use crate::analyze::cells::{group, summarize, CellKey, CellSummary, StatOptions};
 use crate::analyze::coldwarm::{
     break_evens, cost_curves, penalties, BreakEven, CostCurve, Penalty,
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
-use crate::analyze::contrasts::{adjust_across, contrasts, ContrastRow};
-use crate::analyze::counts::{beside, count_summaries, count_warnings, Beside, CountSummary};
+use crate::analyze::contrasts::{
+    adjust, against_reference, between_builds, variant_order, ContrastRow,
+};
 use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
 use crate::analyze::precision::PrecisionRun;
 use crate::analyze::runtimes::Runtimes;
-use crate::analyze::variants::{variant_contrasts, variant_order, VariantContrast};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
-use crate::inputs::samples::Sample;
 use crate::inputs::warm_gate::GateRow;
+use crate::measure::{Rules, Span};
 use crate::parallel::par_map;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
-use schema::run_folder::{CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, InputEntry};
+use schema::run_folder::{
+    CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, InputEntry, Manifest,
+};
 use schema::{Measure, Style, Variant};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
@@ -69,25 +71,17 @@ pub struct Source {
     pub present: bool,
 }
 
-/// What a counted run's report holds instead of timing statistics.
-#[derive(Debug, Clone, Serialize)]
-pub struct Counted {
-    /// How the counts were taken (the manifest's `counting`).
-    pub counting: Option<Counting>,
-    /// Every cell's counts, in key order.
-    pub cells: Vec<CountSummary>,
-    /// The timed run's medians beside the counts, with `--timed`.
-    pub beside: Option<Beside>,
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub analysis_version: &'static str,
     pub run_dir: String,
-    /// What the run recorded: `time`, or `instructions` (then `counted` holds the figures and
-    /// the timing statistics are empty).
+    /// What the run recorded: `time`, or `instructions` (then each cell's figures are
+    /// instructions, and the report's sections are the counted ones).
     pub measure: Measure,
-    pub counted: Option<Counted>,
+    /// How the counts were taken (the manifest's `counting`), in a counted run.
+    pub counting: Option<Counting>,
+    /// A counted run: the timed run's medians beside the counts, with `--timed`.
+    pub beside: Option<Beside>,
     pub level: f64,
     pub alpha: f64,
     pub resamples: usize,
@@ -116,7 +110,7 @@ pub struct Report {
     /// denominator); one or none when the run has a single build.
     pub variant_order: Vec<Variant>,
     /// Each cell's later build against its first (native / portable), paired within blocks.
-    pub variant_contrasts: Vec<VariantContrast>,
+    pub variant_contrasts: Vec<ContrastRow>,
     /// How noisy the machine was: each floor's spread and drift (empty in a counted run).
     pub noise: Vec<NoiseRow>,
     /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
@@ -138,15 +132,14 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Things read or skipped that a careful reader may want to know.
     pub notes: Vec<String>,
-    pub manifest: Option<Value>,
+    pub manifest: Option<Manifest>,
     /// init_plus_ops values per cell for the strip chart (thinned to STRIP_POINTS).
     #[serde(skip)]
     pub strips: BTreeMap<CellKey, Vec<f64>>,
 }
 
 impl Report {
-    /// The size of the child that ran `key`: its entry in the manifest's children (of its
-    /// build, when the entry says), or the codec's one child in runs of older thaws.
+    /// The size of the child that ran `key`: its entry in the manifest's children.
     pub fn child_bytes(&self, key: &CellKey) -> Option<u64> {
         self.children
             .iter()
@@ -154,15 +147,14 @@ impl Report {
                 c.codec == key.codec
                     && c.op == key.op
                     && c.fixture == key.fixture
-                    && c.variant.is_none_or(|v| v == key.variant)
+                    && c.variant == key.variant
             })
             .map(|c| c.bytes)
-            .or_else(|| self.codecs.iter().find(|c| c.id == key.codec)?.child_bytes)
     }
 
     /// How `codec`'s `ser` hands its output over, when the manifest says.
     pub fn output_of(&self, codec: &str) -> Option<schema::OutputMode> {
-        self.codecs.iter().find(|c| c.id == codec)?.output
+        Some(self.codecs.iter().find(|c| c.id == codec)?.output)
     }
 
     /// How far a cell's process sits above its own runtime's floor for the same fixture, op,
@@ -183,7 +175,7 @@ impl Report {
     }
 
     /// The comparison of `key`'s build with the run's first build (`key` of a later variant).
-    pub fn variant_contrast(&self, key: &CellKey) -> Option<&VariantContrast> {
+    pub fn variant_contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
         self.variant_contrasts.iter().find(|c| &c.key == key)
     }
 
@@ -198,7 +190,7 @@ impl Report {
 
     /// The style the manifest gives `codec`.
     pub fn style_of(&self, codec: &str) -> Option<Style> {
-        self.codecs.iter().find(|c| c.id == codec)?.style
+        Some(self.codecs.iter().find(|c| c.id == codec)?.style)
     }
 
     /// Whether the run's cells are of more than one build variant.
@@ -224,14 +216,9 @@ impl Report {
         cells
     }
 
-    /// Whether the run counted instructions instead of timing.
-    pub fn is_counted(&self) -> bool {
-        self.measure == Measure::Instructions
-    }
-
-    /// The counts of `key`, in a counted run.
-    pub fn counts(&self, key: &CellKey) -> Option<&CountSummary> {
-        self.counted.as_ref()?.cells.iter().find(|c| &c.key == key)
+    /// An amount of the run's measure as tables write it.
+    pub fn amount(&self, v: f64) -> String {
+        self.measure.amount(v)
     }
 }
 
@@ -248,11 +235,11 @@ fn thin(values: &[f64], k: usize) -> Vec<f64> {
 
 pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let run = inputs.run;
-    let manifest = run.manifest.clone().unwrap_or_default();
+    let manifest = run.manifest.as_ref();
     let baselines: BTreeSet<String> = manifest
-        .codecs
+        .map_or(&[][..], |m| &m.codecs)
         .iter()
-        .filter(|c| c.style == Some(Style::Baseline))
+        .filter(|c| c.style == Style::Baseline)
         .map(|c| c.id.clone())
         .collect();
     let codecs_in_run: BTreeSet<&str> = run.samples.codecs();
@@ -273,93 +260,60 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         }
     };
 
-    let seed = opts.seed.or(manifest.seed).unwrap_or(0);
+    let seed = opts.seed.or(manifest.map(|m| m.settings.seed)).unwrap_or(0);
     let stat = StatOptions {
         resamples: opts.resamples,
         level: opts.level,
         seed,
     };
-    let counted_run = run.is_counted();
     if let Some(t) = &inputs.timed {
-        if !counted_run {
+        if run.measure == Measure::Time || t.measure != Measure::Time {
             bail!(
-                "--timed {}: sets a timed run beside a counted one, but {} is {}",
+                "--timed {}: sets a timed run beside a counted one, but {} is {} and {} is {}",
                 t.dir.display(),
                 run.dir.display(),
-                run.measure_words()
-            );
-        }
-        if t.is_counted() {
-            bail!(
-                "--timed {}: is {}, not a timed run",
+                run.measure.run_words(),
                 t.dir.display(),
-                t.measure_words()
+                t.measure.run_words()
             );
         }
-    }
-    if let Some(t) = &inputs.timed {
         notes.extend(t.notes.iter().map(|n| format!("The timed run: {n}")));
     }
-    let grouped = group(&run.samples, &run.plan);
+    let grouped = group(run.measure, &run.samples, &run.plan);
     let cells = summarize(&grouped, stat);
     let runtimes = Runtimes::of(
-        &manifest.codecs,
+        manifest.map_or(&[][..], |m| &m.codecs),
         &cells.iter().map(|c| c.key.codec.as_str()).collect(),
-        manifest.rustc.as_deref(),
+        manifest.and_then(|m| m.rustc.as_deref()),
     );
-    let counted = counted_run.then(|| {
-        let cells = count_summaries(&run.samples, reference.as_deref(), &baselines);
-        let beside = inputs
-            .timed
-            .as_ref()
-            .map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
-        Counted {
-            counting: manifest.counting.clone(),
-            cells,
-            beside,
-        }
-    });
+    let beside = inputs
+        .timed
+        .as_ref()
+        .map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
     let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
-    let variant_order = variant_order(&manifest.variants, &present);
-    let mut variant_contrasts = if counted_run {
-        Vec::new()
-    } else {
-        variant_contrasts(&grouped, &variant_order, Figure::InitPlusOps, opts.level)
-    };
+    let variant_order = variant_order(manifest.map_or(&[][..], |m| &m.settings.variants), &present);
+    let mut variant_contrasts =
+        between_builds(&grouped, &variant_order, Span::InitPlusOps, opts.level);
     let mut contrasts = match &reference {
-        _ if counted_run => Vec::new(),
-        Some(r) => contrasts(
-            &grouped,
-            r,
-            &baselines,
-            Figure::InitPlusOps,
-            opts.level,
-            opts.alpha,
-        ),
+        Some(r) => against_reference(&grouped, r, &baselines, Span::InitPlusOps, opts.level),
         None => Vec::new(),
     };
-    adjust_across(&mut contrasts, &mut variant_contrasts, opts.alpha);
-    let noise = if counted_run {
-        Vec::new()
-    } else {
-        let floors: BTreeMap<String, String> = runtimes
-            .0
-            .iter()
-            .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
-            .collect();
-        noise(&grouped, &floors)
-    };
-    let cells_in_order: Vec<(&CellKey, &&[Sample])> = grouped.cells.iter().collect();
+    adjust([&mut contrasts, &mut variant_contrasts], opts.alpha);
+    let floors: BTreeMap<String, String> = runtimes
+        .0
+        .iter()
+        .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
+        .collect();
+    let noise = noise(&grouped, &floors);
+    let cells_in_order: Vec<&CellKey> = grouped.cells.keys().collect();
     let strips = cells_in_order
         .iter()
-        .map(|(k, _)| (*k).clone())
-        .zip(par_map(&cells_in_order, |(_, rows)| {
-            let v: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.is_ok())
-                .filter_map(|r| Figure::InitPlusOps.of(r).map(|x| x as f64))
-                .collect();
-            thin(&v, STRIP_POINTS)
+        .map(|k| (*k).clone())
+        .zip(par_map(&cells_in_order, |k| {
+            thin(
+                &run.measure.values(Span::InitPlusOps, grouped.cells[*k]),
+                STRIP_POINTS,
+            )
         }))
         .collect();
 
@@ -417,43 +371,38 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     };
 
     let finished_samples = run.samples.len();
-    let mut warnings = warnings(
-        run.manifest.as_ref(),
-        run.plan.len(),
-        finished_samples,
-        &cells,
-    );
+    let mut warnings = warnings(manifest, run.plan.len(), finished_samples, &cells);
     warnings.extend(short_warm_runs(&warm));
-    if let Some(c) = &counted {
-        warnings.extend(count_warnings(&c.cells));
-    }
-    let precision_run = manifest.stopping.as_ref().map(|rule| {
-        PrecisionRun::of(
+    warnings.extend(run.measure.warnings(&cells));
+    let precision_run = manifest.and_then(|m| {
+        let rule = m.settings.stopping.as_ref()?;
+        Some(PrecisionRun::of(
             rule,
-            manifest.samples_per_cell,
+            Some(m.settings.samples_per_cell),
             &cells,
             &contrasts,
             reference.as_deref(),
             &baselines,
-        )
+        ))
     });
-    let m = run.manifest_json.clone().unwrap_or(Value::Null);
+    let m = run.manifest;
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
         run_dir: run.dir.display().to_string(),
         measure: run.measure,
-        counted,
+        counting: m.as_ref().and_then(|m| m.counting.clone()),
+        beside,
         level: opts.level,
         alpha: opts.alpha,
         resamples: opts.resamples,
         seed,
         reference,
-        conditions: manifest::conditions(&m),
-        codecs: manifest.codecs,
-        children: manifest.children,
-        fixtures: manifest.fixtures,
-        inputs: manifest.inputs,
-        verification: manifest.verification,
+        conditions: m.as_ref().map_or_else(Vec::new, manifest::conditions),
+        codecs: m.as_ref().map_or_else(Vec::new, |m| m.codecs.clone()),
+        children: m.as_ref().map_or_else(Vec::new, |m| m.children.clone()),
+        fixtures: m.as_ref().map_or_else(Vec::new, |m| m.fixtures.clone()),
+        inputs: m.as_ref().map_or_else(Vec::new, |m| m.inputs.clone()),
+        verification: m.as_ref().map_or_else(Vec::new, |m| m.verification.clone()),
         baselines,
         runtimes,
         planned: run.plan.len(),
@@ -486,7 +435,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         conformance_failures,
         warnings,
         notes,
-        manifest: run.manifest_json,
+        manifest: m,
         strips,
     })
 }
@@ -524,7 +473,7 @@ mod tests {
             fixture: "users-2kb".into(),
             op: schema::Op::De,
             codec: "serde_json".into(),
-            variant: Some(Variant::Portable),
+            variant: Some(Variant::PORTABLE),
             median_ns: 4000.0,
             lo_ns: 3900.0,
             hi_ns: 4100.0,

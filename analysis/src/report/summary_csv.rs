@@ -1,230 +1,257 @@
-//! summary.csv: one flat row per cell with its statistics, its contrast against the reference
-//! and its warm figures, in raw units (ns, KiB, counts) for spreadsheets and scripts; in a
-//! counted run, the timing columns are empty and the `instr_` and `alloc_` columns hold the
-//! counts (empty in a timed run).
+//! summary.csv: one flat row per cell with its statistics, its contrasts and its warm figures, in
+//! raw units for spreadsheets and scripts. Each column is declared once below with what fills
+//! it; the columns of a cell's figures carry the run's quantity in their names
+//! (`init_plus_ops_median_ns` in a timed run, `init_plus_ops_median_instr` in a counted one),
+//! so a file never holds one unit under another's name.
 
 use super::model::Report;
-use crate::analyze::cells::PHASES;
+use crate::analyze::cells::CellSummary;
 use crate::analyze::coldwarm::{find_warm, Scenario};
-use crate::inputs::samples::Count;
+use crate::analyze::contrasts::ContrastRow;
+use crate::stats::describe::Describe;
 use anyhow::Result;
+use schema::phases::Phase;
 
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// What fills a column from the report and one cell.
+type Fill = Box<dyn Fn(&Report, &CellSummary) -> String>;
+/// One statistic of a `Describe`.
+type Stat = fn(&Describe) -> Option<f64>;
+/// One field of a contrast, as text.
+type Field = Box<dyn Fn(&ContrastRow) -> String>;
+
+/// The columns of a `Describe` of a span: median, interval, p90 and, for the headline, the
+/// rest.
+fn describe_columns(
+    columns: &mut Vec<(String, Fill)>,
+    span: &str,
+    unit: &str,
+    of: fn(&CellSummary) -> Option<&Describe>,
+    whole: bool,
+) {
+    let stat: [(&str, Stat); 7] = [
+        ("median", |d| Some(d.median)),
+        ("lo", |d| d.interval().map(|i| i.0)),
+        ("hi", |d| d.interval().map(|i| i.1)),
+        ("p90", |d| Some(d.p90)),
+        ("min", |d| Some(d.min)),
+        ("max", |d| Some(d.max)),
+        ("mad", |d| Some(d.mad)),
+    ];
+    let n = if whole { stat.len() } else { 4 };
+    for (name, f) in stat.into_iter().take(n) {
+        columns.push((
+            format!("{span}_{name}_{unit}"),
+            Box::new(move |_, c| opt(of(c).and_then(f))),
+        ));
+    }
+    if whole {
+        columns.push((
+            "outliers".into(),
+            Box::new(move |_, c| opt(of(c).map(|d| d.outliers.total()))),
+        ));
+    }
+}
+
+/// The columns of a paired contrast, named with `prefix` (`ratio`, `variant_ratio`).
+fn contrast_columns(
+    columns: &mut Vec<(String, Fill)>,
+    prefix: &str,
+    of: fn(&Report, &CellSummary) -> Option<ContrastRow>,
+    against: fn(&ContrastRow) -> String,
+) {
+    let entries: [(String, Field); 9] = [
+        (
+            format!("{prefix}against"),
+            Box::new(move |x: &ContrastRow| against(x)),
+        ),
+        (
+            format!("{prefix}pairs"),
+            Box::new(|x: &ContrastRow| opt(x.contrast.as_ref().map(|c| c.pairs))),
+        ),
+        (
+            format!("{prefix}ratio"),
+            Box::new(|x: &ContrastRow| opt(x.contrast.as_ref().map(|c| c.ratio))),
+        ),
+        (
+            format!("{prefix}ratio_lo"),
+            Box::new(|x: &ContrastRow| {
+                opt(x.contrast.as_ref().and_then(|c| c.interval).map(|i| i.0))
+            }),
+        ),
+        (
+            format!("{prefix}ratio_hi"),
+            Box::new(|x: &ContrastRow| {
+                opt(x.contrast.as_ref().and_then(|c| c.interval).map(|i| i.1))
+            }),
+        ),
+        (
+            format!("{prefix}ratio_half_width"),
+            Box::new(|x: &ContrastRow| opt(x.half_width)),
+        ),
+        (
+            format!("{prefix}p"),
+            Box::new(|x: &ContrastRow| opt(x.contrast.as_ref().map(|c| c.test.p))),
+        ),
+        (
+            format!("{prefix}p_holm"),
+            Box::new(|x: &ContrastRow| opt(x.p_holm)),
+        ),
+        (
+            format!("{prefix}verdict"),
+            Box::new(|x: &ContrastRow| x.verdict.label().to_string()),
+        ),
+    ];
+    for (name, f) in entries {
+        columns.push((
+            name,
+            Box::new(move |r, c| of(r, c).map_or(String::new(), |x| f(&x))),
+        ));
+    }
+}
+
+/// Every column of summary.csv for `r`, in order.
+fn columns(r: &Report) -> Vec<(String, Fill)> {
+    let unit = r
+        .cells
+        .first()
+        .map_or(r.measure.quantity(), |c| c.quantity)
+        .name();
+    let mut columns: Vec<(String, Fill)> = Vec::new();
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add("fixture", Box::new(|_, c| c.key.fixture.clone()));
+    add("op", Box::new(|_, c| c.key.op.to_string()));
+    add("variant", Box::new(|_, c| c.key.variant.to_string()));
+    add("batch", Box::new(|_, c| c.key.batch.to_string()));
+    add("codec", Box::new(|_, c| c.key.codec.clone()));
+    add(
+        "runtime",
+        Box::new(|r, c| r.runtimes.runtime_of(&c.key.codec).to_string()),
+    );
+    add(
+        "floor",
+        Box::new(|r, c| opt(r.runtimes.floor_of(&c.key.codec))),
+    );
+    add("measure", Box::new(|r, _| r.measure.to_string()));
+    add("planned", Box::new(|_, c| opt(c.planned)));
+    add("ok", Box::new(|_, c| c.ok.to_string()));
+    add("failed", Box::new(|_, c| c.failed.to_string()));
+    add("identical", Box::new(|_, c| c.identical.to_string()));
+    describe_columns(
+        &mut columns,
+        "init_plus_ops",
+        unit,
+        |c| c.init_plus_ops.as_ref(),
+        true,
+    );
+    columns.push((
+        "init_plus_ops_half_width".into(),
+        Box::new(|_, c| opt(c.init_plus_ops_half_width)),
+    ));
+    describe_columns(&mut columns, "wall", unit, |c| c.wall.as_ref(), false);
+    for p in Phase::ALL {
+        columns.push((
+            format!("{p}_median_{unit}"),
+            Box::new(move |_, c| opt(c.phase(p))),
+        ));
+    }
+    for (name, f) in [
+        (
+            "user_us",
+            (|c| c.user_us) as fn(&CellSummary) -> Option<f64>,
+        ),
+        ("sys_us", |c| c.sys_us),
+        ("hwm_kib", |c| c.hwm_kib),
+        ("maxrss_kib", |c| c.maxrss_kib),
+        ("minflt", |c| c.minflt),
+        ("majflt", |c| c.majflt),
+        ("library_minflt", |c| c.library_minflt),
+        ("library_majflt", |c| c.library_majflt),
+        ("wall_without_input_ns", |c| c.wall_without_input),
+        ("drift_rho", |c| c.drift.map(|s| s.rho)),
+        ("drift_p", |c| c.drift.map(|s| s.p)),
+    ] {
+        columns.push((name.into(), Box::new(move |_, c| opt(f(c)))));
+    }
+    for (f, _) in crate::analyze::cells::allocation_figures() {
+        let name = f.column();
+        columns.push((
+            format!("{name}_median"),
+            Box::new(move |_, c| opt(c.allocations.get(name).map(|s| s.median))),
+        ));
+    }
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add("over_floor_ns", Box::new(|r, c| opt(r.over_floor(&c.key))));
+    add("child_bytes", Box::new(|r, c| opt(r.child_bytes(&c.key))));
+    add(
+        "ser_output",
+        Box::new(|r, c| match (c.key.op, r.output_of(&c.key.codec)) {
+            (schema::Op::Ser, Some(mode)) => mode.name().to_string(),
+            _ => String::new(),
+        }),
+    );
+    contrast_columns(
+        &mut columns,
+        "",
+        |r, c| r.contrast(&c.key).cloned(),
+        |x| x.against.codec.clone(),
+    );
+    contrast_columns(
+        &mut columns,
+        "variant_",
+        |r, c| r.variant_contrast(&c.key).cloned(),
+        |x| x.against.variant.to_string(),
+    );
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add(
+        "warm_ns_per_op",
+        Box::new(|r, c| {
+            opt(find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec).map(|w| w.median_ns))
+        }),
+    );
+    add(
+        "cold_penalty",
+        Box::new(|r, c| {
+            let s = Scenario::of(&c.key);
+            opt(r
+                .penalties
+                .iter()
+                .find(|p| p.scenario == s && p.codec == c.key.codec && p.batch == c.key.batch)
+                .map(|p| p.penalty))
+        }),
+    );
+    let beside =
+        |r: &Report, c: &CellSummary, f: fn(&crate::analyze::beside::BesideRow) -> Option<f64>| {
+            opt(r
+                .beside
+                .as_ref()
+                .and_then(|b| b.rows.iter().find(|x| x.key == c.key))
+                .and_then(f))
+        };
+    add(
+        "timed_init_plus_ops_median_ns",
+        Box::new(move |r, c| beside(r, c, |b| b.init_plus_ops_ns)),
+    );
+    add(
+        "timed_first_op_median_ns",
+        Box::new(move |r, c| beside(r, c, |b| b.first_op_ns)),
+    );
+    columns
+}
+
 /// The header and rows of summary.csv.
 pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut header: Vec<String> = [
-        "fixture",
-        "op",
-        "variant",
-        "batch",
-        "codec",
-        "planned",
-        "ok",
-        "failed",
-        "init_plus_ops_median_ns",
-        "init_plus_ops_lo_ns",
-        "init_plus_ops_hi_ns",
-        "init_plus_ops_p90_ns",
-        "init_plus_ops_min_ns",
-        "init_plus_ops_max_ns",
-        "init_plus_ops_mad_ns",
-        "outliers",
-        "wall_median_ns",
-        "wall_lo_ns",
-        "wall_hi_ns",
-        "wall_p90_ns",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    header.extend(PHASES.iter().map(|(n, _)| format!("{n}_median_ns")));
-    header.extend(
-        [
-            "user_us",
-            "sys_us",
-            "hwm_kib",
-            "maxrss_kib",
-            "minflt",
-            "majflt",
-            "wall_without_input_ns",
-            "over_floor_ns",
-            "child_bytes",
-            "ser_output",
-            "drift_rho",
-            "drift_p",
-            "reference",
-            "pairs",
-            "ratio",
-            "ratio_lo",
-            "ratio_hi",
-            "p",
-            "p_holm",
-            "verdict",
-            "warm_ns_per_op",
-            "cold_penalty",
-            "measure",
-            "instr_n",
-            "instr_identical",
-        ]
+    let columns = columns(r);
+    let header = columns.iter().map(|(name, _)| name.clone()).collect();
+    let rows = r
+        .cells
         .iter()
-        .map(|s| s.to_string()),
-    );
-    header.extend(
-        Count::INSTRUCTIONS
-            .iter()
-            .map(|c| format!("{}_median", c.column())),
-    );
-    header.extend(
-        [
-            "instr_init_plus_ops_median",
-            "instr_init_plus_ops_vs_reference",
-            "instr_first_op_vs_reference",
-            "instr_ratios_exact",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
-    header.extend(
-        Count::ALLOCATIONS
-            .iter()
-            .map(|c| format!("{}_median", c.column())),
-    );
-    header.extend(
-        [
-            "timed_init_plus_ops_median_ns",
-            "timed_first_op_median_ns",
-            "init_plus_ops_half_width",
-            "ratio_half_width",
-            "variant_against",
-            "variant_pairs",
-            "variant_ratio",
-            "variant_ratio_lo",
-            "variant_ratio_hi",
-            "variant_ratio_half_width",
-            "variant_p",
-            "variant_p_holm",
-            "variant_verdict",
-            "runtime",
-            "floor",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
-    let mut out = Vec::new();
-    for c in &r.cells {
-        let k = &c.key;
-        let d = c.init_plus_ops.as_ref();
-        let w = c.wall.as_ref();
-        let mut row = vec![
-            k.fixture.clone(),
-            k.op.to_string(),
-            k.variant.to_string(),
-            k.batch.to_string(),
-            k.codec.clone(),
-            opt(c.planned),
-            c.ok.to_string(),
-            c.failed.to_string(),
-            opt(d.map(|d| d.median)),
-            opt(d.and_then(|d| d.interval()).map(|i| i.0)),
-            opt(d.and_then(|d| d.interval()).map(|i| i.1)),
-            opt(d.map(|d| d.p90)),
-            opt(d.map(|d| d.min)),
-            opt(d.map(|d| d.max)),
-            opt(d.map(|d| d.mad)),
-            opt(d.map(|d| d.outliers.total())),
-            opt(w.map(|d| d.median)),
-            opt(w.and_then(|d| d.interval()).map(|i| i.0)),
-            opt(w.and_then(|d| d.interval()).map(|i| i.1)),
-            opt(w.map(|d| d.p90)),
-        ];
-        row.extend(PHASES.iter().map(|(n, _)| opt(c.phases.0.get(*n))));
-        let con = r.contrast(k);
-        let pc = con.and_then(|x| x.contrast.as_ref());
-        let s = Scenario::of(k);
-        let warm = find_warm(&r.warm, &s, &k.codec).map(|w| w.median_ns);
-        let penalty = r
-            .penalties
-            .iter()
-            .find(|p| p.scenario == s && p.codec == k.codec && p.batch == k.batch)
-            .map(|p| p.penalty);
-        row.extend([
-            opt(c.user_us),
-            opt(c.sys_us),
-            opt(c.hwm_kib),
-            opt(c.maxrss_kib),
-            opt(c.minflt),
-            opt(c.majflt),
-            opt(c.wall_without_input),
-            opt(r.over_floor(k)),
-            opt(r.child_bytes(k)),
-            match (k.op, r.output_of(&k.codec)) {
-                (schema::Op::Ser, Some(mode)) => mode.name().to_string(),
-                _ => String::new(),
-            },
-            opt(c.drift.map(|s| s.rho)),
-            opt(c.drift.map(|s| s.p)),
-            opt(con.map(|x| x.reference.clone())),
-            opt(pc.map(|x| x.pairs)),
-            opt(pc.map(|x| x.ratio)),
-            opt(pc.and_then(|x| x.interval).map(|i| i.0)),
-            opt(pc.and_then(|x| x.interval).map(|i| i.1)),
-            opt(pc.map(|x| x.test.p)),
-            opt(con.and_then(|x| x.p_holm)),
-            opt(con.map(|x| x.verdict.label())),
-            opt(warm),
-            opt(penalty),
-            r.measure.to_string(),
-        ]);
-        let counts = r.counts(k);
-        let ratio = counts.and_then(|c| c.vs_reference.as_ref());
-        row.push(opt(counts.map(|c| c.counted)));
-        row.push(opt(counts.map(|c| c.identical)));
-        row.extend(
-            Count::INSTRUCTIONS
-                .iter()
-                .map(|&n| opt(counts.and_then(|c| c.median(n)))),
-        );
-        row.extend([
-            opt(counts.and_then(|c| c.init_plus_ops).map(|s| s.median)),
-            opt(ratio.and_then(|x| x.init_plus_ops)),
-            opt(ratio.and_then(|x| x.first_op)),
-            opt(ratio.map(|x| x.exact)),
-        ]);
-        row.extend(
-            Count::ALLOCATIONS
-                .iter()
-                .map(|&n| opt(counts.and_then(|c| c.median(n)))),
-        );
-        let beside = r
-            .counted
-            .as_ref()
-            .and_then(|c| c.beside.as_ref())
-            .and_then(|b| b.rows.iter().find(|x| &x.key == k));
-        row.push(opt(beside.and_then(|b| b.init_plus_ops_ns)));
-        row.push(opt(beside.and_then(|b| b.first_op_ns)));
-        row.push(opt(c.init_plus_ops_half_width));
-        row.push(opt(con.and_then(|x| x.half_width)));
-        let v = r.variant_contrast(k);
-        let vc = v.and_then(|x| x.contrast.as_ref());
-        row.extend([
-            opt(v.map(|x| x.against)),
-            opt(vc.map(|x| x.pairs)),
-            opt(vc.map(|x| x.ratio)),
-            opt(vc.and_then(|x| x.interval).map(|i| i.0)),
-            opt(vc.and_then(|x| x.interval).map(|i| i.1)),
-            opt(v.and_then(|x| x.half_width)),
-            opt(vc.map(|x| x.test.p)),
-            opt(v.and_then(|x| x.p_holm)),
-            opt(v.map(|x| x.verdict.label())),
-            r.runtimes.runtime_of(&k.codec).to_string(),
-            opt(r.runtimes.floor_of(&k.codec)),
-        ]);
-        out.push(row);
-    }
-    (header, out)
+        .map(|c| columns.iter().map(|(_, fill)| fill(r, c)).collect())
+        .collect();
+    (header, rows)
 }
 
 /// summary.csv as text.

@@ -7,11 +7,12 @@ use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
 use schema::conformance_file::{Expected, Outcome};
+use schema::rows::PlanRow;
 use schema::run_folder::{
-    CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, Manifest, PlanRow, Stopping,
-    VariantEntry,
+    CheckEntry, CheckStatus, ChildEntry, CodecEntry, Counting, FixtureEntry, Machine, Manifest,
+    Settings, Stopping, VariantEntry,
 };
-use schema::{Measure, Op, Style, Variant};
+use schema::{Drops, Op, OutputMode, Style, Variant};
 
 /// The warm side of a synthetic run, consistent with its cost models: criterion estimates per
 /// codec, op and variant, an allocation table and a small conformance table.
@@ -30,7 +31,7 @@ pub(super) fn warm_side(
                 continue;
             }
             for &variant in variants {
-                let per = if variant == Variant::Native {
+                let per = if variant == Variant::NATIVE {
                     per * m.native
                 } else {
                     per
@@ -133,51 +134,55 @@ pub(super) fn manifest(
         ]);
     }
     let children_dir = |v: Variant| format!("synthetic/{v}");
+    let codecs: Vec<String> = MODELS.iter().map(|m| m.id.to_string()).collect();
     Manifest {
         synthetic: true,
         thaw_version: env!("CARGO_PKG_VERSION").to_string(),
         commit: Some("synthetic".into()),
         command_line,
-        measure: Some(opts.measure),
-        counting: (opts.measure == Measure::Instructions).then(|| Counting {
-            valgrind: "synthetic".into(),
-            tool: "callgrind".into(),
-            options: Vec::new(),
-            alloc_library: "synthetic".into(),
-            alloc_library_sha256: "0".repeat(64),
-        }),
-        seed: Some(opts.seed),
-        samples_per_cell: Some(blocks as u32),
-        ops: vec![Op::Ser, Op::De],
-        batches: BATCHES.to_vec(),
-        cells: Some(n_cells),
-        samples_planned: Some(plan.len()),
-        variant: Some(variants[0]),
-        children_dir: Some(children_dir(variants[0])),
-        variants: if variants.len() > 1 {
-            variants
+        settings: Settings {
+            seed: opts.seed,
+            plan_seed: opts.seed,
+            samples_per_cell: blocks as u32,
+            codecs,
+            ops: vec![Op::Ser, Op::De],
+            batches: BATCHES.to_vec(),
+            fixtures: vec![FIXTURE.into()],
+            variants: variants
                 .iter()
                 .map(|&variant| VariantEntry {
                     variant,
+                    runtime: "rust".into(),
                     children_dir: children_dir(variant),
                 })
-                .collect()
-        } else {
-            Vec::new()
+                .collect(),
+            pinning: Some("none".into()),
+            cold_cache: false,
+            timeout_secs: 10.0,
+            memory_limit_mib: 8192,
+            drops: Drops::End,
+            child_env: Vec::new(),
+            measure: opts.measure,
+            stopping,
         },
-        stopping,
+        machine: Machine {
+            cpu_model: Some("synthetic CPU".into()),
+            cpu_flags: String::new(),
+            cores: 2,
+            kernel: Some("synthetic".into()),
+            virtualization: None,
+        },
         rustc: Some("synthetic".into()),
+        cells: n_cells,
+        samples_planned: plan.len(),
         codecs: MODELS
             .iter()
             .map(|m| CodecEntry {
                 id: m.id.into(),
                 library: m.id.trim_end_matches("-value").into(),
                 version: "0.0.0-synthetic".into(),
-                style: Some(m.style),
-                output: None,
-                child: None,
-                child_bytes: None,
-                child_sha256: None,
+                style: m.style,
+                output: OutputMode::ReusedBuffer,
                 runtime: None,
                 runtime_version: None,
             })
@@ -197,15 +202,22 @@ pub(super) fn manifest(
             name: FIXTURE.into(),
             bytes: 2048,
             sha256: "0".repeat(64),
-            file: None,
+            file: format!("fixtures/{FIXTURE}.json"),
         }],
-        cpu_model: Some("synthetic CPU".into()),
-        cores: Some(2),
-        kernel: Some("synthetic".into()),
-        pinning: Some("none".into()),
-        cold_cache: false,
-        finished: true,
+        inputs: Vec::new(),
+        counting: (opts.measure.quantity() != schema::phases::Quantity::Ns).then(|| Counting {
+            valgrind: "synthetic".into(),
+            tool: "callgrind".into(),
+            options: Vec::new(),
+            alloc_library: "synthetic".into(),
+            alloc_library_sha256: "0".repeat(64),
+        }),
+        cold_cache_check: None,
         started_utc: "1970-01-01T00:00:00Z".into(),
+        resumed_utc: Vec::new(),
+        finished: true,
+        finished_utc: Some("1970-01-01T00:00:00Z".into()),
+        unsupported: Vec::new(),
         verification: MODELS
             .iter()
             .flat_map(|m| {
@@ -216,13 +228,18 @@ pub(super) fn manifest(
                         codec: m.id.into(),
                         fixture: FIXTURE.into(),
                         op,
-                        status: if unsupported { "unsupported" } else { "pass" }.into(),
+                        status: if unsupported {
+                            CheckStatus::Unsupported
+                        } else {
+                            CheckStatus::Pass
+                        },
                         detail: if unsupported { "no serializer" } else { "" }.into(),
                     }
                 })
             })
             .collect(),
-        ..Manifest::default()
+        preflight: Vec::new(),
+        excluded: Vec::new(),
     }
 }
 
@@ -236,7 +253,7 @@ fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
     } else {
         "users"
     };
-    let extra = if variant == Variant::Native { 8 } else { 0 };
+    let extra = if variant == Variant::NATIVE { 8 } else { 0 };
     ChildEntry {
         codec: m.id.into(),
         op,
@@ -245,7 +262,7 @@ fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
         path: format!("synthetic/{variant}/child-{}-{op}-{target}", m.id),
         bytes: (m.child_kib + extra) * 1024,
         sha256: "0".repeat(64),
-        variant: Some(variant),
+        variant,
         learned: None,
     }
 }

@@ -38,13 +38,14 @@ use crate::stats::stopping::MAX_BLOCKS;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sampling::{cells, sample_to_precision, Sampler};
-use schema::run_folder::{Manifest, PlanRow, SampleRow};
+use schema::rows::{PlanRow, SampleRow};
+use schema::run_folder::Manifest;
 use schema::{Measure, Variant};
 
 pub const FIXTURE: &str = "users-2kb";
 pub const BATCHES: [u32; 3] = [1, 10, 100];
 /// The variant of a run of one variant.
-pub const VARIANT: Variant = Variant::Portable;
+pub const VARIANT: Variant = Variant::PORTABLE;
 /// The codec the synthetic run's ratios are taken against.
 pub const REFERENCE: &str = "serde_json";
 #[derive(Debug, Clone, Default)]
@@ -129,6 +130,11 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
     }
 }
 
+/// How many cells one build of a synthetic run has: every codec's ops at every batch.
+pub fn cells_per_build() -> usize {
+    cells(&[VARIANT]).len()
+}
+
 fn scale(opts: &SynthOptions, codec: &str) -> f64 {
     opts.scale
         .iter()
@@ -141,48 +147,56 @@ fn scale(opts: &SynthOptions, codec: &str) -> f64 {
 mod tests {
     use super::models::MODELS;
     use super::*;
-    use crate::inputs::samples::{Count, Counts};
+    use schema::phases::{Figure, Phase, Quantity};
     use schema::Op;
+
+    fn cells_of_one_build() -> usize {
+        cells(&[VARIANT]).len()
+    }
 
     #[test]
     fn shape() {
+        let n_cells = cells_of_one_build();
         let s = synth(SynthOptions {
-            samples: 100,
+            samples: n_cells + 1,
             seed: 1,
             ..Default::default()
         });
-        let n_cells = cells(&[VARIANT]).len();
-        assert_eq!(n_cells, 57);
+        // every cell of every codec's ops and batches, in two whole blocks
+        let ops: usize = MODELS.iter().map(|m| if m.can_ser() { 2 } else { 1 }).sum();
+        assert_eq!(n_cells, ops * BATCHES.len());
         assert_eq!(s.samples.len(), 2 * n_cells);
         assert_eq!(s.plan.len(), s.samples.len());
         assert!(s.samples.iter().all(|r| r.is_ok()));
         let r = &s.samples[0];
-        assert_eq!(
-            r.init_plus_ops_ns,
-            Some(r.init_ns.unwrap() + r.first_op_ns.unwrap() + r.remaining_ops_ns.unwrap())
-        );
-        assert!(s.samples.iter().all(|r| r.instr_first_op.is_none()));
+        let library: u64 = Phase::LIBRARY
+            .iter()
+            .map(|&p| r.get(Figure::time(p)).unwrap())
+            .sum();
+        assert_eq!(r.get(Figure::INIT_PLUS_OPS), Some(library));
+        let instr = Figure::Of(Quantity::Instructions, Phase::FirstOp);
+        assert!(s.samples.iter().all(|r| r.get(instr).is_none()));
         // the manifest lists a child per codec × op, its size in bytes
-        assert_eq!(s.manifest.children.len(), 19);
-        assert_eq!(s.manifest.stopping, None);
-        assert!(s.manifest.variants.is_empty());
+        assert_eq!(s.manifest.children.len(), ops);
+        assert_eq!(s.manifest.settings.stopping, None);
+        assert_eq!(s.manifest.settings.variants.len(), 1);
     }
 
     #[test]
     fn the_truth_is_the_cost_model_worked_by_hand() {
         // serde_json de ×10: 30 ns init, 26,000 ns first call, 9 × 4,000 × 1.02 further
         assert_eq!(
-            truth("serde_json", Op::De, 10, Variant::Portable, 1.0),
+            truth("serde_json", Op::De, 10, Variant::PORTABLE, 1.0),
             Some(30.0 + 26_000.0 + 9.0 * 4_000.0 * 1.02)
         );
         // simd-json native: 0.48 × its portable truth; scaled 2× on top
         let portable = 2_000.0 + 44_000.0;
         assert_eq!(
-            truth("simd-json", Op::De, 1, Variant::Native, 2.0),
+            truth("simd-json", Op::De, 1, Variant::NATIVE, 2.0),
             Some(portable * 2.0 * 0.48)
         );
-        assert_eq!(truth("jiter", Op::Ser, 1, Variant::Portable, 1.0), None);
-        assert_eq!(truth("nothing", Op::De, 1, Variant::Portable, 1.0), None);
+        assert_eq!(truth("jiter", Op::Ser, 1, Variant::PORTABLE, 1.0), None);
+        assert_eq!(truth("nothing", Op::De, 1, Variant::PORTABLE, 1.0), None);
     }
 
     #[test]
@@ -191,53 +205,56 @@ mod tests {
         // shared factor (rounded): so init_plus_ops / truth is that factor, and the phases
         // keep the model's proportions.
         let s = synth(SynthOptions {
-            samples: 57 * 4,
+            samples: cells_of_one_build() * 4,
             seed: 9,
             ..SynthOptions::default()
         });
         for r in &s.samples {
             let t = truth(&r.codec, r.op, r.batch, r.variant, 1.0).unwrap();
-            let f = r.init_plus_ops_ns.unwrap() as f64 / t;
+            let f = r.get(Figure::INIT_PLUS_OPS).unwrap() as f64 / t;
             assert!((0.5..6.0).contains(&f), "{f}");
             let (first, _) = MODELS.iter().find(|m| m.id == r.codec).unwrap().costs(r.op);
             let expect = (first * f).round();
-            assert!(
-                (r.first_op_ns.unwrap() as f64 - expect).abs() <= 1.0 + expect * 1e-9,
-                "{r:?}"
-            );
+            let first_op = r.get(Figure::time(Phase::FirstOp)).unwrap() as f64;
+            assert!((first_op - expect).abs() <= 1.0 + expect * 1e-9, "{r:?}");
         }
     }
 
     #[test]
     fn two_variants_are_cells_of_their_own_in_every_block() {
+        let n = cells_of_one_build();
         let s = synth(SynthOptions {
-            samples: 114 * 3,
+            samples: 2 * n * 3,
             seed: 2,
-            variants: vec![Variant::Portable, Variant::Native],
+            variants: vec![Variant::PORTABLE, Variant::NATIVE],
             ..SynthOptions::default()
         });
-        assert_eq!(s.plan.len(), 114 * 3);
+        assert_eq!(s.plan.len(), 2 * n * 3);
         for block in 0..3 {
             let native = s
                 .plan
                 .iter()
-                .filter(|p| p.block == block && p.variant == Variant::Native)
+                .filter(|p| p.block == block && p.variant == Variant::NATIVE)
                 .count();
-            assert_eq!(native, 57);
+            assert_eq!(native, n);
         }
-        let names: Vec<Variant> = s.manifest.variants.iter().map(|v| v.variant).collect();
-        assert_eq!(names, [Variant::Portable, Variant::Native]);
-        assert_eq!(s.manifest.variant, Some(Variant::Portable));
-        assert_eq!(s.manifest.children.len(), 38);
+        let names: Vec<Variant> = s
+            .manifest
+            .settings
+            .variants
+            .iter()
+            .map(|v| v.variant)
+            .collect();
+        assert_eq!(names, [Variant::PORTABLE, Variant::NATIVE]);
         let size = |v: Variant| {
             s.manifest
                 .children
                 .iter()
-                .find(|c| c.codec == "simd-json" && c.variant == Some(v))
+                .find(|c| c.codec == "simd-json" && c.variant == v)
                 .unwrap()
                 .bytes
         };
-        assert_eq!(size(Variant::Native) - size(Variant::Portable), 8 * 1024);
+        assert_eq!(size(Variant::NATIVE) - size(Variant::PORTABLE), 8 * 1024);
         assert!(s
             .manifest
             .command_line
@@ -248,36 +265,39 @@ mod tests {
     #[test]
     fn a_counted_run_plants_its_counts_in_every_ok_sample_and_no_time() {
         let s = synth(SynthOptions {
-            samples: 57 * 3,
+            samples: cells_of_one_build() * 3,
             seed: 1,
             fail_rate: 0.05,
             scale: vec![("simd-json".into(), 1.5)],
             measure: Measure::Instructions,
             ..SynthOptions::default()
         });
-        assert_eq!(s.manifest.measure, Some(Measure::Instructions));
+        assert_eq!(s.manifest.settings.measure, Measure::Instructions);
         assert!(s.manifest.counting.is_some());
         assert!(s.samples.iter().any(|r| !r.is_ok()));
+        let instr = |p| Figure::Of(Quantity::Instructions, p);
         for r in &s.samples {
-            assert_eq!(
-                (r.init_plus_ops_ns, r.wall_ns, r.first_op_ns),
-                (None, None, None)
-            );
+            assert!(Figure::all()
+                .iter()
+                .filter(|f| f.is_ns())
+                .all(|&f| r.get(f).is_none()));
             if !r.is_ok() {
-                assert_eq!(r.instr_first_op, None);
+                assert_eq!(r.get(instr(Phase::FirstOp)), None);
                 continue;
             }
             let k = if r.codec == "simd-json" { 1.5 } else { 1.0 };
-            let want = planted(&r.codec, r.op, r.batch, k).unwrap();
-            assert_eq!(Counts::of_row_for_tests(r), want);
+            assert_eq!(Some(r.figures), planted(&r.codec, r.op, r.batch, k));
         }
         // the truth, worked by hand: simd-json de, 2,000 ns init and 44,000 ns first call at
         // 4 instructions per ns, scaled by 1.5; 2,500 ns per further call
         let simd = planted("simd-json", Op::De, 10, 1.5).unwrap();
-        assert_eq!(simd.get(Count::InstrInit), Some(12_000));
-        assert_eq!(simd.get(Count::InstrFirstOp), Some(264_000));
-        assert_eq!(simd.get(Count::InstrRemainingOps), Some(9 * 15_000));
-        assert_eq!(simd.get(Count::AllocFirstOpBlocks), Some(88));
+        assert_eq!(simd.get(instr(Phase::Init)), Some(12_000));
+        assert_eq!(simd.get(instr(Phase::FirstOp)), Some(264_000));
+        assert_eq!(simd.get(instr(Phase::RemainingOps)), Some(9 * 15_000));
+        assert_eq!(
+            simd.get(Figure::Of(Quantity::AllocBlocks, Phase::FirstOp)),
+            Some(88)
+        );
         assert_eq!(planted("jiter", Op::Ser, 1, 1.0), None);
         assert_eq!(planted("nothing", Op::De, 1, 1.0), None);
     }

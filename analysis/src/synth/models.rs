@@ -2,7 +2,8 @@
 //! planted with (its init_plus_ops in ns, or the instruction and allocation counts of a counted
 //! run).
 
-use crate::inputs::samples::{Count, Counts};
+use schema::phases::{Figure, Phase, Quantity};
+use schema::rows::Figures;
 use schema::{Op, Style, Variant};
 
 /// A made-up codec: its style and costs in ns (init; first call and each further call of `de`
@@ -169,7 +170,7 @@ pub fn truth(codec: &str, op: Op, batch: u32, variant: Variant, scale: f64) -> O
         return None;
     }
     let (first, per) = m.costs(op);
-    let build = if variant == Variant::Native {
+    let build = if variant == Variant::NATIVE {
         m.native
     } else {
         1.0
@@ -190,7 +191,7 @@ pub const INSTRUCTIONS_PER_NS: f64 = 4.0;
 /// as `--scale` does, and a native build's factor), times [`INSTRUCTIONS_PER_NS`], rounded; the
 /// process's other phases and the allocations from simple rules. `None` for a codec the
 /// synthetic run does not have, or a `ser` it cannot do.
-pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Counts> {
+pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Figures> {
     let m = MODELS.iter().find(|m| m.id == codec)?;
     if op == Op::Ser && !m.can_ser() {
         return None;
@@ -202,22 +203,28 @@ pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Counts> {
     let first_blocks = (first / 500.0).round() as u64;
     let per_blocks = (per / 500.0).round() as u64;
     let init_blocks = if m.init >= 1_000.0 { 4 } else { 0 };
-    Some(Counts::of(&[
-        (Count::InstrToMain, 250_000 + m.child_kib * 20),
-        (
-            Count::InstrFixture,
-            if op == Op::De { 7_400 } else { 35_000 },
-        ),
-        (Count::InstrInit, instr(m.init)),
-        (Count::InstrFirstOp, instr(first)),
-        (Count::InstrRemainingOps, further * instr(per)),
-        (Count::InstrCheck, if op == Op::De { 8_704 } else { 7_076 }),
-        (Count::InstrExit, 26_000 + m.child_kib * 2),
-        (Count::AllocInitBlocks, init_blocks),
-        (Count::AllocInitBytes, init_blocks * 95),
-        (Count::AllocFirstOpBlocks, first_blocks),
-        (Count::AllocFirstOpBytes, first_blocks * 75),
-        (Count::AllocRemainingOpsBlocks, further * per_blocks),
-        (Count::AllocRemainingOpsBytes, further * per_blocks * 75),
-    ]))
+    let mut f = Figures::default();
+    let instructions = [
+        250_000 + m.child_kib * 20,
+        if op == Op::De { 7_400 } else { 35_000 },
+        instr(m.init),
+        instr(first),
+        further * instr(per),
+        if op == Op::De { 8_704 } else { 7_076 },
+        26_000 + m.child_kib * 2,
+    ];
+    for (p, v) in Phase::ALL.into_iter().zip(instructions) {
+        f.set(Figure::Of(Quantity::Instructions, p), Some(v));
+    }
+    let blocks = [init_blocks, first_blocks, further * per_blocks];
+    let bytes = [
+        init_blocks * 95,
+        first_blocks * 75,
+        further * per_blocks * 75,
+    ];
+    for ((p, b), y) in Phase::LIBRARY.into_iter().zip(blocks).zip(bytes) {
+        f.set(Figure::Of(Quantity::AllocBlocks, p), Some(b));
+        f.set(Figure::Of(Quantity::AllocBytes, p), Some(y));
+    }
+    Some(f)
 }

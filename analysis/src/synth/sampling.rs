@@ -4,14 +4,15 @@
 
 use super::models::{planted, MODELS};
 use super::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
-use crate::inputs::samples::{Count, Counts};
 use crate::stats::precision::standing;
 use crate::stats::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 use rand::seq::SliceRandom;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use schema::run_folder::{PlanRow, SampleRow, Stopping};
-use schema::{Measure, Op, Status, Style, Variant};
+use schema::phases::{Figure, Phase, Whole};
+use schema::rows::{PlanRow, SampleRow};
+use schema::run_folder::Stopping;
+use schema::{Op, Status, Style, Variant};
 
 /// The noise of the library's phases (init, first_op, remaining_ops), which share one factor per
 /// sample: lognormal with this σ…
@@ -20,24 +21,6 @@ pub const LIBRARY_SIGMA: f64 = 0.08;
 /// [`TAIL_SIGMA`], as a busy moment of the machine gives.
 pub const TAIL_SHARE: f64 = 0.06;
 pub const TAIL_SIGMA: f64 = 0.4;
-
-/// `row` with `counts` in its count columns.
-fn with_counts(mut row: SampleRow, counts: &Counts) -> SampleRow {
-    row.instr_to_main = counts.get(Count::InstrToMain);
-    row.instr_fixture = counts.get(Count::InstrFixture);
-    row.instr_init = counts.get(Count::InstrInit);
-    row.instr_first_op = counts.get(Count::InstrFirstOp);
-    row.instr_remaining_ops = counts.get(Count::InstrRemainingOps);
-    row.instr_check = counts.get(Count::InstrCheck);
-    row.instr_exit = counts.get(Count::InstrExit);
-    row.alloc_init_blocks = counts.get(Count::AllocInitBlocks);
-    row.alloc_init_bytes = counts.get(Count::AllocInitBytes);
-    row.alloc_first_op_blocks = counts.get(Count::AllocFirstOpBlocks);
-    row.alloc_first_op_bytes = counts.get(Count::AllocFirstOpBytes);
-    row.alloc_remaining_ops_blocks = counts.get(Count::AllocRemainingOpsBlocks);
-    row.alloc_remaining_ops_bytes = counts.get(Count::AllocRemainingOpsBytes);
-    row
-}
 
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
     let u1: f64 = 1.0 - rng.random::<f64>();
@@ -100,7 +83,7 @@ impl Sampler<'_> {
             let (first, per) = m.costs(c.op);
             let kib = m.child_kib;
             let k = scale(opts, m.id)
-                * if c.variant == Variant::Native {
+                * if c.variant == Variant::NATIVE {
                     m.native
                 } else {
                     1.0
@@ -136,50 +119,41 @@ impl Sampler<'_> {
                 "{:016x}",
                 c.model as u64 * 7919 + u64::from(c.batch)
             ));
-            let row = if failed {
-                SampleRow {
-                    status: Status::Timeout,
-                    error: Some("child did not finish within the timeout".into()),
-                    ..SampleRow::planned(&p)
-                }
-            } else if opts.measure == Measure::Instructions {
-                // no times, as the runner clears them; the checksum and exit code as a timed run
-                let counts = planted(m.id, c.op, c.batch, k).unwrap_or_default();
-                with_counts(
-                    SampleRow {
-                        exit_code: Some(0),
-                        checksum,
-                        ..SampleRow::planned(&p)
-                    },
-                    &counts,
-                )
+            let mut row = SampleRow::planned(&p);
+            if failed {
+                row.status = Status::Timeout;
+                row.set_error("child did not finish within the timeout");
             } else {
-                SampleRow {
-                    status: Status::Ok,
-                    spawn_to_main_ns: Some(spawn),
-                    fixture_ns: Some(fixture),
-                    init_ns: Some(init_ns),
-                    first_op_ns: Some(first_ns),
-                    remaining_ops_ns: Some(rem),
-                    check_ns: Some(check),
-                    exit_ns: Some(exit),
-                    init_plus_ops_ns: Some(ipo),
-                    wall_ns: Some(wall),
-                    user_us: Some(wall * 6 / 10_000),
-                    sys_us: Some(wall * 3 / 10_000),
-                    maxrss_kib: Some(1_800 + kib + u64::from(c.batch) * 2),
-                    minflt: Some(120 + kib / 8),
-                    majflt: Some(0),
-                    inblock: Some(0),
-                    nvcsw: Some(1),
-                    nivcsw: Some(rng.random_range(0..3)),
-                    exit_code: Some(0),
-                    signal: None,
-                    checksum,
-                    error: None,
-                    ..SampleRow::planned(&p)
+                row.exit_code = Some(0);
+                row.checksum = checksum;
+                match opts.measure.quantity() {
+                    // no times, as the runner clears them
+                    q if q != schema::phases::Quantity::Ns => {
+                        row.figures = planted(m.id, c.op, c.batch, k).unwrap_or_default();
+                    }
+                    _ => {
+                        let phases = [spawn, fixture, init_ns, first_ns, rem, check, exit];
+                        for (ph, v) in Phase::ALL.into_iter().zip(phases) {
+                            row.set(Figure::time(ph), Some(v));
+                        }
+                        let nivcsw = rng.random_range(0..3);
+                        for (w, v) in [
+                            (Whole::InitPlusOps, ipo),
+                            (Whole::Wall, wall),
+                            (Whole::UserUs, wall * 6 / 10_000),
+                            (Whole::SysUs, wall * 3 / 10_000),
+                            (Whole::MaxrssKib, 1_800 + kib + u64::from(c.batch) * 2),
+                            (Whole::Minflt, 120 + kib / 8),
+                            (Whole::Majflt, 0),
+                            (Whole::Inblock, 0),
+                            (Whole::Nvcsw, 1),
+                            (Whole::Nivcsw, nivcsw),
+                        ] {
+                            row.set(Figure::Whole(w), Some(v));
+                        }
+                    }
                 }
-            };
+            }
             self.wall_secs += wall as f64 / 1e9;
             self.plan.push(p);
             self.samples.push(row);
@@ -217,7 +191,11 @@ pub(super) fn sample_to_precision(sampler: &mut Sampler, target: f64, max_blocks
         }
         rule.sampling_secs = sampler.wall_secs;
         let now = standing(
-            &reaches(&sampler.samples, rule.reference.as_deref(), &floors),
+            &reaches(
+                &schema::rows::Samples::from_rows(&sampler.samples),
+                rule.reference.as_deref(),
+                &floors,
+            ),
             target,
         );
         rule.widest = now.widest.map(|w| (w.label, w.half_width));

@@ -16,6 +16,7 @@
 //!   and a bootstrap median is drawn from its exact distribution in O(1).
 
 pub mod bootstrap;
+pub mod cells;
 pub mod describe;
 pub mod hodges_lehmann;
 pub mod holm;
@@ -28,6 +29,7 @@ pub mod rank;
 pub mod signed_rank;
 pub mod spearman;
 pub mod stopping;
+pub mod units;
 pub mod wilcoxon;
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! ±3% is no figure anyone compares.
 
 use crate::precision::{median_half_width, ratio_half_width, Reach};
-use schema::run_folder::{SampleRow, Stopping};
+use schema::phases::Figure;
+use schema::rows::Samples;
+use schema::run_folder::Stopping;
 use schema::{CellKey, StopReason};
 use std::collections::{BTreeMap, HashMap};
 
@@ -51,20 +53,18 @@ pub fn parse_precision(text: &str) -> Result<f64, String> {
 /// (but the `floors`'), and each candidate's within-block ratio to the reference's cell of the
 /// same fixture, op, batch and variant. One figure per cell and block: the first ok sample of the
 /// block, as the report pairs them (a resumed run may hold two).
-pub fn reaches(rows: &[SampleRow], reference: Option<&str>, floors: &[&str]) -> Vec<Reach> {
+pub fn reaches(samples: &Samples, reference: Option<&str>, floors: &[&str]) -> Vec<Reach> {
     let mut by_cell: BTreeMap<CellKey, HashMap<u32, f64>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.is_ok()) {
-        if floors.contains(&r.codec.as_str()) {
+    for (key, cell) in &samples.cells {
+        if floors.contains(&key.codec.as_str()) {
             continue;
         }
-        if let Some(ipo) = r.init_plus_ops_ns {
-            by_cell
-                .entry(r.cell())
-                .or_default()
-                .entry(r.block)
-                .or_insert(ipo as f64);
+        let blocks = by_cell.entry(key.clone()).or_default();
+        for (block, ipo) in cell.by_block(Figure::INIT_PLUS_OPS) {
+            blocks.entry(block).or_insert(ipo as f64);
         }
     }
+    by_cell.retain(|_, blocks| !blocks.is_empty());
     let mut reaches = Vec::new();
     for (key, blocks) in &by_cell {
         let values: Vec<f64> = blocks.values().copied().collect();
@@ -123,19 +123,21 @@ pub fn next(rule: &Stopping, blocks: u32, met: bool) -> Next {
 mod tests {
     use super::*;
     use crate::precision::standing;
-    use schema::{Op, Status};
+    use schema::rows::{PlanRow, SampleRow};
+    use schema::{Op, Variant};
 
     fn row(codec: &str, block: u32, ipo: u64) -> SampleRow {
-        SampleRow {
-            codec: codec.into(),
+        let mut row = SampleRow::planned(&PlanRow {
+            plan_index: 0,
             block,
+            codec: codec.into(),
             op: Op::De,
             batch: 1,
             fixture: "users-2kb".into(),
-            status: Status::Ok,
-            init_plus_ops_ns: Some(ipo),
-            ..SampleRow::default()
-        }
+            variant: Variant::PORTABLE,
+        });
+        row.set(Figure::INIT_PLUS_OPS, Some(ipo));
+        row
     }
 
     fn rule(max_time: Option<f64>, spent: f64) -> Stopping {
@@ -171,6 +173,7 @@ mod tests {
             rows.push(row("simd-json", block, 2000 + 20 * u64::from(block % 3)));
             rows.push(row("noop", block, 1 + 100 * u64::from(block % 2)));
         }
+        let rows = Samples::from_rows(&rows);
         let r = reaches(&rows, Some("serde_json"), &["noop"]);
         let labels: Vec<&str> = r.iter().map(|r| r.label.as_str()).collect();
         assert_eq!(

@@ -54,3 +54,8 @@ pub fn summary_rows(path: &Path) -> Vec<std::collections::HashMap<String, String
         })
         .collect()
 }
+
+/// The cells of one build of a synthetic run.
+pub fn cells() -> usize {
+    analysis::synth::cells_per_build()
+}

@@ -12,7 +12,7 @@
 use crate::memory::peak_and_current_kib;
 use codecs::inputs::Target;
 use codecs::{ser_checksum, Codec, Op};
-use schema::protocol::monotonic_ns;
+use schema::protocol::{monotonic_ns, Faults};
 use schema::protocol::{Args, Line, FAILURE_EXIT};
 use schema::Drops;
 use std::hint::black_box;
@@ -59,22 +59,59 @@ fn read_input(args: &Args) -> Result<Vec<u8>, String> {
     std::fs::read(&args.input).map_err(|e| format!("cannot read {}: {e}", args.input.display()))
 }
 
-/// The stamps after `done`: the checksum, then the process's own memory.
-fn finish(stamps: [u64; 5], checksum: u64, bytes: u64) -> Line {
-    let checked = monotonic_ns();
-    let (hwm_kib, rss_kib) = peak_and_current_kib();
-    let [main, fixture, init, first, done] = stamps;
-    Line {
-        main,
-        fixture,
-        init,
-        first,
-        done,
-        checked,
-        checksum,
-        bytes,
-        hwm_kib,
-        rss_kib,
+/// What a child has read of its clock and its page faults so far.
+struct Clock {
+    stamps: [u64; 6],
+    /// At [`schema::phases::Stamp::FAULTS`]: read after `main`, before `fixture`, after `done` and before
+    /// `checked`, so never inside the library's timed phases.
+    faults: [Faults; 4],
+}
+
+impl Clock {
+    /// `main` and the faults after it.
+    fn start(main: u64) -> Clock {
+        let mut clock = Clock {
+            stamps: [0; 6],
+            faults: [Faults::default(); 4],
+        };
+        clock.stamps[0] = main;
+        clock.faults[0] = Faults::now();
+        clock
+    }
+
+    /// The faults, then `fixture`.
+    fn fixture(&mut self) {
+        self.faults[1] = Faults::now();
+        self.stamps[1] = monotonic_ns();
+    }
+
+    fn init(&mut self) {
+        self.stamps[2] = monotonic_ns();
+    }
+
+    fn first(&mut self) {
+        self.stamps[3] = monotonic_ns();
+    }
+
+    /// `done`, then the faults.
+    fn done(&mut self) {
+        self.stamps[4] = monotonic_ns();
+        self.faults[2] = Faults::now();
+    }
+
+    /// After the checksum: the faults, `checked`, then the process's own memory.
+    fn finish(mut self, checksum: u64, bytes: u64) -> Line {
+        self.faults[3] = Faults::now();
+        self.stamps[5] = monotonic_ns();
+        let (hwm_kib, rss_kib) = peak_and_current_kib();
+        Line {
+            stamps: self.stamps,
+            faults: Some(self.faults),
+            checksum,
+            bytes,
+            hwm_kib,
+            rss_kib,
+        }
     }
 }
 
@@ -83,17 +120,17 @@ fn finish(stamps: [u64; 5], checksum: u64, bytes: u64) -> Line {
 /// ops), unless the runner asked for each to be dropped after its call (`--drops each`); the
 /// last is kept for the checksum either way.
 pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+    let mut clock = Clock::start(main_ns);
     let document = read_input(args)?;
     let bytes = document.len() as u64;
     let mut copies: Vec<Vec<u8>> = vec![document; args.batch];
-    let keep_all = args.drops == Drops::AfterOps;
+    let keep_all = args.drops == Drops::End;
     let mut values: Vec<C::Value> = Vec::with_capacity(if keep_all { args.batch } else { 1 });
-    let fixture_ns = monotonic_ns();
+    clock.fixture();
 
     let mut codec = C::new();
-    let init_ns = monotonic_ns();
+    clock.init();
 
-    let mut first_ns = 0;
     for (i, copy) in copies.iter_mut().enumerate() {
         let value = codec
             .de::<T>(black_box(copy))
@@ -104,51 +141,43 @@ pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, St
             drop(black_box(value));
         }
         if i == 0 {
-            first_ns = monotonic_ns();
+            clock.first();
         }
     }
-    let done_ns = monotonic_ns();
+    clock.done();
 
     let last = values.last().ok_or("a batch has at least one call")?;
-    let checksum = C::digest(last);
-    Ok(finish(
-        [main_ns, fixture_ns, init_ns, first_ns, done_ns],
-        checksum,
-        bytes,
-    ))
+    let checksum = C::digest::<T>(last);
+    Ok(clock.finish(checksum, bytes))
 }
 
 /// `ser`: the value is built from the prepared input before the clock; every call clears and
 /// reuses one output buffer (a library that returns a new `String` hands it over, and it is
 /// dropped at the next call: its natural API).
 pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+    let mut clock = Clock::start(main_ns);
     let input = T::load_ser(read_input(args)?)?;
     let value = C::ser_value(input).map_err(|e| format!("cannot build the value to write: {e}"))?;
     let mut out: Vec<u8> = Vec::new();
-    let fixture_ns = monotonic_ns();
+    clock.fixture();
 
     let mut codec = C::new();
-    let init_ns = monotonic_ns();
+    clock.init();
 
-    let mut first_ns = 0;
     for i in 0..args.batch {
         out.clear();
         codec
-            .ser(black_box(&value), &mut out)
+            .ser::<T>(black_box(&value), &mut out)
             .map_err(|e| format!("ser failed on call {}: {e}", i + 1))?;
         black_box(&mut out);
         if i == 0 {
-            first_ns = monotonic_ns();
+            clock.first();
         }
     }
-    let done_ns = monotonic_ns();
+    clock.done();
 
     let checksum = ser_checksum::<C>(&out);
-    Ok(finish(
-        [main_ns, fixture_ns, init_ns, first_ns, done_ns],
-        checksum,
-        out.len() as u64,
-    ))
+    Ok(clock.finish(checksum, out.len() as u64))
 }
 
 #[cfg(test)]
@@ -209,7 +238,7 @@ mod tests {
                 assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::De, &document));
                 assert_eq!(line.bytes, document.len() as u64);
             }
-            let a = args(Op::Ser, batch, &model, Drops::AfterOps);
+            let a = args(Op::Ser, batch, &model, Drops::End);
             let line = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap();
             assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::Ser, &model));
             assert_eq!(
@@ -217,23 +246,21 @@ mod tests {
                 document.len() as u64,
                 "writes the document back"
             );
-            let a = args(Op::Ser, batch, &tree, Drops::AfterOps);
+            let a = args(Op::Ser, batch, &tree, Drops::End);
             let line = run_ser::<SerdeJsonDom, Dom>(monotonic_ns(), &a).unwrap();
             let dom = codecs::run_once::<SerdeJsonDom>(Op::Ser, None, &tree)
                 .unwrap()
                 .checksum;
             assert_eq!(line.checksum, dom);
-            let a = args(Op::De, batch, &document, Drops::AfterOps);
+            let a = args(Op::De, batch, &document, Drops::End);
             let line = run_de::<Noop, AnyInput>(monotonic_ns(), &a).unwrap();
-            let stamps = [
-                line.main,
-                line.fixture,
-                line.init,
-                line.first,
-                line.done,
-                line.checked,
-            ];
+            let stamps = line.stamps;
             assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "{stamps:?}");
+            let faults = line.faults.unwrap();
+            assert!(
+                faults.windows(2).all(|w| w[0].minor <= w[1].minor),
+                "{faults:?}"
+            );
             assert!(line.hwm_kib >= line.rss_kib && line.rss_kib > 0);
         }
     }
@@ -241,7 +268,7 @@ mod tests {
     #[test]
     fn a_wrong_input_is_an_error_not_a_misreading() {
         let (_, document) = users();
-        let a = args(Op::Ser, 1, &document, Drops::AfterOps);
+        let a = args(Op::Ser, 1, &document, Drops::End);
         let e = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap_err();
         assert!(e.contains("Users"), "{e}");
         let missing = Args {

@@ -21,8 +21,9 @@ fn each_reference_decodes_users_and_prints_the_line() {
         assert!(out.status.success(), "{program}: {out:?}");
         let line = schema::protocol::Line::parse(&out.stdout).unwrap();
         assert!(
-            line.first >= line.init && line.init >= line.main,
-            "{program}"
+            line.stamps.windows(2).all(|w| w[0] <= w[1]),
+            "{program}: {:?}",
+            line.stamps
         );
         assert_eq!(line.bytes, document.len() as u64, "{program}");
         let wrong = Command::new(program).arg("/nonexistent").output().unwrap();

@@ -42,6 +42,10 @@ pub const BINARY: &str = "cold-spawner";
 /// The environment variable that tells the spawner its runner's pid.
 const RUNNER_PID_VAR: &str = "THAW_RUNNER_PID";
 
+/// How long past a child's timeout the runner waits for the spawner's answer before it takes
+/// the spawner for stuck: the spawner kills the child at its timeout and answers at once.
+pub const GRACE: Duration = Duration::from_secs(10);
+
 /// The largest file a child may write, the capture of its stdout and stderr included: beyond it
 /// the kernel stops the child with SIGXFSZ (recorded as `signal:25`).
 pub const FILE_SIZE_LIMIT: u64 = 256 * 1024 * 1024;
@@ -54,6 +58,9 @@ pub struct Request {
     /// The child's whole environment.
     pub env: Vec<(OsString, OsString)>,
     pub timeout: Duration,
+    /// The most memory the child may take (its data segment, `RLIMIT_DATA`), bytes; 0: no limit
+    /// beyond the spawner's own.
+    pub memory_limit: u64,
     pub watch: Watch,
 }
 
@@ -99,6 +106,7 @@ pub fn write_request(w: &mut impl Write, q: &Request) -> io::Result<()> {
         put_bytes(w, v.as_bytes())?;
     }
     put_u64(w, q.timeout.as_nanos().min(u64::MAX as u128) as u64)?;
+    put_u64(w, q.memory_limit)?;
     put_u64(w, matches!(q.watch, Watch::Watchdog) as u64)?;
     w.flush()
 }
@@ -123,6 +131,7 @@ pub fn read_request(r: &mut impl Read) -> io::Result<Option<Request>> {
         })
         .collect::<io::Result<_>>()?;
     let timeout = Duration::from_nanos(get_u64(r)?);
+    let memory_limit = get_u64(r)?;
     let watch = if get_u64(r)? == 1 {
         Watch::Watchdog
     } else {
@@ -133,6 +142,7 @@ pub fn read_request(r: &mut impl Read) -> io::Result<Option<Request>> {
         args,
         env,
         timeout,
+        memory_limit,
         watch,
     }))
 }
@@ -290,6 +300,23 @@ pub fn clear_leftovers() {
     reap_orphans();
 }
 
+/// Sets the spawner's soft `RLIMIT_DATA`, which every child it starts inherits (set here, not
+/// between fork and exec in the child, so that children are still started by `posix_spawn`, as
+/// fast as without a limit); 0 leaves it alone.
+fn limit_memory(bytes: u64) {
+    if bytes == 0 {
+        return;
+    }
+    // SAFETY: rlimit is plain old data; getrlimit fills it, setrlimit reads it.
+    unsafe {
+        let mut r: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_DATA, &mut r) == 0 && r.rlim_cur != bytes {
+            r.rlim_cur = bytes.min(r.rlim_max);
+            libc::setrlimit(libc::RLIMIT_DATA, &r);
+        }
+    }
+}
+
 /// Reaps whatever has died among the processes this subreaper adopted.
 fn reap_orphans() {
     loop {
@@ -310,6 +337,7 @@ pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut())
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
     while let Some(q) = read_request(&mut input)? {
+        limit_memory(q.memory_limit);
         let mut started = |pid: u32| IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
         let reply = process::run(
             &q.program,
@@ -407,9 +435,12 @@ impl Spawner {
         Ok(dir.join(BINARY))
     }
 
-    /// Runs one child. The outer error means the spawner itself failed; the child it had
-    /// started, if any, is killed with its group and reaped (this process adopted it).
-    pub fn run(&mut self, q: &Request) -> io::Result<Reply> {
+    /// Runs one child. The outer error means the spawner itself failed: it died, or it did not
+    /// answer within the child's timeout and [`GRACE`] (a child can stop the process that
+    /// started it), or `stop` said to give up (a signal to the runner); the spawner is then
+    /// killed, and the child it had started, and whatever is below it, are killed and reaped
+    /// (this process adopted them).
+    pub fn run(&mut self, q: &Request, stop: &dyn Fn() -> bool) -> io::Result<Reply> {
         let path = self.path.display().to_string();
         let lost = |e: io::Error| io::Error::new(e.kind(), format!("lost the spawner {path}: {e}"));
         let input = self
@@ -417,6 +448,10 @@ impl Spawner {
             .as_mut()
             .ok_or_else(|| io::Error::other("spawner closed"))?;
         write_request(input, q).map_err(lost)?;
+        if let Err(e) = self.await_reply(q.timeout + GRACE, stop) {
+            self.kill_adopted();
+            return Err(lost(e));
+        }
         let reply = read_reply(&mut self.output);
         if reply.is_err() {
             self.kill_adopted();
@@ -424,14 +459,59 @@ impl Spawner {
         reply.map_err(lost)
     }
 
+    /// Waits until the spawner's reply can be read, `limit` at most, asking `stop` between
+    /// slices of a tenth of a second.
+    fn await_reply(&mut self, limit: Duration, stop: &dyn Fn() -> bool) -> io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            if !self.output.buffer().is_empty() {
+                return Ok(());
+            }
+            let mut fds = [libc::pollfd {
+                fd: self.output.get_ref().as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            // SAFETY: one valid pollfd.
+            let r = unsafe { libc::poll(fds.as_mut_ptr(), 1, 100) };
+            if r > 0 {
+                return Ok(());
+            }
+            if r < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            if stop() {
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    "stopped by a signal",
+                ));
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "it did not answer within {} s of starting a child (the child may have \
+                         stopped or hung it)",
+                        limit.as_secs()
+                    ),
+                ));
+            }
+        }
+    }
+
     /// Kills, with their groups, and reaps the processes this runner adopted as a subreaper
     /// when its spawner died: its children other than its spawners.
     fn kill_adopted(&mut self) {
         // The spawner's pipe closes before the kernel hands its children to this process, and
-        // a spawner that sent a broken reply is of no more use: once it is reaped, every
-        // process it left is ours.
+        // a spawner that sent a broken reply (or none) is of no more use: once it is killed
+        // (SIGKILL ends a stopped process too) and reaped, every process it left is ours.
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.input = None;
         let me = std::process::id();
         let live = spawners().clone();
         for pid in adopted_children(me)
@@ -482,6 +562,7 @@ mod tests {
             ],
             env: vec![("PATH".into(), "/usr/bin:/bin".into())],
             timeout: Duration::from_millis(2500),
+            memory_limit: 1 << 33,
             watch: Watch::Watchdog,
         }
     }

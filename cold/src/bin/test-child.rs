@@ -6,18 +6,114 @@
 //! valid line), `daemon-TOKEN` (the same from a session of its own, `setsid`, so that no group
 //! kill reaches it; its command line holds `stray-TOKEN`), `flood` (writes to stdout without
 //! end).
+//!
+//! As a stand-in for a real child (a file named like it, linked to this program, in a children
+//! folder that `--children-dir` names), it is steered by the environment the runner passes on
+//! (`--env`), so that a test of a whole `cold run` does not depend on the machine's noise:
+//! - `THAW_TEST_REAL_DIR=DIR`: run the real child of the same name in DIR with the same
+//!   arguments, and print its line with the library's stamps (init, first, done) set to fixed
+//!   figures: `THAW_TEST_STAMPS=steady` (each codec's own constant first call) or `alternate`
+//!   (100 ns and 300 ns in turn, by `THAW_TEST_COUNT`), so the runner's statistics see known
+//!   figures while the checksum and the rest stay the real child's;
+//! - `THAW_TEST_LOG=FILE`: append how it was started (its arguments, then every variable of
+//!   its environment) to FILE;
+//! - `THAW_TEST_COUNT=FILE`: a counter of the stand-ins started, kept in FILE;
+//!   `THAW_TEST_KILL_RUNNER_AT=N`: the Nth stand-in (from 1) kills the runner (its parent's
+//!   parent: runner → spawner → child) with SIGKILL before it prints, so a test kills a run at a
+//!   known sample.
 
 use std::io::Write;
+use std::path::Path;
+
+/// The next value of the counter in `THAW_TEST_COUNT`'s file (1 for the first), or 0 without
+/// one.
+fn count() -> u64 {
+    let Some(path) = std::env::var_os("THAW_TEST_COUNT") else {
+        return 0;
+    };
+    let n = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        + 1;
+    std::fs::write(&path, n.to_string()).expect("test-child: cannot write THAW_TEST_COUNT");
+    n
+}
+
+/// The parent process id of `pid`, from /proc.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // the command name may hold spaces: the fields after it follow the last ')'
+    stat.rsplit(')')
+        .next()?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// Runs the real child beside `dir` named as this one, prints its line with fixed library
+/// stamps, and exits as it did.
+fn stand_in(dir: &Path, args: &[String]) -> ! {
+    let n = count();
+    if let Some(log) = std::env::var_os("THAW_TEST_LOG") {
+        let mut record = args.join(" ");
+        for (k, v) in std::env::vars_os() {
+            record.push_str(&format!(
+                "\n  {}={}",
+                k.to_string_lossy(),
+                v.to_string_lossy()
+            ));
+        }
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .expect("test-child: cannot open THAW_TEST_LOG");
+        writeln!(f, "{record}").expect("test-child: cannot write THAW_TEST_LOG");
+    }
+    let name = Path::new(&args[0]).file_name().expect("a program name");
+    let out = std::process::Command::new(dir.join(name))
+        .args(&args[1..])
+        .output()
+        .expect("test-child: cannot run the real child");
+    let _ = std::io::stderr().write_all(&out.stderr);
+    let kill_at = std::env::var("THAW_TEST_KILL_RUNNER_AT").ok();
+    if kill_at.and_then(|k| k.parse::<u64>().ok()) == Some(n) {
+        let runner = parent_of(std::process::id()).and_then(parent_of);
+        if let Some(runner) = runner {
+            // SAFETY: kill(2) with a pid read from /proc; the test asked for this.
+            unsafe { libc::kill(runner as libc::pid_t, libc::SIGKILL) };
+        }
+    }
+    let Ok(mut line) = schema::protocol::Line::parse(&out.stdout) else {
+        let _ = std::io::stdout().write_all(&out.stdout);
+        std::process::exit(out.status.code().unwrap_or(1));
+    };
+    // the library's stamps set back from the real `done`, so every stamp stays in order and
+    // the figures are known: init 0, first_op fixed, remaining_ops 0 (the input's phase takes
+    // the rest of the real library's time)
+    let first_op: u64 = match std::env::var("THAW_TEST_STAMPS").as_deref() {
+        Ok("alternate") => 100 + 200 * (n % 2),
+        _ => 100 + 40 * (name.len() as u64 % 10),
+    };
+    let done = line.stamps[4];
+    let init = done
+        .checked_sub(first_op)
+        .filter(|&t| t >= line.stamps[0])
+        .expect("test-child: the real child's main → done is shorter than the fixed first_op");
+    line.stamps[1] = init;
+    line.stamps[2] = init;
+    line.stamps[3] = done;
+    print!("{}", line.text());
+    std::process::exit(out.status.code().unwrap_or(1));
+}
 
 fn valid_line(checksum: u64) -> String {
     let t = schema::protocol::monotonic_ns();
     schema::protocol::Line {
-        main: t,
-        fixture: t,
-        init: t,
-        first: t,
-        done: t,
-        checked: t,
+        stamps: [t; 6],
+        faults: None,
         checksum,
         bytes: 0,
         hwm_kib: 1,
@@ -28,6 +124,9 @@ fn valid_line(checksum: u64) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(dir) = std::env::var_os("THAW_TEST_REAL_DIR") {
+        stand_in(Path::new(&dir), &args);
+    }
     let behaviour = args
         .windows(2)
         .find(|w| w[0] == "--input")

@@ -56,3 +56,35 @@ pub fn cold() -> Command {
         .env_remove("CARGO_PKG_NAME");
     command
 }
+
+/// A children folder in `dir` of stand-ins: a link named after each real child (beside the
+/// runner) to the test child, and the `--children-dir` and `--env` arguments that make a run
+/// use them with `stamps` (`steady` or `alternate`: see the test child) and, with `extra`,
+/// further variables (`THAW_TEST_LOG=…`).
+pub fn stand_ins(dir: &Path, stamps: &str, extra: &[String]) -> Vec<String> {
+    let real = beside_runner("");
+    let folder = dir.join("stand-ins");
+    std::fs::create_dir_all(&folder).unwrap();
+    let test_child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    for entry in std::fs::read_dir(&real).unwrap() {
+        let name = entry.unwrap().file_name();
+        if name.to_string_lossy().starts_with("child-") {
+            let link = folder.join(&name);
+            if !link.exists() {
+                std::os::unix::fs::symlink(&test_child, link).unwrap();
+            }
+        }
+    }
+    let mut args = vec![
+        "--children-dir".to_string(),
+        folder.display().to_string(),
+        "--env".to_string(),
+        format!("THAW_TEST_REAL_DIR={}", real.display()),
+        "--env".to_string(),
+        format!("THAW_TEST_STAMPS={stamps}"),
+    ];
+    for e in extra {
+        args.extend(["--env".to_string(), e.clone()]);
+    }
+    args
+}

@@ -2,28 +2,25 @@
 
 use super::*;
 use crate::analyze::runtimes::RUST;
-use schema::run_folder::{ChildEntry, CodecEntry};
+use schema::run_folder::{CheckStatus, ChildEntry, CodecEntry};
 
-/// The children of `codec` the manifest lists (newer runs keep sizes there, one per op,
-/// fixture and build).
+/// The children of `codec` the manifest lists, one per op, fixture and build.
 fn children_of<'a>(r: &'a Report, codec: &str) -> Vec<&'a ChildEntry> {
     r.children.iter().filter(|x| x.codec == codec).collect()
 }
 
 /// A codec's child size: the one size of all its children, or each size labelled by what
 /// sets it apart (the op, the build, the fixture: the fewest of these that decide the size) when
-/// they differ; the codec's own entry in runs of older thaws, which kept one child per codec.
+/// they differ.
 pub(super) fn child_size(r: &Report, c: &CodecEntry) -> String {
     let children = children_of(r, &c.id);
     if children.is_empty() {
-        return c
-            .child_bytes
-            .map_or("—".into(), |b| format::bytes(b as f64));
+        return "—".into();
     }
     type Dim = fn(&ChildEntry) -> String;
     let dims: [Dim; 3] = [
         |x| x.op.to_string(),
-        |x| x.variant.map_or(String::new(), |v| v.to_string()),
+        |x| x.variant.to_string(),
         |x| x.fixture.clone(),
     ];
     let label = |mask: usize, x: &ChildEntry| -> String {
@@ -65,13 +62,7 @@ pub(super) fn child_size(r: &Report, c: &CodecEntry) -> String {
 fn child_sha(r: &Report, c: &CodecEntry) -> String {
     let children = children_of(r, &c.id);
     if children.is_empty() {
-        return c
-            .child_sha256
-            .as_deref()
-            .unwrap_or("")
-            .chars()
-            .take(16)
-            .collect();
+        return String::new();
     }
     let mut shas: Vec<&str> = children.iter().map(|x| x.sha256.as_str()).collect();
     shas.sort_unstable();
@@ -117,7 +108,7 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
                 c.id.clone().into(),
                 c.library.clone().into(),
                 c.version.clone().into(),
-                c.style.map_or("", schema::Style::name).into(),
+                c.style.name().into(),
             ];
             if runtimes {
                 row.push(c.runtime.as_deref().unwrap_or(RUST).into());
@@ -141,15 +132,23 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
         out.push(Block::Table(t));
     }
     if !r.verification.is_empty() {
-        let passed = r.verification.iter().filter(|v| v.status == "pass").count();
+        let passed = r
+            .verification
+            .iter()
+            .filter(|v| v.status == CheckStatus::Pass)
+            .count();
         out.push(h(3, "Verification"));
         out.push(p(format!(
             "Every codec's output on every fixture was checked against the reference before anything was measured: {passed} of {} checks passed; the others are listed.",
             r.verification.len()
         )));
         let mut t = Table::new(&["codec", "fixture", "op", "status", "~detail"]);
-        for v in r.verification.iter().filter(|v| v.status != "pass") {
-            let tone = if v.status == "fail" {
+        for v in r
+            .verification
+            .iter()
+            .filter(|v| v.status != CheckStatus::Pass)
+        {
+            let tone = if v.status == CheckStatus::Fail {
                 Tone::Bad
             } else {
                 Tone::Muted
@@ -158,7 +157,7 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
                 v.codec.clone().into(),
                 v.fixture.clone().into(),
                 v.op.into(),
-                Cell::toned(v.status.clone(), tone),
+                Cell::toned(v.status.name(), tone),
                 v.detail.clone().into(),
             ]);
         }

@@ -69,17 +69,19 @@ pub(super) fn headline(r: &Report) -> Vec<Block> {
     out
 }
 
-/// The headline as plain text for the terminal: one table per scenario (of counts, in a counted
-/// run), then the warnings.
-pub fn headline_text(r: &Report) -> String {
+/// The headline tables as plain text for the terminal, one per scenario.
+pub fn headline_tables_text(r: &Report) -> String {
     let mut out = String::new();
-    if r.is_counted() {
-        out.push_str(&counted::counted_text(r));
+    for s in chart_data::scenarios(r) {
+        out.push_str(&format!("\n{}\n", scenario_title(&s)));
+        out.push_str(&crate::report::console::render(&headline_table(r, &s)));
     }
-    for s in chart_data::scenarios(r).iter().filter(|_| !r.is_counted()) {
-        out.push_str(&format!("\n{}\n", scenario_title(s)));
-        out.push_str(&crate::report::console::render(&headline_table(r, s)));
-    }
+    out
+}
+
+/// The headline as plain text for the terminal: the measure's tables, then the warnings.
+pub fn headline_text(r: &Report) -> String {
+    let mut out = crate::measure::Rules::terminal(r.measure, r);
     if !r.warnings.is_empty() {
         out.push_str(&format!("\n{} warning(s):\n", r.warnings.len()));
         for w in &r.warnings {

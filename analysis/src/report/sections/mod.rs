@@ -6,17 +6,17 @@ use super::charts;
 use super::doc::{Block, Cell, Table, Tone};
 use super::format;
 use super::model::Report;
-use crate::analyze::cells::{CellSummary, PHASES};
+use crate::analyze::cells::CellSummary;
 use crate::analyze::coldwarm::{find_warm, BreakEven, Scenario};
 use crate::analyze::contrasts::ContrastRow;
-use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO, OUTLIER_SHARE};
+use crate::analyze::warnings::{DRIFT_P, DRIFT_RHO};
 use crate::stats::paired::{PairedContrast, Verdict};
 use crate::stats::signed_rank::EXACT_MAX_N;
 
 mod cold_warm;
 mod comparisons;
 mod conditions;
-mod counted;
+mod counts;
 mod headline;
 mod noise;
 mod per_cell;
@@ -29,10 +29,10 @@ mod variants;
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
 use conditions::conditions;
-use counted::{counted, timing_skipped};
-pub use counted::{counted_text, counts_table, NOT_SHOWN};
+pub use counts::{counted_text, counts_table, NOT_SHOWN};
+use counts::{counts, timing_skipped};
 use headline::headline;
-pub use headline::{headline_table, headline_text};
+pub use headline::{headline_table, headline_tables_text, headline_text};
 use noise::noise;
 pub use noise::noise_sentence;
 use per_cell::per_cell;
@@ -116,33 +116,58 @@ fn codec_cell(r: &Report, codec: &str) -> Cell {
     }
 }
 
-/// The whole report as a document. A counted run's has its counts where a timed run's has its
-/// timing sections.
+/// A section of the report after its introduction and warnings; the run's measure lists which
+/// (`crate::measure::Rules::sections`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Headline,
+    Runtimes,
+    HowToRead,
+    Charts,
+    AgainstReference,
+    Variants,
+    Precision,
+    Noise,
+    ColdWarm,
+    PerCell,
+    Counts,
+    TimingSkipped,
+    Allocations,
+    Conformance,
+    Conditions,
+    Notes,
+}
+
+impl Section {
+    pub fn blocks(self, r: &Report) -> Vec<Block> {
+        match self {
+            Section::Headline => headline(r),
+            Section::Runtimes => runtimes(r),
+            Section::HowToRead => how_to_read(r),
+            Section::Charts => chart_blocks(r),
+            Section::AgainstReference => against_reference(r),
+            Section::Variants => variants(r),
+            Section::Precision => precision(r),
+            Section::Noise => noise(r),
+            Section::ColdWarm => cold_warm(r),
+            Section::PerCell => per_cell(r),
+            Section::Counts => counts(r),
+            Section::TimingSkipped => timing_skipped(r),
+            Section::Allocations => allocations(r),
+            Section::Conformance => conformance(r),
+            Section::Conditions => conditions(r),
+            Section::Notes => notes(r),
+        }
+    }
+}
+
+/// The whole report as a document: the introduction, the warnings, then the sections of the
+/// run's measure.
 pub fn document(r: &Report) -> Vec<Block> {
     let mut out = intro(r);
     out.extend(warnings(r));
-    if r.is_counted() {
-        out.extend(counted(r));
-        out.extend(timing_skipped(r));
-        out.extend(allocations(r));
-        out.extend(conformance(r));
-        out.extend(conditions(r));
-        out.extend(notes(r));
-        return out;
+    for s in crate::measure::Rules::sections(r.measure) {
+        out.extend(s.blocks(r));
     }
-    out.extend(headline(r));
-    out.extend(runtimes(r));
-    out.extend(how_to_read(r));
-    out.extend(chart_blocks(r));
-    out.extend(against_reference(r));
-    out.extend(variants(r));
-    out.extend(precision(r));
-    out.extend(noise(r));
-    out.extend(cold_warm(r));
-    out.extend(per_cell(r));
-    out.extend(allocations(r));
-    out.extend(conformance(r));
-    out.extend(conditions(r));
-    out.extend(notes(r));
     out
 }

@@ -137,7 +137,7 @@ mod tests {
             key: CellKey {
                 fixture: "users-2kb".into(),
                 op: Op::De,
-                variant: Variant::Portable,
+                variant: Variant::PORTABLE,
                 batch: 1,
                 codec: codec.into(),
             },

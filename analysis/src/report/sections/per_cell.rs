@@ -1,6 +1,7 @@
 //! Per cell: the timing and the process-life tables.
 
 use super::*;
+use schema::phases::Phase;
 
 fn timing_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {
     let mut t = Table::new(&[
@@ -62,7 +63,7 @@ fn timing_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) ->
 
 fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {
     let mut header = vec![">batch", "codec"];
-    let phase_cols: Vec<String> = PHASES.iter().map(|(n, _)| format!(">{n}")).collect();
+    let phase_cols: Vec<String> = Phase::ALL.iter().map(|p| format!(">{p}")).collect();
     header.extend(phase_cols.iter().map(String::as_str));
     header.extend([
         ">user",
@@ -78,14 +79,8 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
     let mut t = Table::new(&header);
     for c in cells {
         let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), codec_cell(r, &c.key.codec)];
-        for (name, _) in PHASES {
-            row.push(
-                c.phases
-                    .0
-                    .get(name)
-                    .map_or("—".into(), |v| format::ns(*v))
-                    .into(),
-            );
+        for p in Phase::ALL {
+            row.push(c.phase(p).map_or("—".into(), format::ns).into());
         }
         let us = |v: Option<f64>| v.map_or("—".into(), |v| format::ns(v * 1000.0));
         row.push(us(c.user_us).into());

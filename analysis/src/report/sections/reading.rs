@@ -16,11 +16,7 @@ pub(super) fn intro(r: &Report) -> Vec<Block> {
         .map_or("no reference codec".into(), |x| {
             format!("reference codec {x}")
         });
-    let what = if r.is_counted() {
-        "counted run: instructions and allocations, no times".to_string()
-    } else {
-        format!("bootstrap seed {}", r.seed)
-    };
+    let what = crate::measure::Rules::intro(r.measure, r.seed);
     vec![
         h(1, "thaw: cold start and steady state"),
         p(format!(
@@ -33,13 +29,8 @@ pub(super) fn intro(r: &Report) -> Vec<Block> {
 
 pub(super) fn warnings(r: &Report) -> Vec<Block> {
     let mut out = vec![h(2, "Warnings")];
-    if r.warnings.is_empty() && r.is_counted() {
-        out.push(p("None: the run finished, no sample failed, no codec failed verification, every ok sample was counted and every cell's samples agreed to the instruction."));
-    } else if r.warnings.is_empty() {
-        out.push(p(format!(
-            "None: the run finished, no sample failed, no codec failed verification, no cell drifted (|ρ| ≥ {DRIFT_RHO} with p < {DRIFT_P}) or had more than {:.0}% outliers.",
-            OUTLIER_SHARE * 100.0
-        )));
+    if r.warnings.is_empty() {
+        out.push(p(crate::measure::Rules::no_warnings(r.measure)));
     } else {
         out.push(Block::Warnings(r.warnings.clone()));
     }
@@ -61,7 +52,7 @@ pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
     let dom: Vec<&str> = r
         .codecs
         .iter()
-        .filter(|c| c.style == Some(schema::Style::Dom))
+        .filter(|c| c.style == schema::Style::Dom)
         .map(|c| c.id.as_str())
         .filter(|id| {
             r.cells

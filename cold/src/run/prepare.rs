@@ -8,13 +8,13 @@
 //! `plan`), so a dry run, which does all of this in a temporary folder, prints exactly the plan
 //! the run takes.
 
-use crate::classify::Expected;
 use crate::cli::RunOptions;
-use crate::codec_list;
 use crate::folder;
-use crate::plan::{self, Cell, Unsupported};
-use crate::sampler::{Job, Sampler};
-use crate::session::{self, say};
+use crate::run::classify::Expected;
+use crate::run::plan::{self, Cell, Unit, Unsupported};
+use crate::run::sampler::{Job, Sampler};
+use crate::run::session::{self, say};
+use crate::runtimes::codec_list;
 use anyhow::{bail, Context, Result};
 use children::catalog::binary_for;
 use codecs::inputs::{prepare, InputKind, Tree};
@@ -22,8 +22,10 @@ use codecs::verify::GateVerdict;
 use codecs::AnyCodec;
 use fixtures::gate::verify_all;
 use fixtures::{catalog, sha256_hex, Fixture};
-use schema::run_folder::SampleRow;
-use schema::run_folder::{CheckEntry, ChildEntry, FixtureEntry, InputEntry, PlanRow};
+use schema::rows::{PlanRow, SampleRow};
+use schema::run_folder::{
+    CheckEntry, CheckStatus, ChildEntry, FixtureEntry, InputEntry, VariantEntry,
+};
 use schema::{GateCell, Op, Status, Variant};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -34,7 +36,8 @@ pub type Documents = HashMap<&'static str, Vec<u8>>;
 
 /// What a run knows before its first sample.
 pub struct Prepared {
-    pub cells: Vec<Cell>,
+    /// Every cell in each build of its runtime, in table order: what each block holds once.
+    pub units: Vec<Unit>,
     pub unsupported: Vec<Unsupported>,
     pub fixtures: Vec<FixtureEntry>,
     pub inputs: Vec<InputEntry>,
@@ -110,15 +113,36 @@ pub fn documents(o: &RunOptions) -> Result<Documents> {
         .collect()
 }
 
+/// The builds of `codec`'s runtime among `builds`.
+pub fn builds_of<'b>(codec: &dyn AnyCodec, builds: &'b [VariantEntry]) -> Vec<&'b VariantEntry> {
+    let runtime = codec_list::runtime_of(codec);
+    builds.iter().filter(|b| b.runtime == runtime).collect()
+}
+
+/// Every cell in each build of its runtime, in table order.
+pub fn units(cells: &[Cell], builds: &[VariantEntry]) -> Result<Vec<Unit>> {
+    let mut units = Vec::new();
+    for cell in cells {
+        let codec = codec_list::find(cell.codec)?;
+        units.extend(
+            builds_of(codec, builds)
+                .iter()
+                .map(|b| (cell.clone(), b.variant)),
+        );
+    }
+    Ok(units)
+}
+
 /// Everything before the first sample, with the input files written under `dir`.
 pub fn prepare_run(
     o: &RunOptions,
     documents: &Documents,
-    children_dirs: &[(Variant, PathBuf)],
+    builds: &[VariantEntry],
     dir: &Path,
     env: &[(OsString, OsString)],
 ) -> Result<Prepared> {
     let (cells, unsupported) = cells(o)?;
+    let units = units(&cells, builds)?;
     let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
 
     let mut fixtures = Vec::new();
@@ -128,7 +152,7 @@ pub fn prepare_run(
             name: fixture.name.to_string(),
             bytes: document.len() as u64,
             sha256: sha256_hex(document),
-            file: Some(folder::input_relative(fixture.name, InputKind::Document)),
+            file: folder::input_relative(fixture.name, InputKind::Document),
         });
     }
 
@@ -158,11 +182,12 @@ pub fn prepare_run(
         match external {
             None => {
                 let binary = binary_for(codec, cell.op, fixture.model_kind());
-                for (variant, children_dir) in children_dirs {
+                for build in builds_of(codec, builds) {
+                    let variant = &build.variant;
                     let key = (*variant, binary.clone());
                     if !fingerprints.contains_key(&key) {
-                        let path = crate::binaries::find(
-                            children_dir,
+                        let path = crate::system::binaries::find(
+                            Path::new(&build.children_dir),
                             std::slice::from_ref(&binary),
                             *variant,
                         )?
@@ -181,21 +206,17 @@ pub fn prepare_run(
                 }
             }
             Some(ext) => {
-                // One child for every variant: the build variants are Rust's.
-                ext.runtime.build_if_needed()?;
-                let (program, prefix) = ext.command()?;
-                let sha = ext.runtime.fingerprint()?;
-                let size = std::fs::metadata(&ext.source).map_or(0, |m| m.len());
-                for (variant, _) in children_dirs {
+                for build in builds_of(codec, builds) {
+                    let child = ext.child(build.variant)?;
                     children.push(child_entry(
                         cell,
-                        &ext.child_name(),
-                        &program,
-                        size,
-                        &sha,
-                        *variant,
+                        &child.name,
+                        &child.program,
+                        child.bytes,
+                        &child.sha256,
+                        build.variant,
                     ));
-                    programs.push((*variant, program.clone(), prefix.clone()));
+                    programs.push((build.variant, child.program, child.prefix));
                 }
             }
         }
@@ -231,7 +252,7 @@ pub fn prepare_run(
                 Err(e) => {
                     let detail = format!("cannot compute what its child must print: {e}");
                     say!("  {cell}: {detail} — left out");
-                    excluded.push(entry(cell, "preflight-failed", &detail));
+                    excluded.push(entry(cell, CheckStatus::PreflightFailed, &detail));
                     continue;
                 }
             },
@@ -250,10 +271,10 @@ pub fn prepare_run(
         }
     }
 
-    let preflight = preflight(&cells, &mut routes, o, env, documents, dir, &mut excluded)?;
+    let preflight = preflight(&units, &mut routes, o, env, documents, dir, &mut excluded)?;
     // What the external children's preflight learned, for the manifest and a resume.
     for child in &mut children {
-        let key = (child.gate_cell(), child.variant.unwrap_or(o.variants[0]));
+        let key = (child.gate_cell(), child.variant);
         if let Some(route) = routes.get(&key).filter(|r| r.external) {
             child.learned = route
                 .expected
@@ -261,12 +282,9 @@ pub fn prepare_run(
         }
     }
 
-    let plan = plan::without(
-        plan::build(&cells, o.samples, o.plan_seed, &o.variants),
-        &excluded,
-    );
+    let plan = plan::without(plan::build(&units, o.samples, o.plan_seed), &excluded);
     Ok(Prepared {
-        cells,
+        units,
         unsupported,
         fixtures,
         inputs,
@@ -280,9 +298,10 @@ pub fn prepare_run(
 }
 
 /// What an external child must print from now on, once what it wrote to its check file means
-/// the fixture (`document`): the length of that output as its checksum, and the byte count of
-/// its cell (the document's for `de`, the output's for `ser`). The floor of a runtime produces
-/// no value: its output's length is learned as it is.
+/// the fixture (`document`): the checksum it printed (a digest of what it produced, computed by
+/// its harness without the library: docs/child-protocol.md), and the byte count of its cell (the
+/// document's for `de`, the output's for `ser`). The floor of a runtime produces no value: what
+/// it printed is learned as it is.
 fn learn(
     cell: &Cell,
     document: &[u8],
@@ -298,19 +317,15 @@ fn learn(
         .map_err(|e| format!("it wrote no check file ({e}): it does not follow --check-file"))?;
     let codec = codec_list::find(cell.codec).map_err(|e| e.to_string())?;
     if codec.style() != codecs::Style::Baseline {
-        crate::external::check::same_meaning(document, &written)
+        crate::runtimes::check::same_meaning(document, &written)
             .map_err(|e| format!("what it produced is not the fixture: {e}"))?;
     }
-    let checksum = written.len() as u64;
     let printed = row.checksum.as_deref().unwrap_or_default();
-    if printed != format!("{checksum:016x}") {
-        return Err(format!(
-            "it printed checksum {printed}, not the length of what it wrote ({checksum:016x})"
-        ));
-    }
+    let checksum = u64::from_str_radix(printed, 16)
+        .map_err(|_| format!("it printed no checksum (`{printed}`)"))?;
     let bytes = match cell.op {
         Op::De => document.len() as u64,
-        Op::Ser => checksum,
+        Op::Ser => written.len() as u64,
     };
     Ok(Expected { checksum, bytes })
 }
@@ -331,7 +346,7 @@ fn child_entry(
         path: path.display().to_string(),
         bytes,
         sha256: sha256.to_string(),
-        variant: Some(variant),
+        variant,
         learned: None,
     }
 }
@@ -385,18 +400,18 @@ impl Input {
             }
             Input::TreeText => {
                 let tree = Tree::of_document(document).map_err(anyhow::Error::msg)?;
-                Ok(crate::external::tree_text::encode(&tree).into_bytes())
+                Ok(crate::runtimes::tree_text::encode(&tree).into_bytes())
             }
         }
     }
 }
 
-fn entry(cell: &GateCell, status: &str, detail: &str) -> CheckEntry {
+fn entry(cell: &GateCell, status: CheckStatus, detail: &str) -> CheckEntry {
     CheckEntry {
         codec: cell.codec.clone(),
         fixture: cell.fixture.clone(),
         op: cell.op,
-        status: status.to_string(),
+        status,
         detail: detail.to_string(),
         variant: None,
     }
@@ -414,10 +429,7 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
     let checks = verify_all(&rust, &o.fixtures, &o.ops, o.seed, o.corpora.as_deref());
     let mut verdicts: Vec<CheckEntry> = checks
         .iter()
-        .map(|c| {
-            let status = c.verdict.label().to_lowercase();
-            entry(&c.gate_cell(), &status, c.verdict.detail())
-        })
+        .map(|c| entry(&c.gate_cell(), c.verdict.status(), c.verdict.detail()))
         .collect();
     for codec in external {
         for fixture in &o.fixtures {
@@ -429,7 +441,7 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
                         op,
                     };
                     let how = "a child in another language: checked by meaning in its preflight";
-                    verdicts.push(entry(&cell, "by-preflight", how));
+                    verdicts.push(entry(&cell, CheckStatus::ByPreflight, how));
                 }
             }
         }
@@ -448,18 +460,18 @@ fn gate(codecs: &[&'static dyn AnyCodec], o: &RunOptions) -> (Vec<CheckEntry>, V
     }
     let failed = failed
         .iter()
-        .map(|c| entry(&c.gate_cell(), "gate-failed", c.verdict.detail()))
+        .map(|c| entry(&c.gate_cell(), CheckStatus::GateFailed, c.verdict.detail()))
         .collect();
     (verdicts, failed)
 }
 
-/// One unrecorded child per cell (every batch) of every variant, which must print what the
+/// One unrecorded child per cell (every batch) in every build, which must print what the
 /// runner computed. A child in another language is first asked to write what it produced
 /// (`--check-file`), which must mean the fixture; what it printed is then learned as what every
-/// later child of its cell must print. A codec × fixture × op of a variant with a failing cell
-/// joins `excluded` (a child that fails at one batch is not trusted at another).
+/// later child of its cell and build must print. A codec × fixture × op of a build with a
+/// failing cell joins `excluded` (a child that fails at one batch is not trusted at another).
 fn preflight(
-    cells: &[Cell],
+    units: &[Unit],
     routes: &mut Routes,
     o: &RunOptions,
     env: &[(OsString, OsString)],
@@ -468,79 +480,82 @@ fn preflight(
     excluded: &mut Vec<CheckEntry>,
 ) -> Result<Vec<CheckEntry>> {
     let mut verdicts = Vec::new();
-    let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?;
-    let several = o.variants.len() > 1;
+    let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?
+        .with_memory_limit(o.memory_limit_mib);
+    let several = units.iter().any(|(_, v)| *v != units[0].1);
     let check_file = dir.join(".preflight-output");
-    for cell in cells {
-        let gate_cell = cell.gate_cell();
-        for &variant in &o.variants {
-            if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {
-                continue;
-            }
-            let key = (gate_cell.clone(), variant);
-            let Some(route) = routes.get(&key) else {
-                continue;
-            };
-            let learning = route.expected.is_none();
-            let job = Job {
-                plan: PlanRow {
-                    plan_index: 0,
-                    block: 0,
-                    codec: cell.codec.to_string(),
-                    op: cell.op,
-                    batch: cell.batch,
-                    fixture: cell.fixture.to_string(),
-                    variant,
-                },
-                child: route.child.clone(),
-                prefix: route.prefix.clone(),
-                input: route.input.clone(),
-                drops: o.drops,
-                expected: route.expected,
-                check_file: learning.then(|| check_file.clone()),
-            };
-            let _ = std::fs::remove_file(&check_file);
-            let mut row = sampler.sample(&job)?;
-            if learning && row.is_ok() {
-                match learn(cell, &documents[cell.fixture], &check_file, &row) {
-                    Ok(expected) => {
-                        // Every variant's child of this cell is the same program.
-                        for v in &o.variants {
-                            if let Some(r) = routes.get_mut(&(gate_cell.clone(), *v)) {
-                                r.expected = Some(expected);
-                            }
-                        }
-                    }
-                    Err(why) => {
-                        row.status = Status::WrongChecksum;
-                        row.error = Some(why);
+    for (cell, variant) in units {
+        let (gate_cell, variant) = (cell.gate_cell(), *variant);
+        if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {
+            continue;
+        }
+        let key = (gate_cell.clone(), variant);
+        let Some(route) = routes.get(&key) else {
+            continue;
+        };
+        let learning = route.expected.is_none();
+        let job = Job {
+            plan: PlanRow {
+                plan_index: 0,
+                block: 0,
+                codec: cell.codec.to_string(),
+                op: cell.op,
+                batch: cell.batch,
+                fixture: cell.fixture.to_string(),
+                variant,
+            },
+            child: route.child.clone(),
+            prefix: route.prefix.clone(),
+            input: route.input.clone(),
+            drops: o.drops,
+            expected: route.expected,
+            check_file: learning.then(|| check_file.clone()),
+        };
+        let _ = std::fs::remove_file(&check_file);
+        let mut row = sampler.sample(&job)?;
+        if learning && row.is_ok() {
+            match learn(cell, &documents[cell.fixture], &check_file, &row) {
+                Ok(expected) => {
+                    if let Some(r) = routes.get_mut(&key) {
+                        r.expected = Some(expected);
                     }
                 }
+                Err(why) => {
+                    row.status = Status::WrongChecksum;
+                    row.set_error(why);
+                }
             }
-            let _ = std::fs::remove_file(&check_file);
-            let detail = format!(
-                "batch {}{}",
-                cell.batch,
-                row.error
-                    .as_deref()
-                    .map(|e| format!(": {e}"))
-                    .unwrap_or_default()
+        }
+        let _ = std::fs::remove_file(&check_file);
+        let detail = format!(
+            "batch {}: {}{}",
+            cell.batch,
+            row.status,
+            row.error
+                .as_deref()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default()
+        );
+        let status = if row.is_ok() {
+            CheckStatus::PreflightOk
+        } else {
+            CheckStatus::PreflightFailed
+        };
+        let mut verdict = entry(&gate_cell, status, &detail);
+        verdict.variant = Some(variant);
+        verdicts.push(verdict.clone());
+        if !row.is_ok() {
+            let shown = if several {
+                format!("{gate_cell} ({variant})")
+            } else {
+                gate_cell.to_string()
+            };
+            say!(
+                "  preflight {}: {} — left out, never timed",
+                schema::text::for_terminal(&shown, false),
+                schema::text::for_terminal(&detail, false)
             );
-            let mut verdict = entry(&gate_cell, &row.status.name(), &detail);
-            verdict.variant = Some(variant);
-            verdicts.push(verdict);
-            if !row.is_ok() {
-                let why = format!("{} at {detail}", row.status);
-                let shown = if several {
-                    format!("{gate_cell} ({variant})")
-                } else {
-                    gate_cell.to_string()
-                };
-                say!("  preflight {shown}: {why} — left out, never timed");
-                let mut left_out = entry(&gate_cell, "preflight-failed", &why);
-                left_out.variant = Some(variant);
-                excluded.push(left_out);
-            }
+            excluded.push(verdict);
         }
     }
     say!(
@@ -548,7 +563,7 @@ fn preflight(
         verdicts.len(),
         verdicts
             .iter()
-            .filter(|p| p.status != Status::Ok.name())
+            .filter(|p| p.status != CheckStatus::PreflightOk)
             .count()
     );
     Ok(verdicts)

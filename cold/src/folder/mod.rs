@@ -1,15 +1,18 @@
 //! The run folder on disk (docs/design.md, "The run folder"): creating it, the `latest` symlink
 //! beside it, `plan.csv`, and `samples.csv`, appended and flushed one row at a time so that a run
-//! killed at any moment loses no finished sample. The files' names and rows are
-//! `schema::run_folder`'s; the CSV rules are `schema::csv_rows`'.
+//! killed at any moment loses no finished sample; its lock ([`lock`]) and its manifest with the
+//! machine's facts ([`manifest`]). The files' names and rows are `schema`'s; so are the CSV rules
+//! and the one reader of each file.
+
+pub mod lock;
+pub mod manifest;
 
 use anyhow::{bail, Context, Result};
 use codecs::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
 use schema::files::Folder;
-use schema::run_folder::{
-    PlanRow, SampleRow, DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES,
-};
+use schema::rows::{PlanRow, SampleRow, Samples};
+use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -28,7 +31,7 @@ pub fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
 }
 
 /// Creates a fresh run folder: `dir` must not exist, or be an empty folder. Anything else is
-/// refused (a run: finish it with `--resume`; other files: never overwritten).
+/// refused (a run: finish it with `cold resume`; other files: never overwritten).
 pub fn create(dir: &Path) -> Result<()> {
     if dir.exists() {
         let empty = fs::read_dir(dir)
@@ -37,8 +40,8 @@ pub fn create(dir: &Path) -> Result<()> {
         if !empty {
             let what = if dir.join(MANIFEST).exists() {
                 format!(
-                    "it holds a run: finish it with --resume {}, or give another --out",
-                    dir.display()
+                    "it holds a run: finish it with `cold resume {}`, or give another --out",
+                    schema::text::for_shell(&dir.display().to_string())
                 )
             } else {
                 "it is not an empty folder, and a run never writes over other files: give a \
@@ -106,25 +109,36 @@ pub fn write_plan(dir: &Path, plan: &[PlanRow]) -> Result<()> {
 }
 
 pub fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
-    let (rows, torn) = csv_rows::read_rows(&dir.join(PLAN))?;
+    let (rows, torn) = schema::rows::read_plan(&dir.join(PLAN))?;
     if let Some(note) = torn {
         bail!("{note}; plan.csv is written whole, so this folder was damaged");
     }
     Ok(rows)
 }
 
-/// The rows of samples.csv (none if it does not exist yet), leaving out a torn last row.
-pub fn read_samples(dir: &Path) -> Result<Vec<SampleRow>> {
-    let run = Folder::new(dir);
-    if !run.exists(SAMPLES) {
+/// The rows of samples.csv (none if it does not exist yet), leaving out a torn last row, each
+/// checked against `plan` (its index and cell; no index twice).
+pub fn read_samples(dir: &Path, plan: &[PlanRow]) -> Result<Vec<SampleRow>> {
+    if !Folder::new(dir).exists(SAMPLES) {
         return Ok(Vec::new());
     }
-    Ok(csv_rows::read_rows(&run.join(SAMPLES))?.0)
+    Ok(schema::rows::read_samples(&dir.join(SAMPLES), Some(plan))?.0)
 }
 
-/// The plan indices that already have a row.
-pub fn finished_indices(samples: &[SampleRow]) -> BTreeSet<u64> {
-    samples.iter().map(|r| r.plan_index).collect()
+/// samples.csv by cell (empty if it does not exist yet), checked against `plan`.
+pub fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
+    if !Folder::new(dir).exists(SAMPLES) {
+        return Ok(Samples::default());
+    }
+    Ok(Samples::read(&dir.join(SAMPLES), Some(plan), &[])?.0)
+}
+
+/// The plan indices that already have a row (checked against `plan`).
+pub fn finished_indices(dir: &Path, plan: &[PlanRow]) -> Result<BTreeSet<u64>> {
+    Ok(read_samples(dir, plan)?
+        .iter()
+        .map(|r| r.plan_index)
+        .collect())
 }
 
 /// Cuts a torn last row (a runner killed in the middle of a write) off samples.csv, so that
@@ -161,20 +175,22 @@ mod tests {
         d
     }
 
-    fn row(i: u64) -> SampleRow {
-        let plan = PlanRow {
+    fn plan(i: u64) -> PlanRow {
+        PlanRow {
             plan_index: i,
             block: 0,
             codec: "noop".into(),
             op: Op::De,
             batch: 1,
             fixture: "small".into(),
-            variant: Variant::Portable,
-        };
-        SampleRow {
-            wall_ns: Some(1000 + i),
-            ..SampleRow::planned(&plan)
+            variant: Variant::PORTABLE,
         }
+    }
+
+    fn row(i: u64) -> SampleRow {
+        let mut row = SampleRow::planned(&plan(i));
+        row.set(schema::phases::Figure::WALL, Some(1000 + i));
+        row
     }
 
     #[test]
@@ -185,9 +201,10 @@ mod tests {
         let mut w = SamplesWriter::open(&dir).unwrap();
         w.append(&row(1)).unwrap();
         w.append(&row(2)).unwrap();
-        let rows = read_samples(&dir).unwrap();
+        let planned: Vec<PlanRow> = (0..3).map(plan).collect();
+        let rows = read_samples(&dir, &planned).unwrap();
         assert_eq!(rows, vec![row(0), row(1), row(2)]);
-        assert_eq!(finished_indices(&rows).len(), 3);
+        assert_eq!(finished_indices(&dir, &planned).unwrap().len(), 3);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -199,11 +216,12 @@ mod tests {
         let path = dir.join(SAMPLES);
         let mut f = fs::OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,0,noop,de,1,sm").unwrap();
-        assert_eq!(read_samples(&dir).unwrap(), vec![row(0)]);
+        let planned: Vec<PlanRow> = (0..2).map(plan).collect();
+        assert_eq!(read_samples(&dir, &planned).unwrap(), vec![row(0)]);
         assert_eq!(repair_samples(&dir).unwrap(), 16);
         assert_eq!(repair_samples(&dir).unwrap(), 0);
         SamplesWriter::open(&dir).unwrap().append(&row(1)).unwrap();
-        assert_eq!(read_samples(&dir).unwrap(), vec![row(0), row(1)]);
+        assert_eq!(read_samples(&dir, &planned).unwrap(), vec![row(0), row(1)]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -216,7 +234,7 @@ mod tests {
         point_latest(&a).unwrap();
         fs::write(a.join(MANIFEST), "{}").unwrap();
         let e = create(&a).unwrap_err().to_string();
-        assert!(e.contains("--resume"), "{e}");
+        assert!(e.contains("cold resume"), "{e}");
         // A folder of the user's own files is never written over.
         let theirs = root.join("theirs");
         fs::create_dir_all(&theirs).unwrap();

@@ -94,12 +94,12 @@ impl std::fmt::Display for Interrupted {
         write!(
             f,
             "stopped by {} after {} of {} planned samples; every finished sample is in {}; \
-             finish the run with: cargo run --release -p cold -- run --resume {}",
+             finish the run with: cargo run --release -p cold -- resume {}",
             name(self.signal),
             self.done,
             self.planned,
             self.dir.display(),
-            self.dir.display()
+            schema::text::for_shell(&self.dir.display().to_string())
         )
     }
 }

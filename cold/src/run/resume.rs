@@ -1,4 +1,4 @@
-//! `cold run --resume DIR`: finish a run that stopped early, exactly as it started. It takes the
+//! `cold resume DIR`: finish a run that stopped early, exactly as it started. It takes the
 //! folder's lock, then checks everything the manifest promises before running a sample: the plan
 //! derived again from the manifest's settings must be plan.csv (written now if the run stopped
 //! before it), every input file and every child binary must have the SHA-256 the manifest
@@ -6,20 +6,18 @@
 //! the plan indices that have no row, with the run's own settings (variant, timeout, cold cache,
 //! pinning, drops, environment).
 
-use crate::classify::Expected;
-use crate::codec_list;
 use crate::counting;
-use crate::folder;
-use crate::interrupt;
-use crate::lock;
-use crate::manifest;
-use crate::pin;
-use crate::plan;
-use crate::prepare::{Input, Route, Routes};
-use crate::session::{self, say};
+use crate::folder::{self, lock, manifest};
+use crate::run::classify::Expected;
+use crate::run::plan::{self, Unit};
+use crate::run::prepare::{self, Input, Route, Routes};
+use crate::run::session::{self, say};
+use crate::runtimes::codec_list;
+use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
 use fixtures::{catalog, sha256_hex};
-use schema::run_folder::{Manifest, PlanRow, Settings, MANIFEST, PLAN};
+use schema::rows::PlanRow;
+use schema::run_folder::{Manifest, MANIFEST, PLAN};
 use schema::{GateCell, Measure, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -32,14 +30,14 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     }
     if !dir.is_dir() {
         bail!(
-            "--resume {}: no run folder there (give the folder of a run that was started, \
+            "resume {}: no run folder there (give the folder of a run that was started, \
              e.g. results/cold/latest)",
             dir.display()
         );
     }
-    if !dir.join(MANIFEST).exists() {
+    if !schema::files::Folder::new(dir).exists(MANIFEST) {
         bail!(
-            "--resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
+            "resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
              it had one (while preparing its children and inputs); start a new run",
             dir.display()
         );
@@ -53,13 +51,11 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         folder::clear_temporaries(dir)?;
     }
     let mut manifest = manifest::read(dir)?;
-    let settings = manifest
-        .settings()
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("--resume {}", dir.display()))?;
+    let settings = manifest.settings.clone();
 
     check_seed(dir, &manifest)?;
-    let plan_rows = planned(dir, &manifest, dry_run)?;
+    let units = units_of(&manifest)?;
+    let plan_rows = planned(dir, &manifest, &units, dry_run)?;
     let routes = checked_routes(dir, &manifest, &plan_rows)?;
     let counter = match (settings.measure, &manifest.counting) {
         (Measure::Time, _) => None,
@@ -75,15 +71,14 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
             say!("samples.csv: cut a partial last row ({cut} bytes) left by an interrupted write");
         }
     }
-    let done = folder::finished_indices(&folder::read_samples(dir)?);
-    if let Some(stray) = done.iter().find(|i| **i >= plan_rows.len() as u64) {
-        bail!(
-            "{}: samples.csv has plan index {stray}, beyond its plan of {} samples: this folder \
-             was written by something else; start a new run",
-            dir.display(),
-            plan_rows.len()
-        );
-    }
+    // Every row is checked against the plan: its index, its cell, no index twice.
+    let done = folder::finished_indices(dir, &plan_rows).with_context(|| {
+        format!(
+            "{}: samples.csv does not match plan.csv; this folder was written by something \
+             else, or edited: start a new run",
+            dir.display()
+        )
+    })?;
     let left: Vec<PlanRow> = plan_rows
         .iter()
         .filter(|r| !done.contains(&r.plan_index))
@@ -109,20 +104,20 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     manifest.resumed_utc.push(manifest::utc_now().1);
     manifest::write(dir, &manifest)?;
 
-    let blocks = manifest
-        .stopping
-        .is_some()
-        .then(|| blocks_of(&manifest, &settings));
+    let blocks = settings.stopping.is_some().then(|| session::Blocks {
+        units: units.clone(),
+        excluded: manifest.excluded.clone(),
+        seed: settings.plan_seed,
+    });
     let tally = session::take_samples(
         dir,
         &mut manifest,
-        &settings,
         &routes,
         counter,
         plan_rows,
-        blocks.transpose()?.as_ref(),
+        blocks.as_ref(),
     )?;
-    session::finish(dir, &mut manifest, &settings, &tally)?;
+    session::finish(dir, &mut manifest, &tally)?;
     Ok(dir.to_path_buf())
 }
 
@@ -130,12 +125,7 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
 /// run started with: an edited seed would otherwise pass unnoticed (the children read the input
 /// files, which still hold the old seed's documents).
 fn check_seed(dir: &Path, m: &Manifest) -> Result<()> {
-    let seed = m.seed.with_context(|| {
-        format!(
-            "{}: manifest.json has no seed; start a new run",
-            dir.display()
-        )
-    })?;
+    let seed = m.settings.seed;
     for entry in &m.fixtures {
         let fixture = catalog::find(&entry.name)?;
         if fixture.is_corpus() {
@@ -157,58 +147,33 @@ fn check_seed(dir: &Path, m: &Manifest) -> Result<()> {
     Ok(())
 }
 
-/// How a `--precision` run adds blocks, from its manifest.
-fn blocks_of(m: &Manifest, s: &Settings) -> Result<session::Blocks> {
-    let (codecs, fixtures) = codecs_and_fixtures(m)?;
-    let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
-    Ok(session::Blocks {
-        cells,
-        excluded: m.excluded.clone(),
-        seed: s.plan_seed,
-        variants: s.variants.iter().map(|v| v.variant).collect(),
-    })
-}
-
-/// The codecs and fixtures a manifest names.
-fn codecs_and_fixtures(
-    m: &Manifest,
-) -> Result<(
-    Vec<&'static dyn codecs::AnyCodec>,
-    Vec<&'static fixtures::Fixture>,
-)> {
-    let codecs = m
+/// The units (cell × build) the manifest's settings describe.
+fn units_of(m: &Manifest) -> Result<Vec<Unit>> {
+    let s = &m.settings;
+    let codecs = s
         .codecs
         .iter()
-        .map(|c| codec_list::find(&c.id))
+        .map(|id| codec_list::find(id))
         .collect::<Result<Vec<_>>>()?;
-    let fixtures = m
+    let fixtures = s
         .fixtures
         .iter()
-        .map(|f| catalog::find(&f.name).map_err(anyhow::Error::from))
+        .map(|f| catalog::find(f).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
-    Ok((codecs, fixtures))
+    let (cells, _) = plan::cells(&codecs, &s.ops, &s.batches, &fixtures);
+    prepare::units(&cells, &s.variants)
 }
 
-/// The plan the manifest describes (its codecs, ops, batches, fixtures, samples, plan seed,
-/// variant, and the cells it left out), checked against plan.csv, or written as plan.csv when
-/// the run stopped before writing it.
-fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
-    let s = m.settings().map_err(anyhow::Error::msg)?;
-    let (codecs, fixtures) = codecs_and_fixtures(m)?;
-    if m.ops.is_empty() || m.batches.is_empty() {
-        bail!(
-            "{}: manifest.json names no ops or batches (a run of an older thaw?); start a new run",
-            dir.display()
-        );
-    }
-    let (cells, _) = plan::cells(&codecs, &m.ops, &m.batches, &fixtures);
-    let variants: Vec<Variant> = s.variants.iter().map(|v| v.variant).collect();
+/// The plan the manifest describes (its codecs, ops, batches, fixtures, builds, samples, plan
+/// seed, and the cells it left out), checked against plan.csv, or written as plan.csv when the
+/// run stopped before writing it.
+fn planned(dir: &Path, m: &Manifest, units: &[Unit], dry_run: bool) -> Result<Vec<PlanRow>> {
+    let s = &m.settings;
     let derived = plan::without(
-        plan::build(&cells, s.samples_per_cell, s.plan_seed, &variants),
+        plan::build(units, s.samples_per_cell, s.plan_seed),
         &m.excluded,
     );
-    let path = dir.join(PLAN);
-    if !path.exists() {
+    if !schema::files::Folder::new(dir).exists(PLAN) {
         if !dry_run {
             folder::write_plan(dir, &derived)?;
             say!("plan.csv: written from manifest.json (the run stopped before writing it)");
@@ -216,7 +181,7 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
         return Ok(derived);
     }
     let written = folder::read_plan(dir)?;
-    if written != derived && m.stopping.is_some() && derived.starts_with(&written) {
+    if written != derived && s.stopping.is_some() && derived.starts_with(&written) {
         // A --precision run stopped between recording more blocks in the manifest and writing
         // them into plan.csv.
         if !dry_run {
@@ -247,7 +212,7 @@ fn planned(dir: &Path, m: &Manifest, dry_run: bool) -> Result<Vec<PlanRow>> {
 /// been checked against the manifest's SHA-256, and what its children must print (computed again
 /// from those inputs).
 fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> {
-    let s = m.settings().map_err(anyhow::Error::msg)?;
+    let s = &m.settings;
     let mut inputs: HashMap<String, Vec<u8>> = HashMap::new();
     for entry in &m.inputs {
         let path = dir.join(&entry.file);
@@ -268,16 +233,10 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
         rows.iter().map(|r| (r.gate_cell(), r.variant)).collect();
     let mut routes = HashMap::new();
     for (cell, variant) in cells {
-        // A child recorded without a variant is of a run of one variant.
         let recorded = m
             .children
             .iter()
-            .find(|c| {
-                c.codec == cell.codec
-                    && c.fixture == cell.fixture
-                    && c.op == cell.op
-                    && c.variant.is_none_or(|v| v == variant)
-            })
+            .find(|c| c.gate_cell() == cell && c.variant == variant)
             .with_context(|| {
                 format!("manifest.json records no child for {cell} ({variant}); start a new run")
             })?;
@@ -292,15 +251,15 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
             Some(ext) => {
                 // A child in another language: the same sources, runtime and class path, and
                 // what its preflight learned.
-                ext.runtime.build_if_needed()?;
-                if ext.runtime.fingerprint()? != recorded.sha256 {
+                let child = ext.child(variant)?;
+                if child.sha256 != recorded.sha256 {
                     bail!(
                         "the {} children are not the ones this run started with (their sources, \
                          runtime or class path changed since); start a new run",
                         ext.runtime.name
                     );
                 }
-                let (program, prefix) = ext.command()?;
+                let (program, prefix) = (child.program, child.prefix);
                 let (checksum, learned_bytes) = recorded.learned.clone().with_context(|| {
                     format!("manifest.json records no learned output for {cell}; start a new run")
                 })?;
@@ -331,7 +290,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                 let path = match children.get(&key) {
                     Some(path) => path.clone(),
                     None => {
-                        let path = crate::binaries::find(
+                        let path = crate::system::binaries::find(
                             Path::new(&children_dir),
                             std::slice::from_ref(&recorded.binary),
                             variant,

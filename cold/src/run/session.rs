@@ -2,21 +2,21 @@
 //! taking the samples into samples.csv, marking the manifest finished, and printing the summary
 //! from what samples.csv holds (so a resumed run's summary covers every sample).
 
-use crate::cache::EvictionTally;
-use crate::codec_list;
 use crate::counting::Counter;
-use crate::folder::{self, SamplesWriter};
-use crate::interrupt::{self, Interrupted};
-use crate::manifest;
-use crate::plan;
-use crate::precision::{self, Next};
-use crate::prepare::Routes;
-use crate::progress::Progress;
-use crate::sampler::{self, Job, Sampler};
-use crate::summary;
+use crate::folder::{self, manifest, SamplesWriter};
+use crate::run::plan::{self, Unit};
+use crate::run::precision::{self, Next};
+use crate::run::prepare::Routes;
+use crate::run::progress::Progress;
+use crate::run::sampler::{self, Job, Sampler};
+use crate::run::summary;
+use crate::runtimes::codec_list;
+use crate::system::cache::EvictionTally;
+use crate::system::interrupt::{self, Interrupted};
 use anyhow::{bail, Context, Result};
 use codecs::{AnyCodec, Style};
-use schema::run_folder::{Manifest, PlanRow, Settings};
+use schema::rows::PlanRow;
+use schema::run_folder::{Manifest, Settings};
 use schema::{GateCell, StopReason};
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -27,7 +27,7 @@ use std::time::Duration;
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if $crate::session::status_on_stderr() {
+        if $crate::run::session::status_on_stderr() {
             let _ = writeln!(std::io::stderr(), $($arg)*);
         } else {
             let _ = writeln!(std::io::stdout(), $($arg)*);
@@ -113,25 +113,49 @@ pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
         .collect()
 }
 
-/// How a `--precision` run adds whole blocks to its plan: the cells and what the gate and the
+/// How a `--precision` run adds whole blocks to its plan: the units and what the gate and the
 /// preflight left out, as `plan::build` and `plan::without` take them (a longer plan keeps the
 /// shorter one as its beginning).
 pub struct Blocks {
-    pub cells: Vec<plan::Cell>,
+    pub units: Vec<Unit>,
     pub excluded: Vec<schema::run_folder::CheckEntry>,
     pub seed: u64,
-    pub variants: Vec<schema::Variant>,
 }
 
 impl Blocks {
     /// The plan of `blocks` blocks.
     pub fn plan(&self, blocks: u32) -> Vec<PlanRow> {
-        plan::without(
-            plan::build(&self.cells, blocks, self.seed, &self.variants),
-            &self.excluded,
+        plan::without(plan::build(&self.units, blocks, self.seed), &self.excluded)
+    }
+}
+
+/// How a run that finished ends when some of its samples failed or cells were left out by the
+/// gate or the preflight: every finished sample is in its folder and the summary says which
+/// failed; the process exits with [`INCOMPLETE_EXIT`], so that a script (CI) knows.
+#[derive(Debug)]
+pub struct Incomplete {
+    pub dir: std::path::PathBuf,
+    pub failed: usize,
+    pub left_out: usize,
+}
+
+/// The exit status of a run that finished with failed samples or left-out cells.
+pub const INCOMPLETE_EXIT: i32 = 3;
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "the run finished with {} failed samples and {} codec × fixture × op left out by \
+             the correctness gate or the preflight (see the summary above and {})",
+            self.failed,
+            self.left_out,
+            self.dir.display()
         )
     }
 }
+
+impl std::error::Error for Incomplete {}
 
 /// Takes every planned sample that has no row yet into the folder's samples.csv (counted, with
 /// `counter`); then, for a `--precision` run (`blocks`, and the rule in the manifest), checks
@@ -141,23 +165,25 @@ impl Blocks {
 pub fn take_samples(
     dir: &Path,
     manifest: &mut Manifest,
-    settings: &Settings,
     routes: &Routes,
     counter: Option<Counter>,
     mut plan: Vec<PlanRow>,
     blocks: Option<&Blocks>,
 ) -> Result<EvictionTally> {
+    let settings = manifest.settings.clone();
+    let settings = &settings;
     let timeout = Duration::from_secs_f64(settings.timeout_secs);
     let mut sampler = Sampler::new(
         &spawner_path()?,
         timeout,
         settings.cold_cache,
         env_of(settings),
-    )?;
+    )?
+    .with_memory_limit(settings.memory_limit_mib);
     if let Some(counter) = counter {
         sampler = sampler.with_counter(counter);
     }
-    let done = folder::finished_indices(&folder::read_samples(dir)?);
+    let done = folder::finished_indices(dir, &plan)?;
     let mut left: Vec<PlanRow> = plan
         .iter()
         .filter(|r| !done.contains(&r.plan_index))
@@ -169,7 +195,7 @@ pub fn take_samples(
     let floors: Vec<&str> = manifest
         .codecs
         .iter()
-        .filter(|c| c.style == Some(Style::Baseline))
+        .filter(|c| c.style == Style::Baseline)
         .map(|c| c.id.as_str())
         .collect::<Vec<_>>()
         .into_iter()
@@ -188,15 +214,15 @@ pub fn take_samples(
         };
         let started = std::time::Instant::now();
         sampler::execute(&jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
-        let (Some(blocks), Some(rule)) = (blocks, manifest.stopping.as_mut()) else {
+        let (Some(blocks), Some(rule)) = (blocks, manifest.settings.stopping.as_mut()) else {
             break;
         };
         rule.sampling_secs += started.elapsed().as_secs_f64();
         if rule.stopped_on.is_some() {
             break;
         }
-        let taken = manifest.samples_per_cell.unwrap_or(0);
-        let now = precision::stand(&folder::read_samples(dir)?, rule, &floors);
+        let taken = manifest.settings.samples_per_cell;
+        let now = precision::stand(&folder::read_store(dir, &plan)?, rule, &floors);
         rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
         progress.note(precision::describe_widest(&now));
         match precision::next(rule, taken, now.met) {
@@ -208,8 +234,8 @@ pub fn take_samples(
             }
             Next::More(more) => {
                 let longer = blocks.plan(taken + more);
-                manifest.samples_per_cell = Some(taken + more);
-                manifest.samples_planned = Some(longer.len());
+                manifest.settings.samples_per_cell = taken + more;
+                manifest.samples_planned = longer.len();
                 manifest::write(dir, manifest)?;
                 folder::write_plan(dir, &longer)?;
                 left = longer[plan.len()..].to_vec();
@@ -235,43 +261,44 @@ fn say_stop(reason: StopReason, blocks: u32, now: &stats::precision::Standing) {
     );
 }
 
-/// Marks the manifest finished and prints the summary.
-pub fn finish(
-    dir: &Path,
-    manifest: &mut Manifest,
-    settings: &Settings,
-    tally: &EvictionTally,
-) -> Result<()> {
+/// Marks the manifest finished and prints the summary; an [`Incomplete`] error when samples
+/// failed or cells were left out.
+pub fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally) -> Result<()> {
     manifest.finished = true;
     manifest.finished_utc = Some(manifest::utc_now().1);
-    if settings.cold_cache {
+    let cold_cache = manifest.settings.cold_cache;
+    if cold_cache {
         manifest.cold_cache_check = Some(tally.describe());
     }
     manifest::write(dir, manifest)?;
-    print_summary(dir, manifest, settings.cold_cache.then_some(tally))?;
+    let plan = folder::read_plan(dir)?;
+    let samples = folder::read_store(dir, &plan)?;
+    print_summary(&samples, manifest, cold_cache.then_some(tally));
     say!("run folder: {} (finished)", dir.display());
+    let failed = samples
+        .cells
+        .values()
+        .map(|c| c.len() - c.ok_count())
+        .sum::<usize>();
+    if failed > 0 || !manifest.excluded.is_empty() {
+        return Err(Incomplete {
+            dir: dir.to_path_buf(),
+            failed,
+            left_out: manifest.excluded.len(),
+        }
+        .into());
+    }
     Ok(())
 }
 
-fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Result<()> {
-    let rows = folder::read_samples(dir)?;
+fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&EvictionTally>) {
     let child_bytes: HashMap<GateCell, u64> = m
         .children
         .iter()
-        .map(|c| {
-            let cell = GateCell {
-                codec: c.codec.clone(),
-                fixture: c.fixture.clone(),
-                op: c.op,
-            };
-            (cell, c.bytes)
-        })
+        .map(|c| (c.gate_cell(), c.bytes))
         .collect();
-    let outputs: HashMap<String, schema::OutputMode> = m
-        .codecs
-        .iter()
-        .filter_map(|c| Some((c.id.clone(), c.output?)))
-        .collect();
+    let outputs: HashMap<String, schema::OutputMode> =
+        m.codecs.iter().map(|c| (c.id.clone(), c.output)).collect();
     // The run's codecs in the order it took them (the registry's for the default run).
     let codecs: Vec<&'static dyn AnyCodec> = m
         .codecs
@@ -288,6 +315,7 @@ fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Res
         .collect();
     let fixture_order: Vec<&str> = fixtures::FIXTURES.iter().map(|f| f.name).collect();
     let cx = summary::Context {
+        measure: m.settings.measure,
         codec_order: &codec_order,
         floors: &floors,
         fixture_order: &fixture_order,
@@ -296,30 +324,30 @@ fn print_summary(dir: &Path, m: &Manifest, tally: Option<&EvictionTally>) -> Res
         cold_cache: tally.is_some(),
     };
     say!();
-    if m.measure == Some(schema::Measure::Instructions) {
-        say!("{}", summary::counts_table(&rows, &cx).trim_end());
-        say!("{}", summary::COUNTS_LEGEND);
-    } else {
-        say!("{}", summary::table(&rows, &cx).trim_end());
-        say!("{}", summary::LEGEND);
-    }
-    if let Some(f) = summary::failures(&rows) {
+    say!("{}", summary::table(samples, &cx).trim_end());
+    say!("{}", summary::legend(m.settings.measure));
+    if let Some(f) = summary::failures(samples) {
         say!("{f}");
     }
+    let shown = |t: &str| schema::text::for_terminal(t, false);
     for u in &m.unsupported {
         say!(
             "unsupported: {} {} on {}: {}",
             u.codec,
             u.op,
             u.fixture,
-            u.reason
+            shown(&u.reason)
         );
     }
     for e in &m.excluded {
-        say!("left out ({}): {}: {}", e.status, e.gate_cell(), e.detail);
+        say!(
+            "left out ({}): {}: {}",
+            e.status,
+            e.gate_cell(),
+            shown(&e.detail)
+        );
     }
     if let Some(t) = tally {
         say!("{}", t.describe());
     }
-    Ok(())
 }

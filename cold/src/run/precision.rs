@@ -9,7 +9,8 @@
 //! width, not for an effect: the rule never looks at where an interval lies, only at how wide it
 //! is. `analysis synth --precision` measures the coverage this gives (README).
 
-use schema::run_folder::{SampleRow, Stopping};
+use schema::rows::Samples;
+use schema::run_folder::Stopping;
 use stats::precision::{standing, Reach, Standing};
 pub use stats::stopping::{
     next, parse_precision, reaches, Next, CHECK_EVERY, LEVEL, MAX_BLOCKS, MIN_BLOCKS,
@@ -46,10 +47,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// The standing of the rows against the rule.
-pub fn stand(rows: &[SampleRow], rule: &Stopping, floors: &[&str]) -> Standing {
+/// The standing of the samples so far against the rule.
+pub fn stand(samples: &Samples, rule: &Stopping, floors: &[&str]) -> Standing {
     standing(
-        &reaches(rows, rule.reference.as_deref(), floors),
+        &reaches(samples, rule.reference.as_deref(), floors),
         rule.precision,
     )
 }

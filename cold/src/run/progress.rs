@@ -2,7 +2,7 @@
 //! plain line every few seconds otherwise (CI logs, pipes). It only reports; it never decides.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use schema::run_folder::SampleRow;
+use schema::rows::SampleRow;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -164,13 +164,18 @@ mod tests {
     #[test]
     fn plain_line_counts_and_estimates() {
         let mut p = Progress::with(Display::Hidden, 10, 4);
-        let ok = SampleRow {
-            status: schema::Status::Ok,
-            ..SampleRow::default()
-        };
+        let ok = SampleRow::planned(&schema::rows::PlanRow {
+            plan_index: 0,
+            block: 0,
+            codec: "noop".into(),
+            op: schema::Op::De,
+            batch: 1,
+            fixture: "small".into(),
+            variant: schema::Variant::PORTABLE,
+        });
         let bad = SampleRow {
             status: schema::Status::Crash,
-            ..SampleRow::default()
+            ..ok.clone()
         };
         p.sample_done(&ok);
         p.sample_done(&bad);

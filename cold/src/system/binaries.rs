@@ -19,14 +19,14 @@ pub fn default_dir(variant: Variant) -> Result<PathBuf> {
         .parent()
         .context("the runner's executable has no folder")?
         .to_path_buf();
-    Ok(match variant {
-        Variant::Portable => here,
-        // target/release/cold → target/native/release (unless we already are the native build).
-        Variant::Native if here.ends_with("native/release") => here,
-        Variant::Native => here
-            .parent()
-            .map(|target| target.join("native").join("release"))
-            .unwrap_or(here),
+    // target/release/cold → target/<variant>/release (unless we already are that build).
+    let suffix = Path::new(variant.name()).join("release");
+    Ok(if variant == Variant::PORTABLE || here.ends_with(&suffix) {
+        here
+    } else {
+        here.parent()
+            .map(|target| target.join(&suffix))
+            .unwrap_or(here)
     })
 }
 
@@ -52,7 +52,7 @@ fn cargo_build() -> Option<Command> {
 /// `--profile P` when the runner was built with a profile other than `dev`: what it builds
 /// lands beside it, in target/<profile>.
 fn same_profile(command: &mut Command) -> Result<()> {
-    let dir = default_dir(Variant::Portable)?;
+    let dir = default_dir(Variant::PORTABLE)?;
     match dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") | None => {}
         Some(profile) => {
@@ -73,10 +73,10 @@ pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Opti
         .args(["--bin", spawner::BINARY])
         .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]));
     match variant {
-        Variant::Portable => same_profile(&mut command)?,
-        Variant::Native => {
+        Variant::PORTABLE => same_profile(&mut command)?,
+        Variant::NATIVE => {
             // As scripts/build-children.sh native: its own target folder, target-cpu=native.
-            let dir = default_dir(Variant::Native)?;
+            let dir = default_dir(Variant::NATIVE)?;
             let target = dir
                 .parent()
                 .context("the native children's folder has no parent")?;
@@ -90,6 +90,8 @@ pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Opti
                 .env("CARGO_TARGET_DIR", target)
                 .env("RUSTFLAGS", flags);
         }
+        // A build a user described is made by `scripts/build-children.sh NAME`, never here.
+        _ => return Ok(None),
     }
     Ok(Some(command))
 }
@@ -139,9 +141,10 @@ pub fn find(dir: &Path, binaries: &[String], variant: Variant) -> Result<Vec<Pat
         }
     }
     if !missing.is_empty() {
-        let how = match variant {
-            Variant::Portable => "cargo build --release -p children",
-            Variant::Native => "scripts/build-children.sh native",
+        let how = if variant == Variant::PORTABLE {
+            "cargo build --release -p children".to_string()
+        } else {
+            format!("scripts/build-children.sh {variant}")
         };
         bail!(
             "no {} in {} (the {} children); build them with `{how}`, or give --children-dir",
@@ -160,7 +163,7 @@ mod tests {
     #[test]
     fn missing_children_say_how_to_build_them() {
         let wanted = ["child-noop-de-any".to_string()];
-        let e = find(Path::new("/nonexistent"), &wanted, Variant::Native).unwrap_err();
+        let e = find(Path::new("/nonexistent"), &wanted, Variant::NATIVE).unwrap_err();
         let e = e.to_string();
         assert!(
             e.contains("child-noop-de-any") && e.contains("build-children.sh native"),
@@ -170,7 +173,7 @@ mod tests {
 
     #[test]
     fn native_children_live_beside_the_portable_target() {
-        let dir = default_dir(Variant::Native).unwrap();
+        let dir = default_dir(Variant::NATIVE).unwrap();
         assert!(dir.ends_with("native/release"), "{}", dir.display());
     }
 }

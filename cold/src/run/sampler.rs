@@ -1,18 +1,19 @@
 //! Taking samples: one planned sample is one child, run with the protocol's arguments and the
 //! run's environment (after evicting its files with `--cold-cache`), turned into its row, and
 //! appended to samples.csv before the next child starts. A child that misbehaves is a row with
-//! its status; only a failure to write the row, a lost spawner or an interrupting signal stops
-//! the run.
+//! its status, and so is one that stopped or killed its spawner (`spawner-lost`: the spawner is
+//! replaced and the run goes on); only a failure to write the row or an interrupting signal
+//! stops the run.
 
-use crate::cache::EvictionTally;
-use crate::classify::{self, Expected};
 use crate::counting::{self, Counter};
 use crate::folder::SamplesWriter;
-use crate::interrupt::{self, Interrupted};
-use crate::progress::Progress;
-use anyhow::{Context, Result};
+use crate::run::classify::{self, Expected, Limits};
+use crate::run::progress::Progress;
+use crate::system::cache::EvictionTally;
+use crate::system::interrupt::{self, Interrupted};
+use anyhow::{bail, Context, Result};
 use schema::protocol::Args;
-use schema::run_folder::{PlanRow, SampleRow};
+use schema::rows::{PlanRow, SampleRow};
 use schema::Drops;
 use spawner::process::Watch;
 use spawner::{Request, Spawner};
@@ -56,7 +57,11 @@ impl Job {
 /// Runs jobs one child at a time, through the spawner.
 pub struct Sampler {
     spawner: Spawner,
+    /// The spawner's binary, to start another when a child stopped or killed this one.
+    spawner_path: PathBuf,
     timeout: Duration,
+    /// A child's memory limit, MiB.
+    memory_limit_mib: u64,
     cold_cache: bool,
     watch: Watch,
     env: Vec<(OsString, OsString)>,
@@ -74,17 +79,26 @@ impl Sampler {
         cold_cache: bool,
         env: Vec<(OsString, OsString)>,
     ) -> Result<Sampler> {
+        let spawner_path = spawner.to_path_buf();
         let spawner = Spawner::start(spawner)?;
         interrupt::watch_spawner(spawner.pid());
         Ok(Sampler {
             spawner,
+            spawner_path,
             timeout,
+            memory_limit_mib: crate::cli::DEFAULT_MEMORY_LIMIT_MIB,
             cold_cache,
             watch: Watch::Auto,
             env,
             counter: None,
             eviction: EvictionTally::default(),
         })
+    }
+
+    /// Limits every child's memory to `mib` MiB (`--memory-limit`).
+    pub fn with_memory_limit(mut self, mib: u64) -> Sampler {
+        self.memory_limit_mib = mib;
+        self
     }
 
     /// Counts each sample instead of timing it (`--measure instructions`).
@@ -99,8 +113,8 @@ impl Sampler {
         self
     }
 
-    /// Takes one sample. `Err` only when the spawner itself is lost (or was stopped by a
-    /// signal).
+    /// Takes one sample. `Err` only when a signal stopped the run, or a new spawner cannot be
+    /// started.
     pub fn sample(&mut self, job: &Job) -> Result<SampleRow> {
         let evicted = self.cold_cache.then(|| {
             let binary = self.eviction.evict(&job.child);
@@ -128,22 +142,32 @@ impl Sampler {
             args,
             env,
             timeout: self.timeout,
+            memory_limit: self.memory_limit_mib << 20,
             watch: self.watch,
         };
-        let reply = self.spawner.run(&request).with_context(|| {
-            format!(
-                "plan index {} ({})",
-                job.plan.plan_index,
-                job.child.display()
-            )
-        })?;
+        let stop = || interrupt::caught().is_some();
+        let reply = match self.spawner.run(&request, &stop) {
+            Ok(reply) => reply,
+            Err(_) if stop() => bail!("stopped by a signal"),
+            Err(lost) => {
+                // The child stopped or killed its spawner: the sample is void, everything
+                // below the spawner is dead, and the next sample gets a new spawner.
+                self.spawner = Spawner::start(&self.spawner_path).with_context(|| {
+                    format!(
+                        "plan index {}: cannot start a new spawner",
+                        job.plan.plan_index
+                    )
+                })?;
+                interrupt::watch_spawner(self.spawner.pid());
+                return Ok(classify::spawner_lost(&job.plan, &lost.to_string()));
+            }
+        };
+        let limits = Limits {
+            timeout_secs: self.timeout.as_secs_f64(),
+            memory_limit_mib: self.memory_limit_mib,
+        };
         Ok(match reply {
-            Ok(reaped) => classify::reaped(
-                &job.plan,
-                &reaped,
-                job.expected.as_ref(),
-                self.timeout.as_secs_f64(),
-            ),
+            Ok(reaped) => classify::reaped(&job.plan, &reaped, job.expected.as_ref(), limits),
             Err(why) => classify::spawn_failed(&job.plan, &why),
         })
     }
@@ -157,10 +181,8 @@ impl Sampler {
         let mut row = self.run(job, counter.valgrind.path.clone(), argv, self.env.clone())?;
         counting::clear_times(&mut row);
         if !row.is_ok() {
-            row.error = Some(format!(
-                "under callgrind: {}",
-                row.error.unwrap_or_default()
-            ));
+            let why = format!("under callgrind: {}", row.error.take().unwrap_or_default());
+            row.set_error(why);
             return Ok(row);
         }
         let mut notes = Vec::new();
@@ -198,7 +220,7 @@ impl Sampler {
             }
         }
         if !notes.is_empty() {
-            row.error = Some(notes.join("; "));
+            row.set_error(notes.join("; "));
         }
         Ok(row)
     }

@@ -12,12 +12,15 @@
 //! must print again.
 
 pub mod check;
+pub mod codec_list;
 pub mod tree_text;
 
 use anyhow::{bail, Context, Result};
 use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
+use schema::run_folder::VariantEntry;
+use schema::Variant;
 use serde::Deserialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -163,6 +166,11 @@ impl Runtime {
         })
     }
 
+    /// The one build of this runtime's children, named after it (`jvm`, `python`, `node`).
+    pub fn variant(&self) -> Variant {
+        Variant::parse(self.name).unwrap_or(Variant::PORTABLE)
+    }
+
     fn classpath(&self) -> String {
         self.file.classpath.join(":")
     }
@@ -276,7 +284,43 @@ pub struct ExternalCodec {
     library_there: OnceLock<Result<(), &'static str>>,
 }
 
+/// A child of another runtime, as a run records and starts it.
+pub struct ExternalChild {
+    /// `<runtime>/<source file>`.
+    pub name: String,
+    /// The runtime's executable.
+    pub program: PathBuf,
+    /// The arguments before the protocol's.
+    pub prefix: Vec<OsString>,
+    /// The size of its source file.
+    pub bytes: u64,
+    /// Its runtime's fingerprint (sources, executable, version, class path).
+    pub sha256: String,
+}
+
 impl ExternalCodec {
+    /// The child of this codec in `variant`, its runtime's build, built first if its sources
+    /// changed.
+    pub fn child(&self, variant: Variant) -> Result<ExternalChild> {
+        if variant != self.runtime.variant() {
+            bail!(
+                "{}: the {} runtime has one build, {}, not {variant}",
+                self.id,
+                self.runtime.name,
+                self.runtime.variant()
+            );
+        }
+        self.runtime.build_if_needed()?;
+        let (program, prefix) = self.command()?;
+        Ok(ExternalChild {
+            name: self.child_name(),
+            program,
+            prefix,
+            bytes: std::fs::metadata(&self.source).map_or(0, |m| m.len()),
+            sha256: self.runtime.fingerprint()?,
+        })
+    }
+
     /// The program and the arguments before the protocol's.
     pub fn command(&self) -> Result<(PathBuf, Vec<OsString>)> {
         let found = self.runtime.found().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -492,6 +536,32 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
         }
     }
     Ok(codecs)
+}
+
+/// The runtime whose children variant `v` builds, if one of the described runtimes does.
+pub fn runtime_of_variant(v: Variant) -> Option<&'static str> {
+    all()
+        .ok()?
+        .iter()
+        .find(|c| c.runtime.variant() == v)
+        .map(|c| c.runtime.name)
+}
+
+/// The builds of `runtime`'s children a run takes: those asked for, or its one.
+pub fn builds(runtime: &str, asked: &[Variant]) -> Result<Vec<VariantEntry>> {
+    let codec = all()?
+        .iter()
+        .find(|c| c.runtime.name == runtime)
+        .with_context(|| format!("no runtime {runtime} is described"))?;
+    let one = codec.runtime.variant();
+    if let Some(other) = asked.iter().find(|v| **v != one) {
+        bail!("--variant {other}: the {runtime} runtime has one build, {one}");
+    }
+    Ok(vec![VariantEntry {
+        variant: one,
+        runtime: runtime.to_string(),
+        children_dir: build_folder(runtime).display().to_string(),
+    }])
 }
 
 /// The external codec `id`, if one is described.

@@ -2,7 +2,7 @@
 //! runtimes described in `cold/external/`. `--codecs` takes ids and runtime groups (`rust`,
 //! `jvm`, `python`, `node`); the default run is the Rust registry alone.
 
-use crate::external::{self, ExternalCodec};
+use crate::runtimes::{self, ExternalCodec};
 use anyhow::{bail, Result};
 use codecs::{find_codec, registry, AnyCodec, Style};
 
@@ -14,13 +14,13 @@ pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     if let Ok(c) = find_codec(id) {
         return Ok(c);
     }
-    if let Some(c) = external::find(id) {
+    if let Some(c) = runtimes::find(id) {
         return Ok(c);
     }
     let mut known: Vec<&str> = registry().iter().map(|c| c.id()).collect();
-    known.extend(external::all()?.iter().map(|c| c.id));
+    known.extend(runtimes::all()?.iter().map(|c| c.id));
     let mut groups = vec![RUST];
-    groups.extend(external::runtimes());
+    groups.extend(runtimes::runtimes());
     bail!(
         "unknown codec `{id}`; known codecs: {}; or a runtime group: {}",
         known.join(", "),
@@ -39,8 +39,8 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
     for name in names.iter().map(|n| n.trim()) {
         if name == RUST {
             registry().into_iter().for_each(&mut add);
-        } else if external::runtimes().contains(&name) {
-            for c in external::all()?.iter().filter(|c| c.runtime.name == name) {
+        } else if runtimes::runtimes().contains(&name) {
+            for c in runtimes::all()?.iter().filter(|c| c.runtime.name == name) {
                 add(c);
             }
         } else {
@@ -55,12 +55,18 @@ pub fn external_of(codec: &dyn AnyCodec) -> Option<&'static ExternalCodec> {
     if find_codec(codec.id()).is_ok() {
         return None;
     }
-    external::find(codec.id())
+    runtimes::find(codec.id())
 }
 
 /// `rust`, or the runtime of a described codec.
 pub fn runtime_of(codec: &dyn AnyCodec) -> &'static str {
     external_of(codec).map_or(RUST, |e| e.runtime.name)
+}
+
+/// The runtime whose children variant `v` builds: an external runtime's when its description
+/// names it, Rust's otherwise (portable, native, or a build of the Rust children).
+pub fn runtime_of_variant(v: schema::Variant) -> &'static str {
+    runtimes::runtime_of_variant(v).unwrap_or(RUST)
 }
 
 /// The floor of `codec`'s runtime among `codecs`: the baseline of the same runtime.

@@ -4,10 +4,10 @@
 //! show, and the one sentence that stands for the timing sections a counted run cannot have.
 
 use super::*;
-use crate::analyze::cells::CellKey;
-use crate::analyze::counts::{Beside, CountSummary};
-use crate::inputs::samples::Count;
+use crate::analyze::beside::Beside;
+use crate::analyze::cells::{allocation_figures, CellKey, Spread};
 use crate::stats::spearman::Spearman;
+use schema::phases::{Figure, Phase};
 
 /// What instruction counts leave out, for the reader of a counted report.
 pub const NOT_SHOWN: [&str; 8] = [
@@ -30,8 +30,8 @@ fn count_cell(v: Option<f64>) -> Cell {
 }
 
 /// "47,449" when every sample agreed, "47,300 (47,196–47,449)" otherwise.
-fn spread_cell(c: &CountSummary, count: Count) -> Cell {
-    match c.spread(count) {
+fn spread_cell(s: Option<&Spread>) -> Cell {
+    match s {
         None => Cell::toned("—", Tone::Muted),
         Some(s) if s.identical() => format::amount(s.median).into(),
         Some(s) => format!(
@@ -44,54 +44,53 @@ fn spread_cell(c: &CountSummary, count: Count) -> Cell {
     }
 }
 
-/// A ratio to the reference: exact when both cells' samples agreed, else marked.
-fn ratio_cell(
-    r: &Report,
-    c: &CountSummary,
-    of: impl Fn(&crate::analyze::counts::CountRatio) -> Option<f64>,
-) -> Cell {
+/// A cell's figure over the reference's same cell (`of` reads the figure): exact when both
+/// cells' samples agreed, else marked.
+fn ratio_cell(r: &Report, c: &CellSummary, of: impl Fn(&CellSummary) -> Option<f64>) -> Cell {
     if Some(c.key.codec.as_str()) == r.reference.as_deref() {
         return Cell::toned("reference", Tone::Muted);
     }
     if r.is_baseline(&c.key.codec) {
         return Cell::toned("harness floor", Tone::Muted);
     }
-    let Some(ratio) = c.vs_reference.as_ref() else {
+    let Some(reference) = r
+        .reference
+        .as_deref()
+        .and_then(|x| r.cell(&c.key.with_codec(x)))
+    else {
         return Cell::toned("—", Tone::Muted);
     };
-    match of(ratio) {
-        None => Cell::toned("—", Tone::Muted),
-        Some(x) if ratio.exact => {
-            let tone = if x < 1.0 {
-                Tone::Good
-            } else if x > 1.0 {
-                Tone::Bad
+    match (of(c), of(reference)) {
+        (Some(x), Some(y)) if y > 0.0 => {
+            let x = x / y;
+            if c.identical && reference.identical {
+                let tone = if x < 1.0 {
+                    Tone::Good
+                } else if x > 1.0 {
+                    Tone::Bad
+                } else {
+                    Tone::Plain
+                };
+                Cell::toned(format::ratio(x), tone)
             } else {
-                Tone::Plain
-            };
-            Cell::toned(format::ratio(x), tone)
+                Cell::new(format!("{} (samples differ)", format::ratio(x)))
+            }
         }
-        Some(x) => Cell::new(format!("{} (samples differ)", format::ratio(x))),
+        _ => Cell::toned("—", Tone::Muted),
     }
 }
 
-fn n_cell(c: &CountSummary) -> Cell {
-    let text = if c.counted == c.ok {
+fn n_cell(c: &CellSummary) -> Cell {
+    let text = if c.counted() == c.ok {
         c.ok.to_string()
     } else {
-        format!("{} of {} ok", c.counted, c.ok)
+        format!("{} of {} ok", c.counted(), c.ok)
     };
-    if c.failed > 0 || c.counted < c.ok {
+    if c.failed > 0 || c.counted() < c.ok {
         Cell::toned(format!("{text} ({} failed)", c.failed), Tone::Bad)
     } else {
         Cell::new(text)
     }
-}
-
-fn cells_in<'a>(r: &'a Report, s: &'a Scenario) -> Vec<&'a CountSummary> {
-    r.counted.as_ref().map_or(Vec::new(), |c| {
-        c.cells.iter().filter(|c| s.holds(&c.key)).collect()
-    })
 }
 
 /// Per cell of a scenario: n, whether the samples agreed, the instructions of each phase,
@@ -100,40 +99,30 @@ pub fn counts_table(r: &Report, s: &Scenario) -> Table {
     let refname = r.reference.as_deref().unwrap_or("reference");
     let vs_ipo = format!(">init+ops vs {refname}");
     let vs_first = format!(">first_op vs {refname}");
-    let mut t = Table::new(&[
-        ">batch",
-        "codec",
-        ">n",
-        "samples",
-        ">to_main",
-        ">fixture",
-        ">init",
-        ">first_op",
-        ">remaining_ops",
-        ">check",
-        ">exit",
-        ">init+ops",
-        &vs_ipo,
-        &vs_first,
-    ]);
-    let mut cells = cells_in(r, s);
+    let phases: Vec<String> = Phase::ALL.iter().map(|p| format!(">{p}")).collect();
+    let mut header = vec![">batch", "codec", ">n", "samples"];
+    header.extend(phases.iter().map(String::as_str));
+    header.extend([">init+ops", vs_ipo.as_str(), vs_first.as_str()]);
+    let mut t = Table::new(&header);
+    let mut cells: Vec<&CellSummary> = cells_of(r, s).collect();
     cells.sort_by(|a, b| {
-        let m = |c: &CountSummary| c.init_plus_ops.map_or(f64::INFINITY, |s| s.median);
+        let m = |c: &CellSummary| c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
         a.key.batch.cmp(&b.key.batch).then(m(a).total_cmp(&m(b)))
     });
     for c in cells {
-        let agreement = c.agreement(format::count);
         let tone = if c.identical { Tone::Plain } else { Tone::Bad };
         let mut row = vec![
             c.key.batch.to_string().into(),
             c.key.codec.clone().into(),
             n_cell(c),
-            Cell::toned(agreement, tone),
+            Cell::toned(c.agreement(format::count), tone),
         ];
-        row.extend(Count::INSTRUCTIONS.iter().map(|&k| count_cell(c.median(k))));
-        row.push(count_cell(c.init_plus_ops.map(|s| s.median)));
-        row.push(ratio_cell(r, c, |x| x.init_plus_ops));
-        row.push(ratio_cell(r, c, |x| x.first_op));
+        row.extend(Phase::ALL.iter().map(|&p| count_cell(c.phase(p))));
+        row.push(count_cell(c.init_plus_ops.as_ref().map(|d| d.median)));
+        row.push(ratio_cell(r, c, |x| {
+            x.init_plus_ops.as_ref().map(|d| d.median)
+        }));
+        row.push(ratio_cell(r, c, |x| x.phase(Phase::FirstOp)));
         t.row(row);
     }
     t
@@ -141,19 +130,17 @@ pub fn counts_table(r: &Report, s: &Scenario) -> Table {
 
 /// Per cell of a scenario: heap blocks and bytes of init, first_op and the remaining ops.
 fn allocations_table(r: &Report, s: &Scenario) -> Table {
-    let mut t = Table::new(&[
-        ">batch",
-        "codec",
-        ">init blocks",
-        ">init bytes",
-        ">first_op blocks",
-        ">first_op bytes",
-        ">remaining_ops blocks",
-        ">remaining_ops bytes",
-    ]);
-    for c in cells_in(r, s) {
+    let columns: Vec<(Figure, String)> = allocation_figures().collect();
+    let mut header = vec![">batch".to_string(), "codec".to_string()];
+    header.extend(columns.iter().map(|(_, label)| format!(">{label}")));
+    let mut t = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+    for c in cells_of(r, s) {
         let mut row = vec![c.key.batch.to_string().into(), c.key.codec.clone().into()];
-        row.extend(Count::ALLOCATIONS.iter().map(|&k| spread_cell(c, k)));
+        row.extend(
+            columns
+                .iter()
+                .map(|(f, _)| spread_cell(c.allocations.get(f.column()))),
+        );
         t.row(row);
     }
     t
@@ -237,23 +224,23 @@ fn beside_blocks(b: &Beside) -> Vec<Block> {
 }
 
 /// The counts' sections: the headline of a counted report.
-pub(super) fn counted(r: &Report) -> Vec<Block> {
-    let how = r.counted.as_ref().and_then(|c| c.counting.as_ref()).map_or(
-        "Valgrind's callgrind".to_string(),
-        |c| {
+pub(super) fn counts(r: &Report) -> Vec<Block> {
+    let how = r
+        .counting
+        .as_ref()
+        .map_or("Valgrind's callgrind".to_string(), |c| {
             format!(
                 "{} ({}, options {})",
                 c.valgrind,
                 c.tool,
                 c.options.join(" ")
             )
-        },
-    );
+        });
     let refname = r.reference.as_deref().unwrap_or("the reference");
     let mut out = vec![
         h(2, "Instruction counts"),
         p(format!(
-            "This run counted instead of timing: each sample's child ran under {how}, its instructions cut into the protocol's phases at the child's clock reads, and once more natively with a counter of heap allocations per phase. A count is exact and, for a library's phases (init, first_op, remaining_ops), the same in every sample of a cell: \"identical ×n\" says all n samples agreed to the instruction, otherwise the range of each phase that differed is shown. Figures are medians over the samples (no interval: there is no noise to bound). to_main is exec to main (the dynamic loader and the runtime's start); it moves by a few dozen instructions with the command line and the environment. init+ops = init + first_op + remaining_ops. The ratios are this codec's instructions over {refname}'s in the same cell: exact when both cells' samples agreed."
+            "This run counted instead of timing: each sample's child ran under {how}, its instructions cut into the protocol's phases at the child's clock reads, and once more natively with a counter of heap allocations per phase. A count is exact and, for a library's phases (init, first_op, remaining_ops), the same in every sample of a cell: \"identical ×n\" says all n samples agreed to the instruction, otherwise the range of each phase that differed is shown. Figures are medians over the samples (no interval: there is no noise to bound). spawn_to_main is exec to main (the dynamic loader and the runtime's start); it moves by a few dozen instructions with the command line and the environment. init+ops = init + first_op + remaining_ops. The ratios are this codec's instructions over {refname}'s in the same cell: exact when both cells' samples agreed."
         )),
     ];
     for s in chart_data::scenarios(r) {
@@ -266,7 +253,7 @@ pub(super) fn counted(r: &Report) -> Vec<Block> {
         out.push(h(4, scenario_title(&s)));
         out.push(Block::Table(allocations_table(r, &s)));
     }
-    if let Some(b) = r.counted.as_ref().and_then(|c| c.beside.as_ref()) {
+    if let Some(b) = &r.beside {
         out.extend(beside_blocks(b));
     }
     out.push(h(3, "What instructions do not show"));
@@ -279,7 +266,7 @@ pub(super) fn counted(r: &Report) -> Vec<Block> {
 
 /// The one sentence that stands for the timing sections in a counted report.
 pub(super) fn timing_skipped(r: &Report) -> Vec<Block> {
-    let beside = if r.counted.as_ref().is_some_and(|c| c.beside.is_some()) {
+    let beside = if r.beside.is_some() {
         "the timed run's medians are beside the counts above"
     } else {
         "`analysis report COUNTED_RUN --timed TIMED_RUN` sets a timed run's medians beside the counts"
@@ -297,7 +284,7 @@ pub fn counted_text(r: &Report) -> String {
         out.push_str(&format!("\n{} (instructions)\n", scenario_title(&s)));
         out.push_str(&crate::report::console::render(&counts_table(r, &s)));
     }
-    if let Some(b) = r.counted.as_ref().and_then(|c| c.beside.as_ref()) {
+    if let Some(b) = &r.beside {
         out.push_str(&format!(
             "\nbeside {}: first_op instructions against time, {}; init+ops against init_plus_ops, {}\n",
             b.timed_dir,

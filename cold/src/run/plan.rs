@@ -12,7 +12,8 @@ use fixtures::Fixture;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use schema::run_folder::{CheckEntry, PlanRow};
+use schema::rows::PlanRow;
+use schema::run_folder::CheckEntry;
 use schema::Variant;
 
 /// codec × op × batch × fixture: a cell before its variant is chosen.
@@ -77,18 +78,25 @@ pub fn cells(
     (cells, unsupported)
 }
 
-/// `samples` blocks of every cell once in each of `variants`, each block shuffled; plan indices
-/// count from 0. With several variants, each variant of a cell is a cell of its own in every
-/// block, so builds are paired within blocks as codecs are.
-pub fn build(cells: &[Cell], samples: u32, seed: u64, variants: &[Variant]) -> Vec<PlanRow> {
-    // Cells come in table order from `cells` (each with its variants in the order given); the
-    // shuffle (ChaCha8, `rand`'s slice shuffle) is pinned by the golden test below, so a `rand`
-    // upgrade cannot change a plan silently. One variant gives the plan of a one-variant run.
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let units: Vec<(&Cell, Variant)> = cells
+/// A cell in one build: what the plan holds once per block.
+pub type Unit = (Cell, Variant);
+
+/// Every cell in each of `variants`, in table order (each cell's builds in the order given).
+pub fn each_in(cells: &[Cell], variants: &[Variant]) -> Vec<Unit> {
+    cells
         .iter()
-        .flat_map(|c| variants.iter().map(move |&v| (c, v)))
-        .collect();
+        .flat_map(|c| variants.iter().map(move |&v| (c.clone(), v)))
+        .collect()
+}
+
+/// `samples` blocks of every unit once, each block shuffled; plan indices count from 0. With
+/// several builds, each build of a cell is a unit of its own in every block, so builds are
+/// paired within blocks as codecs are.
+pub fn build(units: &[Unit], samples: u32, seed: u64) -> Vec<PlanRow> {
+    // Units come in table order; the shuffle (ChaCha8, `rand`'s slice shuffle) is pinned by the
+    // golden test below, so a `rand` upgrade cannot change a plan silently.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let units: Vec<(&Cell, Variant)> = units.iter().map(|(c, v)| (c, *v)).collect();
     let mut rows = Vec::with_capacity(units.len() * samples as usize);
     for block in 0..samples {
         let mut order = units.clone();
@@ -128,10 +136,11 @@ pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
 mod tests {
     use super::*;
     use codecs::registry;
+    use schema::run_folder::CheckStatus;
     use schema::GateCell;
     use std::collections::HashSet;
 
-    const PORTABLE: &[Variant] = &[Variant::Portable];
+    const PORTABLE: &[Variant] = &[Variant::PORTABLE];
 
     fn default_cells() -> (Vec<Cell>, Vec<Unsupported>) {
         let fixture = fixtures::find("users-2kb").unwrap();
@@ -166,13 +175,16 @@ mod tests {
         assert!(unsupported
             .iter()
             .any(|u| (u.codec, u.op) == ("jiter", Op::Ser)));
-        assert_eq!(build(&cells, 30, 1, PORTABLE).len(), cells.len() * 30);
+        assert_eq!(
+            build(&each_in(&cells, PORTABLE), 30, 1).len(),
+            cells.len() * 30
+        );
     }
 
     #[test]
     fn every_cell_once_per_block() {
         let (cells, _) = default_cells();
-        let plan = build(&cells, 5, 42, PORTABLE);
+        let plan = build(&each_in(&cells, PORTABLE), 5, 42);
         let want: HashSet<_> = cells
             .iter()
             .map(|c| (c.codec.to_string(), c.op, c.batch, c.fixture.to_string()))
@@ -196,9 +208,9 @@ mod tests {
     #[test]
     fn deterministic_for_a_seed_and_different_for_another() {
         let (cells, _) = default_cells();
-        let a = build(&cells, 3, 42, PORTABLE);
-        assert_eq!(a, build(&cells, 3, 42, PORTABLE));
-        let b = build(&cells, 3, 43, PORTABLE);
+        let a = build(&each_in(&cells, PORTABLE), 3, 42);
+        assert_eq!(a, build(&each_in(&cells, PORTABLE), 3, 42));
+        let b = build(&each_in(&cells, PORTABLE), 3, 43);
         assert_ne!(a, b);
         // Blocks are shuffled independently: block 0 and block 1 differ in order.
         let order = |blk: u32| -> Vec<_> {
@@ -230,7 +242,7 @@ mod tests {
 
     #[test]
     fn the_order_for_a_seed_is_pinned() {
-        let rows = build(&golden_cells(), 3, 20_261_130, PORTABLE);
+        let rows = build(&each_in(&golden_cells(), PORTABLE), 3, 20_261_130);
         let mut w = csv::Writer::from_writer(Vec::new());
         for r in &rows {
             w.serialize(r).unwrap();
@@ -243,7 +255,7 @@ mod tests {
         // Recorded from this code on 2026-11-30. A change here changes every plan: make it on
         // purpose, and say so.
         assert_eq!(
-            (first, schema::figures::fnv1a(text.as_bytes())),
+            (first, schema::protocol::fnv1a(text.as_bytes())),
             (
                 GOLDEN_FIRST.iter().map(|s| s.to_string()).collect(),
                 GOLDEN_HASH
@@ -265,7 +277,7 @@ mod tests {
     #[test]
     fn excluded_cells_leave_the_others_in_place() {
         let cells = golden_cells();
-        let all = build(&cells, 4, 9, PORTABLE);
+        let all = build(&each_in(&cells, PORTABLE), 4, 9);
         let beta_de = GateCell {
             codec: "beta".into(),
             fixture: "users-2kb".into(),
@@ -275,7 +287,7 @@ mod tests {
             codec: "beta".into(),
             fixture: "users-2kb".into(),
             op: Op::De,
-            status: "gate-failed".into(),
+            status: CheckStatus::GateFailed,
             detail: String::new(),
             variant: None,
         };
@@ -300,8 +312,8 @@ mod tests {
     #[test]
     fn two_variants_are_paired_within_every_block() {
         let cells = golden_cells();
-        let both = [Variant::Portable, Variant::Native];
-        let plan = build(&cells, 3, 7, &both);
+        let both = [Variant::PORTABLE, Variant::NATIVE];
+        let plan = build(&each_in(&cells, &both), 3, 7);
         assert_eq!(plan.len(), cells.len() * 2 * 3);
         for block in 0..3 {
             for cell in &cells {
@@ -322,15 +334,15 @@ mod tests {
             codec: "beta".into(),
             fixture: "users-2kb".into(),
             op: Op::De,
-            status: "preflight-failed".into(),
+            status: CheckStatus::PreflightFailed,
             detail: String::new(),
-            variant: Some(Variant::Native),
+            variant: Some(Variant::NATIVE),
         };
         let kept = without(plan.clone(), &[native_beta]);
         assert_eq!(kept.len(), plan.len() - 3 * 3);
         assert!(kept
             .iter()
-            .any(|r| r.codec == "beta" && r.op == Op::De && r.variant == Variant::Portable));
+            .any(|r| r.codec == "beta" && r.op == Op::De && r.variant == Variant::PORTABLE));
     }
 
     #[test]

@@ -4,26 +4,20 @@
 //! plan.csv, take every sample, mark the manifest finished and print the summary.
 //!
 //! The folder is written in an order where every prefix is either plainly not a run (no
-//! manifest yet) or resumable: the manifest holds everything plan.csv is derived from, and
-//! `--resume` checks one against the other. `--dry-run` does the same preparation in a
+//! manifest yet) or resumable: the manifest holds the settings plan.csv is derived from, and
+//! `cold resume` checks one against the other. `--dry-run` does the same preparation in a
 //! temporary folder and prints the plan the run would take.
 
-use crate::binaries;
 use crate::cli::RunOptions;
-use crate::codec_list;
 use crate::counting;
-use crate::folder;
-use crate::interrupt;
-use crate::lock;
-use crate::manifest;
-use crate::pin;
-use crate::prepare::{self, describe_unsupported, Prepared};
-use crate::session::{self, say};
+use crate::folder::{self, lock, manifest};
+use crate::run::prepare::{self, describe_unsupported, Prepared};
+use crate::run::session::{self, say};
+use crate::runtimes::codec_list;
+use crate::system::{binaries, interrupt, pin};
 use anyhow::{bail, Result};
 use codecs::AnyCodec;
-use schema::run_folder::{
-    CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry, MANIFEST,
-};
+use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
 use schema::{Measure, Variant};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -35,7 +29,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         session::status_to_stderr();
     }
     let (cells, unsupported) = prepare::cells(o)?;
-    let children_dirs = children_dirs(o, &prepare::binaries(&cells)?)?;
+    let builds = builds(o, &prepare::binaries(&cells)?)?;
     let documents = prepare::documents(o)?;
     let env = child_env(&o.env);
 
@@ -43,13 +37,13 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         let scratch = std::env::temp_dir().join(format!("thaw-dry-run-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&scratch);
         folder::create(&scratch)?;
-        let prepared = prepare::prepare_run(o, &documents, &children_dirs, &scratch, &env);
+        let prepared = prepare::prepare_run(o, &documents, &builds, &scratch, &env);
         let _ = std::fs::remove_dir_all(&scratch);
         let prepared = prepared?;
         session::print_plan(&prepared.plan)?;
         eprintln!(
             "{} cells × {} samples = {} samples ({} left out by the gate or the preflight)",
-            prepared.cells.len(),
+            prepared.units.len(),
             o.samples,
             prepared.plan.len(),
             prepared.excluded.len()
@@ -83,7 +77,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .unwrap_or_else(|| folder::default_dir(started));
     if let Err(refused) = folder::create(&dir) {
         // A run still writing the folder: say whose it is.
-        if dir.join(lock::LOCK).exists() {
+        if dir.join(schema::run_folder::LOCK).exists() {
             lock::lock(&dir)?;
         }
         return Err(refused);
@@ -95,29 +89,26 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         None => None,
     };
 
-    let prepared = prepare::prepare_run(o, &documents, &children_dirs, &dir, &env)?;
+    let prepared = prepare::prepare_run(o, &documents, &builds, &dir, &env)?;
     let settings = Settings {
         seed: o.seed,
         plan_seed: o.plan_seed,
         samples_per_cell: o.samples,
-        variants: children_dirs
-            .iter()
-            .map(|(variant, dir)| VariantEntry {
-                variant: *variant,
-                children_dir: dir.display().to_string(),
-            })
-            .collect(),
+        codecs: o.codecs.iter().map(|c| c.id().to_string()).collect(),
+        ops: o.ops.clone(),
+        batches: o.batches.clone(),
+        fixtures: o.fixtures.iter().map(|f| f.name.to_string()).collect(),
+        variants: builds,
         pinning,
         cold_cache: o.cold_cache,
         timeout_secs: o.timeout.as_secs_f64(),
+        memory_limit_mib: o.memory_limit_mib,
         drops: o.drops,
         child_env: env_strings(&env),
         measure: o.measure,
         stopping: o.stopping.clone(),
     };
-    let mut manifest = manifest_of(o, &settings, started_utc, prepared_parts(o, &prepared));
-    manifest.measure = Some(o.measure);
-    manifest.stopping = o.stopping.clone();
+    let mut manifest = manifest_of(o, settings, started_utc, &prepared);
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
     if o.out.is_none() {
@@ -129,7 +120,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     if prepared.plan.is_empty() {
         bail!(
             "every cell failed the correctness gate or the preflight; see {}",
-            dir.join(MANIFEST).display()
+            dir.join(schema::run_folder::MANIFEST).display()
         );
     }
 
@@ -141,42 +132,78 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         if o.cold_cache { ", cold cache" } else { "" }
     );
     let blocks = o.stopping.is_some().then(|| session::Blocks {
-        cells: prepared.cells.clone(),
+        units: prepared.units.clone(),
         excluded: prepared.excluded.clone(),
         seed: o.plan_seed,
-        variants: o.variants.clone(),
     });
     let tally = session::take_samples(
         &dir,
         &mut manifest,
-        &settings,
         &prepared.routes,
         counter,
         prepared.plan.clone(),
         blocks.as_ref(),
     )?;
-    session::finish(&dir, &mut manifest, &settings, &tally)?;
-    Ok(Some(dir))
+    session::finish(&dir, &mut manifest, &tally).map(|()| Some(dir))
 }
 
-/// The folder of the children of each of the run's variants, built first when the runner was
-/// started by `cargo run` (only the binaries the cells need).
-fn children_dirs(o: &RunOptions, needed: &[String]) -> Result<Vec<(Variant, PathBuf)>> {
-    if let Some(dir) = &o.children_dir {
-        return Ok(vec![(o.variants[0], dir.clone())]);
-    }
-    let mut dirs = Vec::new();
-    for &variant in &o.variants {
-        if let Some(command) = binaries::cargo_build_command(variant, needed)? {
-            say!(
-                "building the {} children (started by cargo run)",
-                variant.name()
-            );
-            binaries::build(command)?;
+/// Every build the run takes, of every runtime its codecs run on: the builds asked for with
+/// `--variant` of that runtime, or the runtime's default; a Rust build with the folder of its
+/// children, built first when the runner was started by `cargo run` (only the binaries the cells
+/// need).
+fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
+    let mut runtimes: Vec<&'static str> = Vec::new();
+    for c in &o.codecs {
+        let r = codec_list::runtime_of(*c);
+        if !runtimes.contains(&r) {
+            runtimes.push(r);
         }
-        dirs.push((variant, binaries::default_dir(variant)?));
     }
-    Ok(dirs)
+    for v in &o.variants {
+        let r = codec_list::runtime_of_variant(*v);
+        if !runtimes.contains(&r) {
+            bail!(
+                "--variant {v}: a build of the {r} children, but no codec of the run is {r}'s; \
+                 give a {r} codec too, or another build"
+            );
+        }
+    }
+    let mut entries = Vec::new();
+    for runtime in runtimes {
+        let asked: Vec<Variant> = o
+            .variants
+            .iter()
+            .copied()
+            .filter(|v| codec_list::runtime_of_variant(*v) == runtime)
+            .collect();
+        if runtime != codec_list::RUST {
+            entries.extend(crate::runtimes::builds(runtime, &asked)?);
+            continue;
+        }
+        let asked = if asked.is_empty() {
+            vec![Variant::PORTABLE]
+        } else {
+            asked
+        };
+        for variant in asked {
+            let dir = match &o.children_dir {
+                Some(dir) => std::path::absolute(dir)?,
+                None => {
+                    if let Some(command) = binaries::cargo_build_command(variant, needed)? {
+                        say!("building the {variant} children (started by cargo run)");
+                        binaries::build(command)?;
+                    }
+                    binaries::default_dir(variant)?
+                }
+            };
+            entries.push(VariantEntry {
+                variant,
+                runtime: runtime.to_string(),
+                children_dir: dir.display().to_string(),
+            });
+        }
+    }
+    Ok(entries)
 }
 
 /// What the children are started with, and nothing else: `PATH` and `HOME` from the runner's
@@ -203,14 +230,9 @@ pub fn env_strings(env: &[(OsString, OsString)]) -> Vec<String> {
         .collect()
 }
 
-/// The parts of a preparation that go into the manifest.
-pub struct ManifestParts<'a> {
-    pub codecs: Vec<CodecEntry>,
-    pub prepared: &'a Prepared,
-}
-
-fn prepared_parts<'a>(o: &RunOptions, prepared: &'a Prepared) -> ManifestParts<'a> {
-    let ids: std::collections::BTreeSet<&str> = prepared.cells.iter().map(|c| c.codec).collect();
+/// The manifest of a run that has just started (`finished: false`).
+fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prepared) -> Manifest {
+    let ids: std::collections::BTreeSet<&str> = p.units.iter().map(|(c, _)| c.codec).collect();
     let codecs = o
         .codecs
         .iter()
@@ -222,11 +244,8 @@ fn prepared_parts<'a>(o: &RunOptions, prepared: &'a Prepared) -> ManifestParts<'
                 id: c.id().to_string(),
                 library: c.library().to_string(),
                 version: c.version().to_string(),
-                style: Some(c.style()),
-                output: Some(c.output()),
-                child: None,
-                child_bytes: None,
-                child_sha256: None,
+                style: c.style(),
+                output: c.output(),
                 runtime: external.map(|e| e.runtime.name.to_string()),
                 runtime_version: external
                     .and_then(|e| e.runtime.found().ok())
@@ -234,49 +253,26 @@ fn prepared_parts<'a>(o: &RunOptions, prepared: &'a Prepared) -> ManifestParts<'
             }
         })
         .collect();
-    ManifestParts { codecs, prepared }
-}
-
-/// The manifest of a run that has just started (`finished: false`).
-fn manifest_of(
-    o: &RunOptions,
-    s: &Settings,
-    started_utc: String,
-    parts: ManifestParts,
-) -> Manifest {
-    let p = parts.prepared;
     Manifest {
+        synthetic: false,
         thaw_version: env!("CARGO_PKG_VERSION").to_string(),
         commit: manifest::git_commit(),
         command_line: std::env::args().collect(),
-        seed: Some(s.seed),
-        plan_seed: Some(s.plan_seed),
-        samples_per_cell: Some(s.samples_per_cell),
-        ops: o.ops.clone(),
-        batches: o.batches.clone(),
-        cells: Some(p.cells.len()),
-        samples_planned: Some(p.plan.len()),
-        variant: s.variants.first().map(|v| v.variant),
-        children_dir: s.variants.first().map(|v| v.children_dir.clone()),
-        variants: if s.variants.len() > 1 {
-            s.variants.clone()
-        } else {
-            Vec::new()
-        },
+        settings,
+        machine: manifest::machine(),
         rustc: Some(manifest::RUSTC.to_string()),
-        codecs: parts.codecs,
+        cells: p.units.len(),
+        samples_planned: p.plan.len(),
+        codecs,
         children: p.children.clone(),
-        child_env: Some(s.child_env.clone()),
         fixtures: p.fixtures.clone(),
         inputs: p.inputs.clone(),
-        cpu_model: manifest::cpu_model(),
-        cores: Some(crate::pin::online_cpus()),
-        kernel: manifest::kernel(),
-        pinning: s.pinning.clone(),
-        cold_cache: s.cold_cache,
-        timeout_secs: Some(s.timeout_secs),
-        drops: Some(s.drops),
+        counting: None,
+        cold_cache_check: None,
         started_utc,
+        resumed_utc: Vec::new(),
+        finished: false,
+        finished_utc: None,
         unsupported: p
             .unsupported
             .iter()
@@ -290,7 +286,6 @@ fn manifest_of(
         verification: p.verification.clone(),
         preflight: p.preflight.clone(),
         excluded: p.excluded.clone(),
-        ..Manifest::default()
     }
 }
 

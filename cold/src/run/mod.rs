@@ -1,0 +1,16 @@
+//! A run, step by step: the plan, a pure function of the settings ([`plan`]); everything before
+//! the first sample ([`prepare`]); a fresh run ([`fresh`]) and a resumed one ([`resume`]), which
+//! share the taking of samples ([`session`], [`sampler`]); what a reaped child means
+//! ([`classify`]); the `--precision` rule's glue ([`precision`]); the closing table
+//! ([`summary`]) and the progress display ([`progress`]).
+
+pub mod classify;
+pub mod fresh;
+pub mod plan;
+pub mod precision;
+pub mod prepare;
+pub mod progress;
+pub mod resume;
+pub mod sampler;
+pub mod session;
+pub mod summary;
