@@ -1,52 +1,99 @@
 #!/usr/bin/env bash
 # Installs what thaw's optional features need beyond Rust, idempotently (what is there already is
-# left alone): Valgrind (`cold run --measure instructions`), hyperfine (scripts/bench-harness.sh),
-# and the runtimes of the non-Rust children: a JDK with Jackson and Gson, Python 3 with orjson,
-# Node.js. Debian or Ubuntu, as root (CI runs it so); elsewhere it says what to install and
-# exits 1. A runtime that is still missing afterwards makes its cells unsupported, with the
-# reason, never a failed run.
+# left alone), and says what it could not install:
+#   - Valgrind (`cold run --measure instructions`) and hyperfine (scripts/bench-harness.sh);
+#   - the JVM children: Maven, a JDK 17 (Debian's), and this project's Maven dependencies and
+#     plugins fetched once into ~/.m2 (so a run compiles offline); JDK 25 (Temurin) is not a
+#     Debian package: it must be at /usr/lib/jvm/temurin-25-jdk-amd64 (CI carries it);
+#   - the Python children: Debian's python3 and pip, and thaw's virtual environment holding only
+#     what the children need (scripts/install-python-env.sh: orjson, pinned with hashes);
+#   - the Node children: Debian's nodejs;
+#   - the JVM warm track's JMH project, fetched once (scripts/resolve-warm-jvm.sh).
+# Debian or Ubuntu, as root for the packages (CI runs it so). Exits 1 when something is still
+# missing at the end, naming it: a runtime that is missing makes its cells unsupported, with
+# the reason, in a run; CI, which promises every runtime, fails instead.
 #
 #   scripts/install-runtimes.sh
 set -euo pipefail
 
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { echo "install-runtimes: $*" >&2; }
+
 packages=(
-  valgrind            # cold run --measure instructions
-  hyperfine           # scripts/bench-harness.sh
-  default-jdk-headless libjackson2-databind-java libgoogle-gson-java   # JVM children
-  python3 python3-pip # Python children
-  nodejs              # Node children
+  valgrind                 # cold run --measure instructions
+  hyperfine                # scripts/bench-harness.sh
+  maven                    # the JVM children and the JMH benches
+  openjdk-17-jdk-headless  # the JVM children's second build (jdk17)
+  python3 python3-pip      # the Python children's interpreter, and pip to fill its environment
+  nodejs                   # the Node children
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-
 if [ "${#missing[@]}" -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-runtimes: no apt-get here; install these yourself: ${missing[*]}" >&2
-    exit 1
+    say "no apt-get here; install these yourself: ${missing[*]}"
+  elif [ "$(id -u)" != 0 ]; then
+    say "run as root (sudo $0) to install: ${missing[*]}"
+  else
+    say "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   fi
-  if [ "$(id -u)" != 0 ]; then
-    echo "install-runtimes: run as root (sudo $0) to install: ${missing[*]}" >&2
-    exit 1
-  fi
-  echo "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# orjson for the Python children, from PyPI, for the python3 the children run.
-if ! python3 -c "import orjson" 2>/dev/null; then
-  echo "installing: orjson (pip)"
-  python3 -m pip install -q orjson 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages orjson
+# The Python children's environment.
+if command -v python3 >/dev/null 2>&1; then
+  "$root/scripts/install-python-env.sh" >/dev/null || say "the Python environment could not be made (above)"
 fi
 
-echo "install-runtimes: ready:" \
-  "$(valgrind --version 2>/dev/null || echo 'no valgrind')," \
-  "$(hyperfine --version 2>/dev/null || echo 'no hyperfine')," \
-  "$(java -version 2>&1 | head -1 || echo 'no java')," \
-  "python $(python3 -c 'import sys, orjson; print(sys.version.split()[0], "orjson", orjson.__version__)' 2>/dev/null || echo '?')," \
+# The JVM children's dependencies and plugins, fetched once: a compile into a scratch folder
+# that works offline means they are there.
+jvm="$root/cold/external/jvm/pom.xml"
+jvm_offline=no
+if command -v mvn >/dev/null 2>&1; then
+  scratch="$(mktemp -d)"
+  if mvn -o -q -f "$jvm" -Dthaw.build="$scratch" package >/dev/null 2>&1; then
+    jvm_offline=yes
+  else
+    say "fetching the JVM children's dependencies from Maven Central"
+    rm -rf "$scratch" && scratch="$(mktemp -d)"
+    mvn -q -f "$jvm" -Dthaw.build="$scratch" dependency:go-offline package >/dev/null &&
+      rm -rf "$scratch" && scratch="$(mktemp -d)" &&
+      mvn -o -q -f "$jvm" -Dthaw.build="$scratch" package >/dev/null 2>&1 && jvm_offline=yes ||
+      say "fetching the JVM children's dependencies failed"
+  fi
+  rm -rf "$scratch"
+  if [ -x "$root/scripts/resolve-warm-jvm.sh" ]; then
+    "$root/scripts/resolve-warm-jvm.sh" || say "fetching the JMH benches' dependencies failed"
+  fi
+fi
+
+# What is there now, and what is not.
+absent=()
+have() { command -v "$1" >/dev/null 2>&1 || absent+=("$2"); }
+have valgrind "valgrind"
+have hyperfine "hyperfine"
+have mvn "maven"
+have node "nodejs"
+[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] ||
+  [ -x /usr/lib/jvm/java-25-openjdk-amd64/bin/java ] ||
+  absent+=("JDK 25 (Temurin, at /usr/lib/jvm/temurin-25-jdk-amd64)")
+[ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ] ||
+  [ -x /usr/lib/jvm/temurin-17-jdk-amd64/bin/java ] || absent+=("JDK 17")
+venv_python="$root/target/external/python-venv/bin/python"
+"$venv_python" -c 'import orjson' 2>/dev/null || absent+=("thaw's Python environment with orjson")
+[ "$jvm_offline" = yes ] || absent+=("the JVM children's Maven dependencies (offline)")
+
+say "ready: $(valgrind --version 2>/dev/null || echo 'no valgrind');" \
+  "$(hyperfine --version 2>/dev/null || echo 'no hyperfine');" \
+  "$(mvn -B -v 2>/dev/null | sed -n 1p);" \
+  "python $("$venv_python" -c 'import sys, orjson; print(sys.version.split()[0], "orjson", orjson.__version__)' 2>/dev/null || echo '?');" \
   "node $(node --version 2>/dev/null || echo '?')"
+if [ "${#absent[@]}" -gt 0 ]; then
+  say "still missing: ${absent[*]}"
+  exit 1
+fi

@@ -141,6 +141,10 @@ pub struct RunArgs {
     /// The same as `cold resume DIR` (an older spelling), given alone.
     #[arg(long, value_name = "DIR", hide = true, exclusive = true)]
     pub resume: Option<PathBuf>,
+    /// Fail, rather than leave cells unsupported, when a runtime, a build of it or a library a
+    /// chosen codec needs is not there (for CI, which states what it provides).
+    #[arg(long)]
+    pub require_runtimes: bool,
     /// Print the plan as CSV and exit.
     #[arg(long)]
     pub dry_run: bool,
@@ -171,6 +175,7 @@ pub struct RunOptions {
     pub measure: Measure,
     /// `--precision`: the stopping rule (its `sampling_secs` 0, nothing stopped yet).
     pub stopping: Option<Stopping>,
+    pub require_runtimes: bool,
     pub dry_run: bool,
 }
 
@@ -349,6 +354,7 @@ impl RunArgs {
             corpora,
             measure: self.measure,
             stopping,
+            require_runtimes: self.require_runtimes,
             dry_run: self.dry_run,
         })))
     }

@@ -14,26 +14,52 @@ pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<(
         writeln!(
             out,
             "codecs of other runtimes (--codecs {} or their ids; described in cold/external/):",
-            crate::runtimes::runtimes().join(", ")
+            crate::runtimes::groups().join(", ")
         )?;
         writeln!(
             out,
-            "{:<20} {:<20} {:<8} {:<9} runtime",
-            "codec", "library", "runtime", "style"
+            "{:<20} {:<28} {:<12} {:<9} there",
+            "codec", "library", "group", "style"
         )?;
         for c in external {
             let there = match c.available() {
-                Ok(found) => found.version.clone(),
-                Err(why) => format!("unavailable: {why}"),
+                Ok(_) => "yes".to_string(),
+                Err(why) => format!("no: {why}"),
             };
             writeln!(
                 out,
-                "{:<20} {:<20} {:<8} {:<9} {there}",
+                "{:<20} {:<28} {:<12} {:<9} {there}",
                 c.id,
                 codecs::AnyCodec::library(c),
-                c.runtime.name,
+                c.group,
                 codecs::AnyCodec::style(c).name()
             )?;
+        }
+        writeln!(
+            out,
+            "\nbuilds of the other runtimes (--variant; * the default):"
+        )?;
+        let mut shown = Vec::new();
+        for c in external {
+            if shown.contains(&c.runtime.name) {
+                continue;
+            }
+            shown.push(c.runtime.name);
+            let defaults = c.runtime.default_variants();
+            for v in c.runtime.variants() {
+                let star = if defaults.contains(&v) { "*" } else { " " };
+                let there = match c.runtime.found(v) {
+                    Ok(f) => format!("{} ({})", f.version, f.executable.display()),
+                    Err(why) => format!("not there: {why}"),
+                };
+                writeln!(
+                    out,
+                    "  {:<8} {star}{:<10} {}: {there}",
+                    c.runtime.name,
+                    v.name(),
+                    c.runtime.about(v).unwrap_or("")
+                )?;
+            }
         }
         writeln!(out)?;
     }

@@ -1,10 +1,14 @@
-//! Children in other languages (cold/external/): an honest Python child runs and its samples are
-//! checked against what its preflight learned; a deliberately wrong one (it changes a value) is
-//! refused by its preflight's check by meaning, with the path of the first difference, before
-//! anything is timed; a library that is not installed makes its cells unsupported, with how to
-//! install it, and the rest of the run goes on. Skipped, with a message, where python3 is absent.
+//! Children in other languages (cold/external/): a deliberately wrong child (it changes a value)
+//! is refused by its preflight's check by meaning, with the path of the first difference, before
+//! anything is timed, on the JVM, in Python and in Node; an honest child runs and every timed
+//! sample is checked by content against what its preflight learned, so a child that changes its
+//! output after the preflight (the same length, other content) is caught in the samples; a
+//! library that is not installed makes its cells unsupported, with how to install it, and the
+//! rest of the run goes on. Where a runtime is missing the test says so and is skipped, or fails
+//! under CI (THAW_CI=1), which provides every runtime.
 
 use schema::rows::SampleRow;
+use schema::Status;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,13 +19,16 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// A description folder under `root` with the repository's Python runtime and `repo_files` of
-/// its folder, and `own` files written as given; returns the folder to name in THAW_EXTERNAL.
-fn python_descriptions(root: &Path, repo_files: &[&str], own: &[(&str, &str)]) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("external/python");
-    let dir = root.join("descriptions/python");
+/// A description folder under `root` with the repository's `runtime` (its runtime.toml and
+/// `repo_files` of its folder) and `own` files written as given; returns the folder to name in
+/// THAW_EXTERNAL.
+fn descriptions(root: &Path, runtime: &str, repo_files: &[&str], own: &[(&str, &str)]) -> PathBuf {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("external")
+        .join(runtime);
+    let dir = root.join("descriptions").join(runtime);
     std::fs::create_dir_all(&dir).unwrap();
-    for file in ["runtime.toml", "harness.py"].iter().chain(repo_files) {
+    for file in repo_files {
         std::fs::copy(repo.join(file), dir.join(file)).unwrap();
     }
     for (file, text) in own {
@@ -30,22 +37,42 @@ fn python_descriptions(root: &Path, repo_files: &[&str], own: &[(&str, &str)]) -
     root.join("descriptions")
 }
 
-/// Whether python3 is missing (then the test says so and is skipped).
-fn no_python() -> bool {
-    let missing = Command::new("python3").arg("--version").output().is_err();
-    if missing {
-        eprintln!("skipped: no python3 on PATH (scripts/install-runtimes.sh installs it)");
+/// Whether the runtime that `program --version` starts is missing: then the test says so and is
+/// skipped, or fails under CI.
+fn missing(program: &Path, what: &str) -> bool {
+    let there = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !there {
+        let why = format!(
+            "no {what} at {} (scripts/install-runtimes.sh installs it)",
+            program.display()
+        );
+        assert!(
+            std::env::var_os("THAW_CI").is_none(),
+            "CI provides it, but: {why}"
+        );
+        eprintln!("skipped: {why}");
     }
-    missing
+    !there
 }
+
+/// The Python the children run.
+fn python() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/external/python-venv/bin/python")
+}
+
+const PYTHON_FILES: [&str; 3] = ["runtime.toml", "harness.py", "describe.py"];
 
 /// A description folder with one more Python codec, `wrong-json`: the standard json module,
 /// but its child changes the first `isActive` it meets, after reading (de) and before writing
 /// (ser).
-fn wrong_child(root: &Path) -> PathBuf {
-    python_descriptions(
+fn wrong_python(root: &Path) -> PathBuf {
+    descriptions(
         root,
-        &[],
+        "python",
+        &PYTHON_FILES,
         &[
             (
                 "codec-wrong-json.toml",
@@ -65,8 +92,238 @@ def flip(value):
 
 def init(): pass
 def de(data): return flip(json.loads(data))
-def ser(value): return json.dumps(flip(value))
-def write_back(value): return json.dumps(value)
+def ser(value): return json.dumps(flip(value), separators=(",", ":"), ensure_ascii=False)
+def write_back(value): return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def version(): return "0"
+
+harness.run(MAIN, sys.modules[__name__])
+"#,
+            ),
+        ],
+    )
+}
+
+/// The same in Node: `wrong-node`.
+fn wrong_node(root: &Path) -> PathBuf {
+    descriptions(
+        root,
+        "node",
+        &["runtime.toml", "harness.js", "describe.js"],
+        &[
+            (
+                "codec-wrong-node.toml",
+                "id = \"wrong-node\"\nlibrary = \"node JSON\"\nstyle = \"dom\"\n\
+                 source = \"wrong_child.js\"\noutput = \"new-string\"\n",
+            ),
+            (
+                "wrong_child.js",
+                r#"'use strict';
+const main = process.hrtime.bigint();
+const { run } = require('./harness');
+const flip = (v) => { v.users[0].isActive = !v.users[0].isActive; return v; };
+run(main, {
+  init() {},
+  de: (buffer) => flip(JSON.parse(buffer.toString('utf8'))),
+  ser: (value) => JSON.stringify(flip(value)),
+  writeBack: (value) => JSON.stringify(value),
+  version: () => '0',
+});
+"#,
+            ),
+        ],
+    )
+}
+
+/// A JVM runtime of its own, `jvm-wrong`, on JDK 17 or 25, whose one child is a single Java
+/// source file run by the JVM's source launcher: it follows the protocol by hand and writes back
+/// the document with its first `"isActive":true` made false (`de` only).
+fn wrong_jvm(root: &Path) -> PathBuf {
+    descriptions(
+        root,
+        "jvm-wrong",
+        &[],
+        &[
+            (
+                "runtime.toml",
+                r#"name = "jvm-wrong"
+version = ["-version"]
+command = ["{source}"]
+install = "scripts/install-runtimes.sh"
+
+[[builds]]
+name = "jvm-wrong"
+about = "a JDK's source launcher"
+program = ["/usr/lib/jvm/temurin-25-jdk-amd64/bin/java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java"]
+"#,
+            ),
+            (
+                "codec-wrong-jvm.toml",
+                "id = \"wrong-jvm\"\nlibrary = \"by hand\"\nstyle = \"dom\"\n\
+                 source = \"WrongChild.java\"\noutput = \"new-string\"\n",
+            ),
+            (
+                "WrongChild.java",
+                r#"import java.nio.charset.StandardCharsets;
+import java.nio.file.*;
+
+public class WrongChild {
+    public static void main(String[] args) throws Exception {
+        long main = System.nanoTime();
+        if (args.length == 1 && args[0].equals("--version")) { System.out.println("0"); return; }
+        String input = null, check = null;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (args[i].equals("--input")) input = args[i + 1];
+            if (args[i].equals("--check-file")) check = args[i + 1];
+        }
+        byte[] doc = Files.readAllBytes(Path.of(input));
+        long fixture = System.nanoTime();
+        String text = new String(doc, StandardCharsets.UTF_8);
+        String wrong = text.replaceFirst("\"isActive\":true", "\"isActive\":false");
+        long done = System.nanoTime();
+        if (check != null) Files.write(Path.of(check), wrong.getBytes(StandardCharsets.UTF_8));
+        long checked = System.nanoTime();
+        System.out.println("{\"main\":" + main + ",\"fixture\":" + fixture + ",\"init\":" + fixture
+            + ",\"first\":" + done + ",\"done\":" + done + ",\"checked\":" + checked
+            + ",\"checksum\":\"0000000000000001\",\"bytes\":" + doc.length
+            + ",\"hwm_kib\":1,\"rss_kib\":1}");
+    }
+}
+"#,
+            ),
+        ],
+    )
+}
+
+/// `cold run` with THAW_EXTERNAL set to `descriptions`, as a user starts it.
+fn cold(descriptions: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cold"));
+    c.env_remove("CARGO").env("THAW_EXTERNAL", descriptions);
+    c
+}
+
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs `codecs` on users-1kb (`ops`, batch 1, two samples) into `dir`: the wrong codec must be
+/// left out by its preflight naming `users[0].isActive`, the others run.
+fn refused(
+    descriptions: &Path,
+    dir: &Path,
+    codecs: &str,
+    wrong: &str,
+    ops: &str,
+) -> Vec<SampleRow> {
+    let out = cold(descriptions)
+        .args(["run", "--codecs", codecs, "--ops", ops])
+        .args([
+            "--fixture",
+            "users-1kb",
+            "--batches",
+            "1",
+            "--samples",
+            "2",
+            "--out",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let said = said(&out);
+    assert_eq!(out.status.code(), Some(3), "cells were left out: {said}");
+    assert!(
+        said.contains(&format!("preflight {wrong} de on users-1kb"))
+            && said.contains("at users[0].isActive"),
+        "{said}"
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let excluded = m["excluded"].as_array().unwrap();
+    assert!(!excluded.is_empty());
+    assert!(excluded.iter().all(
+        |e| e["codec"] == wrong && e["detail"].as_str().unwrap().contains("users[0].isActive")
+    ));
+    let samples = schema::rows::read_samples(&dir.join("samples.csv"), None)
+        .unwrap()
+        .0;
+    assert!(!samples.is_empty());
+    assert!(
+        samples.iter().all(|s| s.is_ok() && s.codec != wrong),
+        "{samples:?}"
+    );
+    samples
+}
+
+#[test]
+fn a_wrong_jvm_child_is_refused_with_the_path() {
+    let java = Path::new("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+    let java = if java.exists() {
+        java
+    } else {
+        Path::new("java")
+    };
+    if missing(java, "JDK") {
+        return;
+    }
+    let root = tmp("wrong-jvm");
+    let d = wrong_jvm(&root);
+    // the Rust floor runs beside it
+    refused(&d, &root.join("run"), "wrong-jvm,noop", "wrong-jvm", "de");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_wrong_node_child_is_refused_with_the_path() {
+    if missing(Path::new("node"), "node") {
+        return;
+    }
+    let root = tmp("wrong-node");
+    let d = wrong_node(&root);
+    refused(
+        &d,
+        &root.join("run"),
+        "wrong-node,node-floor",
+        "wrong-node",
+        "de,ser",
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A Python codec, `shifty-json`, honest in its preflight and, in every timed sample, changing
+/// one character of a decoded string: the same length, other content.
+fn shifty_python(root: &Path) -> PathBuf {
+    descriptions(
+        root,
+        "python",
+        &PYTHON_FILES,
+        &[
+            (
+                "codec-shifty-json.toml",
+                "id = \"shifty-json\"\nlibrary = \"python json\"\nstyle = \"dom\"\n\
+                 source = \"shifty_child.py\"\noutput = \"new-string\"\n",
+            ),
+            (
+                "shifty_child.py",
+                r#"import time
+MAIN = time.monotonic_ns()
+import json, sys
+import harness
+
+TIMED = "--check-file" not in sys.argv
+
+def shift(value):
+    if TIMED:
+        name = value["users"][0]["name"]
+        value["users"][0]["name"] = ("x" if name[0] != "x" else "y") + name[1:]
+    return value
+
+def init(): pass
+def de(data): return shift(json.loads(data))
+def ser(value): return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def write_back(value): return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 def version(): return "0"
 
 harness.run(MAIN, sys.modules[__name__])
@@ -77,16 +334,52 @@ harness.run(MAIN, sys.modules[__name__])
 }
 
 #[test]
-fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
-    if no_python() {
+fn a_child_whose_content_changes_after_its_preflight_is_caught_in_every_sample() {
+    if missing(&python(), "Python environment") {
+        return;
+    }
+    let root = tmp("shifty");
+    let d = shifty_python(&root);
+    let dir = root.join("run");
+    let out = cold(&d)
+        .args(["run", "--codecs", "shifty-json,python-json", "--ops", "de"])
+        .args([
+            "--fixture",
+            "users-1kb",
+            "--batches",
+            "1",
+            "--samples",
+            "3",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "failed samples: {}", said(&out));
+    let samples = schema::rows::read_samples(&dir.join("samples.csv"), None)
+        .unwrap()
+        .0;
+    for s in &samples {
+        let want = if s.codec == "shifty-json" {
+            Status::WrongChecksum
+        } else {
+            Status::Ok
+        };
+        assert_eq!(s.status, want, "{s:?}");
+    }
+    assert_eq!(samples.len(), 6);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_wrong_python_child_is_refused_and_an_honest_one_runs() {
+    if missing(&python(), "Python environment") {
         return;
     }
     let root = tmp("wrong");
-    let descriptions = wrong_child(&root);
+    let descriptions = wrong_python(&root);
     let dir = root.join("run");
-    let out = Command::new(env!("CARGO_BIN_EXE_cold"))
-        .env_remove("CARGO")
-        .env("THAW_EXTERNAL", &descriptions)
+    let out = cold(&descriptions)
         .args(["run", "--codecs", "wrong-json,python-json,python-floor"])
         .args([
             "--fixture",
@@ -142,9 +435,10 @@ fn a_wrong_external_child_is_refused_and_an_honest_one_runs() {
 /// A description folder with one more Python codec, `absent-json`, whose library is a module that
 /// no machine has.
 fn absent_library(root: &Path) -> PathBuf {
-    python_descriptions(
+    descriptions(
         root,
-        &["json_child.py"],
+        "python",
+        &["runtime.toml", "harness.py", "describe.py", "json_child.py"],
         &[(
             "codec-absent-json.toml",
             "id = \"absent-json\"\nlibrary = \"absent json\"\nstyle = \"dom\"\n\
@@ -157,7 +451,7 @@ fn absent_library(root: &Path) -> PathBuf {
 
 #[test]
 fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
-    if no_python() {
+    if missing(&python(), "Python environment") {
         return;
     }
     let root = tmp("absent");
@@ -175,7 +469,7 @@ fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
         .find(|l| l.starts_with("absent-json"))
         .unwrap_or_else(|| panic!("absent-json not listed:\n{listed}"));
     assert!(
-        line.contains("unavailable") && line.contains("pip install thaw-no-such-module"),
+        line.contains("no: ") && line.contains("pip install thaw-no-such-module"),
         "{line}"
     );
 

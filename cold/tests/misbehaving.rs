@@ -36,6 +36,7 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
         child: child.to_path_buf(),
         prefix: Vec::new(),
         input: PathBuf::from("/behaviour").join(behaviour),
+        loads: Default::default(),
         drops: Drops::End,
         expected: Some(Expected {
             checksum: 0,

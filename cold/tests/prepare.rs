@@ -109,14 +109,15 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         corpora: None,
         measure: schema::Measure::Time,
         stopping: None,
+        require_runtimes: false,
         dry_run: false,
     };
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    let dirs = [schema::run_folder::VariantEntry {
-        variant: Variant::PORTABLE,
-        runtime: "rust".into(),
-        children_dir: children_dir().display().to_string(),
-    }];
+    let dirs = [schema::run_folder::VariantEntry::new(
+        Variant::PORTABLE,
+        "rust",
+        children_dir().display().to_string(),
+    )];
     let prepared = prepare_run(&o, &documents(&o).unwrap(), &dirs, &dir, &env).unwrap();
     let planned: Vec<&str> = prepared.plan.iter().map(|r| r.codec.as_str()).collect();
     assert!(planned.iter().all(|c| *c == "noop"), "{planned:?}");
@@ -134,6 +135,6 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
     assert!(detail.contains("users[0].isActive"), "{detail}");
     let (status, detail) = why("serde_json");
     assert_eq!(status, CheckStatus::PreflightFailed);
-    assert!(detail.contains("wrong-checksum at batch 1"), "{detail}");
+    assert!(detail.contains("batch 1: wrong-checksum"), "{detail}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -445,7 +445,7 @@ fn the_report_reads_a_real_run() {
 #[test]
 fn a_counted_run_gives_the_same_counts_every_sample() {
     if Command::new("valgrind").arg("--version").output().is_err() {
-        eprintln!("skipped: no valgrind on PATH (scripts/install-runtimes.sh installs it)");
+        common::skip("no valgrind on PATH (scripts/install-runtimes.sh installs it)");
         return;
     }
     let root = tmp("counted");
@@ -613,7 +613,7 @@ fn a_precision_run_stops_on_precision_or_on_samples() {
 #[test]
 fn a_counted_change_is_caught_by_compare() {
     if Command::new("valgrind").arg("--version").output().is_err() {
-        eprintln!("skipped: no valgrind on PATH (scripts/install-runtimes.sh installs it)");
+        common::skip("no valgrind on PATH (scripts/install-runtimes.sh installs it)");
         return;
     }
     build_children();

@@ -298,11 +298,7 @@ mod tests {
     }
 
     fn entry(variant: Variant) -> VariantEntry {
-        VariantEntry {
-            variant,
-            runtime: "rust".into(),
-            children_dir: String::new(),
-        }
+        VariantEntry::new(variant, "rust", "")
     }
 
     #[test]

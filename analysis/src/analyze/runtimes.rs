@@ -126,6 +126,7 @@ mod tests {
             output: schema::OutputMode::ReusedBuffer,
             runtime: runtime.map(String::from),
             runtime_version: runtime.map(|r| format!("{r} 9")),
+            pair: None,
         }
     }
 

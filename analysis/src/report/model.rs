@@ -244,6 +244,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         .collect();
     let codecs_in_run: BTreeSet<&str> = run.samples.codecs();
     let mut notes = run.notes.clone();
+    notes.extend(manifest.iter().flat_map(|m| m.notes.iter().cloned()));
 
     let reference = match &opts.reference {
         Some(r) if codecs_in_run.contains(r.as_str()) => Some(r.clone()),

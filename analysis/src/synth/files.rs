@@ -150,11 +150,7 @@ pub(super) fn manifest(
             fixtures: vec![FIXTURE.into()],
             variants: variants
                 .iter()
-                .map(|&variant| VariantEntry {
-                    variant,
-                    runtime: "rust".into(),
-                    children_dir: children_dir(variant),
-                })
+                .map(|&variant| VariantEntry::new(variant, "rust", children_dir(variant)))
                 .collect(),
             pinning: Some("none".into()),
             cold_cache: false,
@@ -185,6 +181,7 @@ pub(super) fn manifest(
                 output: OutputMode::ReusedBuffer,
                 runtime: None,
                 runtime_version: None,
+                pair: None,
             })
             .collect(),
         children: variants
@@ -240,6 +237,7 @@ pub(super) fn manifest(
             .collect(),
         preflight: Vec::new(),
         excluded: Vec::new(),
+        notes: Vec::new(),
     }
 }
 
@@ -264,5 +262,6 @@ fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
         sha256: "0".repeat(64),
         variant,
         learned: None,
+        files: Vec::new(),
     }
 }

@@ -1,11 +1,11 @@
 """The Python floor (docs/child-protocol.md): the interpreter's start and the harness, with no
-library: `de` takes the input's length, `ser` hands the input's bytes back. Every Python figure
-can be read against it."""
+library: `de` takes the input's length, `ser` hands the input's bytes back; its checksum is the
+digest of the input's bytes for both ops, and its check file the input itself. Every Python
+figure can be read against it."""
 import time
 
 MAIN = time.monotonic_ns()
 
-import platform  # noqa: E402
 import sys  # noqa: E402
 
 import harness  # noqa: E402
@@ -25,11 +25,10 @@ def ser(value):
     return value
 
 
-def write_back(value):
-    return str(value).encode()
-
-
 def version():
+    # Imported here, not at the top: the floor's fixture phase imports no more than a library's.
+    import platform
+
     return platform.python_version()
 
 

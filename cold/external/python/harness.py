@@ -6,12 +6,31 @@ that defines:
     init()             make the library's state; import the library here (its import is init)
     de(data: bytes)    decode one document
     ser(value)         encode one value, returning bytes or str (the library's natural API)
-    write_back(value)  the decoded value written back by the same library (after the clock)
+    write_back(value)  the decoded value written back by the same library: called only in the
+                       preflight (`--check-file`), after `checked`, never in a timed sample
     version()          the library's version
 and, for the runtime's floor, BASELINE = True. Nothing here imports a JSON library: a `ser`
-input (a neutral tree, docs/child-protocol.md) is read by hand.
+input (a neutral tree, docs/child-protocol.md) is read by hand, and the checksum is computed by
+hand.
+
+The checksum (16 hex digits) is BLAKE2b with an 8-byte digest (`blake2b(digest_size=8)`, the
+C implementation that comes with CPython) of:
+  - `ser`: the output's UTF-8 bytes;
+  - `de`: the bytes of a structural walk of the last decoded value (`walk_bytes`, below);
+  - the floor (`BASELINE`), both ops: the input's bytes.
+Not FNV-1a as the Rust children print: FNV-1a is a per-byte loop, and in pure Python that
+costs about 65 ms per MB on this machine (BLAKE2b in C: about 1.3 ms per MB).
+
+The walk (`walk_bytes`), written by hand, in the value's own iteration order (dicts in their
+insertion order, which is the document's for every Python JSON library):
+    null 'n'   true 't'   false 'f'
+    int 'i' DECIMAL ';'   float 'd' repr(x) ';'
+    str 's' LEN ':' TEXT                    (LEN: its length in code points)
+    list '[' COUNT ':' item...              dict '{' COUNT ':' (key-as-str value)...
+the whole text then encoded as UTF-8 ('surrogatepass', so a lone surrogate is kept too). Every
+value is tagged and every string and container carries its length, so two values with the same
+walk are the same value.
 """
-import os
 import sys
 import time
 
@@ -36,9 +55,16 @@ def parse_args(argv):
     for needed in ("--op", "--batch", "--input"):
         if needed not in args:
             fail(f"missing {needed}")
-    batch = int(args["--batch"])
+    try:
+        batch = int(args["--batch"])
+    except ValueError:
+        fail(f"--batch {args['--batch']}: give 1 to 1000000")
     if not 1 <= batch <= 1_000_000:
         fail(f"--batch {batch}: give 1 to 1000000")
+    if args["--op"] not in ("ser", "de"):
+        fail(f"--op {args['--op']}: give ser or de")
+    if args["--drops"] not in ("end", "each"):
+        fail(f"--drops {args['--drops']}: give end or each")
     return args["--op"], batch, args["--input"], args["--drops"], args.get("--check-file")
 
 
@@ -78,6 +104,83 @@ def read_tree(text):
     return value()
 
 
+def fresh_copies(data, batch):
+    """`batch` copies of `data`, each a new bytes object with its own memory (`bytes(data)` and
+    `data[:]` hand back `data` itself)."""
+    return [bytes(memoryview(data)) for _ in range(batch)]
+
+
+def walk_bytes(value):
+    """The structural walk of a decoded value (the grammar is in the module's docstring)."""
+    pieces = []
+    append = pieces.append
+
+    def walk(v):
+        t = type(v)
+        if t is dict:
+            append(f"{{{len(v)}:")
+            for k, x in v.items():
+                t = type(x)
+                if t is str:
+                    append(f"s{len(k)}:{k}s{len(x)}:")
+                    append(x)
+                    continue
+                append(f"s{len(k)}:")
+                append(k)
+                if t is int:
+                    append(f"i{x};")
+                elif t is float:
+                    append(f"d{x!r};")
+                elif t is bool:
+                    append("t" if x else "f")
+                elif x is None:
+                    append("n")
+                else:
+                    walk(x)
+        elif t is list:
+            append(f"[{len(v)}:")
+            for x in v:
+                t = type(x)
+                if t is str:
+                    append(f"s{len(x)}:")
+                    append(x)
+                elif t is int:
+                    append(f"i{x};")
+                elif t is float:
+                    append(f"d{x!r};")
+                elif t is bool:
+                    append("t" if x else "f")
+                elif x is None:
+                    append("n")
+                else:
+                    walk(x)
+        elif t is str:
+            append(f"s{len(v)}:")
+            append(v)
+        elif t is int:
+            append(f"i{v};")
+        elif t is float:
+            append(f"d{v!r};")
+        elif t is bool:
+            append("t" if v else "f")
+        elif v is None:
+            append("n")
+        else:
+            raise TypeError(f"a decoded value of type {t.__name__}")
+
+    walk(value)
+    return "".join(pieces).encode("utf-8", "surrogatepass")
+
+
+def digest(data):
+    """The checksum of `data` (bytes): BLAKE2b-64 as 16 lowercase hex digits."""
+    try:
+        from _blake2 import blake2b  # built into CPython; `hashlib` would load OpenSSL (~10 ms)
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b(data, digest_size=8).hexdigest()
+
+
 def memory_kib():
     hwm = rss = 0
     with open("/proc/self/status") as status:
@@ -89,21 +192,32 @@ def memory_kib():
     return hwm, rss
 
 
+def as_bytes(produced):
+    return produced.encode("utf-8") if isinstance(produced, str) else bytes(produced)
+
+
 def run(main_ns, lib):
     """The child: the protocol's steps around `lib`; `--version` alone prints its version."""
     if sys.argv[1:] == ["--version"]:
         print(lib.version())
         return
+    try:
+        _run(main_ns, lib)
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001 - the protocol: a message and status 2
+        fail(f"{type(e).__name__}: {e}")
+
+
+def _run(main_ns, lib):
     op, batch, path, drops, check_file = parse_args(sys.argv[1:])
     with open(path, "rb") as f:
         data = f.read()
     baseline = getattr(lib, "BASELINE", False)
     if op == "de":
-        copies = [bytes(data) for _ in range(batch)]
-    elif op == "ser":
-        value = read_tree(data.decode("utf-8")) if not baseline else data
+        copies = fresh_copies(data, batch)
     else:
-        fail(f"--op {op}: give ser or de")
+        value = data if baseline else read_tree(data.decode("utf-8"))
     fixture_ns = time.monotonic_ns()
 
     lib.init()
@@ -126,24 +240,35 @@ def run(main_ns, lib):
         keep.append(out)
     done_ns = time.monotonic_ns()
 
+    # The check: no library code, only the harness's walk and digest.
     last = keep[-1]
-    if op == "de":
-        produced = lib.write_back(last)
+    if baseline:
+        check = digest(data)
+        size = len(data)
+    elif op == "de":
+        check = digest(walk_bytes(last))
         size = len(data)
     else:
-        produced = last
-        size = len(produced if isinstance(produced, bytes) else produced.encode("utf-8"))
-    if isinstance(produced, str):
-        produced = produced.encode("utf-8")
-    check = len(produced)
+        output = as_bytes(last)
+        check = digest(output)
+        size = len(output)
     checked_ns = time.monotonic_ns()
+
+    # The preflight only: what the operations produced, for the runner's check by meaning (for
+    # `de`, written back by the library itself, outside every timed phase).
     if check_file:
+        if baseline:
+            written = data
+        elif op == "de":
+            written = as_bytes(lib.write_back(last))
+        else:
+            written = output
         with open(check_file, "wb") as f:
-            f.write(produced)
+            f.write(written)
     hwm, rss = memory_kib()
     sys.stdout.write(
         '{"main":%d,"fixture":%d,"init":%d,"first":%d,"done":%d,"checked":%d,'
-        '"checksum":"%016x","bytes":%d,"hwm_kib":%d,"rss_kib":%d}\n'
+        '"checksum":"%s","bytes":%d,"hwm_kib":%d,"rss_kib":%d}\n'
         % (main_ns, fixture_ns, init_ns, first_ns, done_ns, checked_ns, check, size, hwm, rss)
     )
     sys.stdout.flush()

@@ -1,5 +1,7 @@
 """The cold child of Python's standard `json` module (docs/child-protocol.md): `json.loads` of
-the document's bytes, `json.dumps` of the value (a new string per call, its natural API)."""
+the document's bytes, `json.dumps` of the value (a new string per call, its natural API),
+written compact and in UTF-8 as serde_json writes (`separators=(",", ":")`, `ensure_ascii=False`;
+its defaults write `", "`, `": "` and escape every non-ASCII character)."""
 import time
 
 MAIN = time.monotonic_ns()
@@ -23,11 +25,11 @@ def de(data):
 
 
 def ser(value):
-    return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def write_back(value):
-    return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def version():

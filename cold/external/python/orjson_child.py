@@ -1,5 +1,6 @@
 """The cold child of orjson (docs/child-protocol.md): `orjson.loads` of the document's bytes,
-`orjson.dumps` of the value (new bytes per call, its natural API)."""
+`orjson.dumps` of the value (new bytes per call, its natural API; compact UTF-8 by default).
+`write_back` runs only in the preflight (`--check-file`)."""
 import time
 
 MAIN = time.monotonic_ns()

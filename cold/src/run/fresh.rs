@@ -109,6 +109,22 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         stopping: o.stopping.clone(),
     };
     let mut manifest = manifest_of(o, settings, started_utc, &prepared);
+    if let Some(mask) = &manifest.settings.pinning {
+        // a runtime that sizes itself to its CPUs runs its children as on a smaller machine
+        let mut said = Vec::new();
+        for c in &o.codecs {
+            let Some(note) = codec_list::external_of(*c).and_then(|e| e.runtime.when_pinned())
+            else {
+                continue;
+            };
+            if !said.contains(&note) {
+                said.push(note);
+                let text = format!("pinned to CPUs {mask}: {note}");
+                say!("warning: {text}");
+                manifest.notes.push(text);
+            }
+        }
+    }
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
     if o.out.is_none() {
@@ -177,7 +193,11 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
             .filter(|v| codec_list::runtime_of_variant(*v) == runtime)
             .collect();
         if runtime != codec_list::RUST {
-            entries.extend(crate::runtimes::builds(runtime, &asked)?);
+            let builds = crate::runtimes::builds(runtime, &asked)?;
+            if o.require_runtimes {
+                require(runtime, &builds, &o.codecs)?;
+            }
+            entries.extend(builds);
             continue;
         }
         let asked = if asked.is_empty() {
@@ -196,14 +216,33 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
                     binaries::default_dir(variant)?
                 }
             };
-            entries.push(VariantEntry {
+            entries.push(VariantEntry::new(
                 variant,
-                runtime: runtime.to_string(),
-                children_dir: dir.display().to_string(),
-            });
+                runtime,
+                dir.display().to_string(),
+            ));
         }
     }
     Ok(entries)
+}
+
+/// `--require-runtimes`: an error when a build of `runtime`, or the library of one of its codecs
+/// among `codecs`, is not there.
+fn require(runtime: &str, builds: &[VariantEntry], codecs: &[&dyn AnyCodec]) -> Result<()> {
+    for c in codecs {
+        let Some(ext) = codec_list::external_of(*c).filter(|e| e.runtime.name == runtime) else {
+            continue;
+        };
+        for b in builds {
+            if let Err(why) = ext.runtime.found(b.variant) {
+                bail!("--require-runtimes: {} ({}): {why}", c.id(), b.variant);
+            }
+        }
+        if let Err(why) = ext.available() {
+            bail!("--require-runtimes: {}: {why}", c.id());
+        }
+    }
+    Ok(())
 }
 
 /// What the children are started with, and nothing else: `PATH` and `HOME` from the runner's
@@ -248,8 +287,9 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
                 output: c.output(),
                 runtime: external.map(|e| e.runtime.name.to_string()),
                 runtime_version: external
-                    .and_then(|e| e.runtime.found().ok())
+                    .and_then(|e| e.runtime.found_default().ok())
                     .map(|f| f.version.clone()),
+                pair: external.and_then(|e| e.pair.clone()),
             }
         })
         .collect();
@@ -286,6 +326,7 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
         verification: p.verification.clone(),
         preflight: p.preflight.clone(),
         excluded: p.excluded.clone(),
+        notes: Vec::new(),
     }
 }
 

@@ -66,6 +66,9 @@ pub struct Route {
     pub expected: Option<Expected>,
     /// A child in another language (checked by meaning in its preflight).
     pub external: bool,
+    /// The files it loads besides its program (another runtime's classes, jars or scripts),
+    /// evicted with it under `--cold-cache`.
+    pub loads: std::sync::Arc<Vec<PathBuf>>,
 }
 
 /// The cells of the options, and the unsupported ones; an error when nothing can run.
@@ -119,11 +122,18 @@ pub fn builds_of<'b>(codec: &dyn AnyCodec, builds: &'b [VariantEntry]) -> Vec<&'
     builds.iter().filter(|b| b.runtime == runtime).collect()
 }
 
-/// Every cell in each build of its runtime, in table order.
-pub fn units(cells: &[Cell], builds: &[VariantEntry]) -> Result<Vec<Unit>> {
+/// Every cell in each build of its runtime, in table order (`codecs`: the run's).
+pub fn units(
+    cells: &[Cell],
+    builds: &[VariantEntry],
+    codecs: &[&dyn AnyCodec],
+) -> Result<Vec<Unit>> {
     let mut units = Vec::new();
     for cell in cells {
-        let codec = codec_list::find(cell.codec)?;
+        let codec = *codecs
+            .iter()
+            .find(|c| c.id() == cell.codec)
+            .with_context(|| format!("no codec {} in the run", cell.codec))?;
         units.extend(
             builds_of(codec, builds)
                 .iter()
@@ -142,7 +152,7 @@ pub fn prepare_run(
     env: &[(OsString, OsString)],
 ) -> Result<Prepared> {
     let (cells, unsupported) = cells(o)?;
-    let units = units(&cells, builds)?;
+    let units = units(&cells, builds, &o.codecs)?;
     let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
 
     let mut fixtures = Vec::new();
@@ -178,7 +188,13 @@ pub fn prepare_run(
         let external = codec_list::external_of(codec);
 
         // The child of each variant: its program and the arguments before the protocol's.
-        let mut programs: Vec<(Variant, PathBuf, Vec<OsString>)> = Vec::new();
+        type Program = (
+            Variant,
+            PathBuf,
+            Vec<OsString>,
+            std::sync::Arc<Vec<PathBuf>>,
+        );
+        let mut programs: Vec<Program> = Vec::new();
         match external {
             None => {
                 let binary = binary_for(codec, cell.op, fixture.model_kind());
@@ -202,21 +218,23 @@ pub fn prepare_run(
                     }
                     let (path, size, sha) = &fingerprints[&key];
                     children.push(child_entry(cell, &binary, path, *size, sha, *variant));
-                    programs.push((*variant, path.clone(), Vec::new()));
+                    programs.push((*variant, path.clone(), Vec::new(), Default::default()));
                 }
             }
             Some(ext) => {
                 for build in builds_of(codec, builds) {
                     let child = ext.child(build.variant)?;
-                    children.push(child_entry(
+                    let mut entry = child_entry(
                         cell,
                         &child.name,
                         &child.program,
                         child.bytes,
                         &child.sha256,
                         build.variant,
-                    ));
-                    programs.push((build.variant, child.program, child.prefix));
+                    );
+                    entry.files = child.files.clone();
+                    children.push(entry);
+                    programs.push((build.variant, child.program, child.prefix, child.loads));
                 }
             }
         }
@@ -257,7 +275,7 @@ pub fn prepare_run(
                 }
             },
         };
-        for (variant, program, prefix) in programs {
+        for (variant, program, prefix, loads) in programs {
             routes.insert(
                 (cell.clone(), variant),
                 Route {
@@ -266,6 +284,7 @@ pub fn prepare_run(
                     input: file.clone(),
                     expected,
                     external: external.is_some(),
+                    loads,
                 },
             );
         }
@@ -348,6 +367,7 @@ fn child_entry(
         sha256: sha256.to_string(),
         variant,
         learned: None,
+        files: Vec::new(),
     }
 }
 
@@ -507,6 +527,7 @@ fn preflight(
             child: route.child.clone(),
             prefix: route.prefix.clone(),
             input: route.input.clone(),
+            loads: route.loads.clone(),
             drops: o.drops,
             expected: route.expected,
             check_file: learning.then(|| check_file.clone()),

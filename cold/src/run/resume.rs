@@ -161,7 +161,7 @@ fn units_of(m: &Manifest) -> Result<Vec<Unit>> {
         .map(|f| catalog::find(f).map_err(anyhow::Error::from))
         .collect::<Result<Vec<_>>>()?;
     let (cells, _) = plan::cells(&codecs, &s.ops, &s.batches, &fixtures);
-    prepare::units(&cells, &s.variants)
+    prepare::units(&cells, &s.variants, &codecs)
 }
 
 /// The plan the manifest describes (its codecs, ops, batches, fixtures, builds, samples, plan
@@ -259,7 +259,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                         ext.runtime.name
                     );
                 }
-                let (program, prefix) = (child.program, child.prefix);
+                let (program, prefix, loads) = (child.program, child.prefix, child.loads);
                 let (checksum, learned_bytes) = recorded.learned.clone().with_context(|| {
                     format!("manifest.json records no learned output for {cell}; start a new run")
                 })?;
@@ -274,6 +274,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                         bytes: learned_bytes,
                     }),
                     external: true,
+                    loads,
                 }
             }
             None => {
@@ -323,6 +324,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                         bytes: out.bytes,
                     }),
                     external: false,
+                    loads: Default::default(),
                 }
             }
         };

@@ -31,6 +31,8 @@ pub struct Job {
     pub prefix: Vec<OsString>,
     /// The input file the child reads.
     pub input: PathBuf,
+    /// The files it loads besides its program (another runtime's classes, jars or scripts).
+    pub loads: std::sync::Arc<Vec<PathBuf>>,
     /// When a `de` child drops its values (`--drops`).
     pub drops: Drops,
     /// What the child must print (`None`: a preflight that learns it).
@@ -117,9 +119,13 @@ impl Sampler {
     /// started.
     pub fn sample(&mut self, job: &Job) -> Result<SampleRow> {
         let evicted = self.cold_cache.then(|| {
-            let binary = self.eviction.evict(&job.child);
-            let input = self.eviction.evict(&job.input);
-            binary && input
+            // every file the child reads: its program, its input and what it loads
+            let mut all = self.eviction.evict(&job.child);
+            all &= self.eviction.evict(&job.input);
+            for file in job.loads.iter() {
+                all &= self.eviction.evict(file);
+            }
+            all
         });
         let mut row = match self.counter.clone() {
             None => self.run(job, job.child.clone(), job.args(), self.env.clone())?,

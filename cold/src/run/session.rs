@@ -93,6 +93,7 @@ pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Ve
                 child: route.child.clone(),
                 prefix: route.prefix.clone(),
                 input: route.input.clone(),
+                loads: route.loads.clone(),
                 drops: settings.drops,
                 expected: Some(expected),
                 check_file: None,

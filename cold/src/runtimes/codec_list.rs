@@ -1,6 +1,6 @@
 //! Every codec a cold run can take: the Rust ones of the fixtures' registry and the ones of other
-//! runtimes described in `cold/external/`. `--codecs` takes ids and runtime groups (`rust`,
-//! `jvm`, `python`, `node`); the default run is the Rust registry alone.
+//! runtimes described in `cold/external/`. `--codecs` takes ids and groups (`rust`, `jvm`,
+//! `jvm-common`, `python`, `node`); the default run is the Rust registry alone.
 
 use crate::runtimes::{self, ExternalCodec};
 use anyhow::{bail, Result};
@@ -20,7 +20,7 @@ pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     let mut known: Vec<&str> = registry().iter().map(|c| c.id()).collect();
     known.extend(runtimes::all()?.iter().map(|c| c.id));
     let mut groups = vec![RUST];
-    groups.extend(runtimes::runtimes());
+    groups.extend(runtimes::groups());
     bail!(
         "unknown codec `{id}`; known codecs: {}; or a runtime group: {}",
         known.join(", "),
@@ -39,8 +39,8 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
     for name in names.iter().map(|n| n.trim()) {
         if name == RUST {
             registry().into_iter().for_each(&mut add);
-        } else if runtimes::runtimes().contains(&name) {
-            for c in runtimes::all()?.iter().filter(|c| c.runtime.name == name) {
+        } else if runtimes::groups().contains(&name) {
+            for c in runtimes::all()?.iter().filter(|c| c.group == name) {
                 add(c);
             }
         } else {
@@ -93,7 +93,10 @@ mod tests {
         assert_eq!(rust.len(), registry().len());
         assert_eq!(rust[0], "noop");
         let jvm = ids(&["jvm"]);
-        assert_eq!(jvm, ["gson", "jackson", "jvm-floor"]);
+        assert_eq!(jvm, ["fory", "gson", "jackson", "jvm-floor", "kotlinx"]);
+        let common = ids(&["jvm-common"]);
+        assert!(common.iter().all(|c| c.ends_with("-common")), "{common:?}");
+        assert_eq!(common.len(), jvm.len());
         // In the order asked, each once.
         assert_eq!(
             ids(&["orjson", "serde_json", "orjson"]),

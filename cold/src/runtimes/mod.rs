@@ -1,15 +1,16 @@
 //! Children in other languages, described by data (`cold/external/<runtime>/`): a
-//! `runtime.toml` says how to start (and, for the JVM, build) that runtime's children, and each
-//! `codec-<id>.toml` names a library and its child source file. Each description becomes a
-//! codec like the Rust ones (`cold list`, the plan, the manifest and the report pick it up), with
-//! a runtime that may be absent: then its cells are unsupported, with the reason and how to
-//! install it, never a failed run.
+//! `runtime.toml` says how to start (and, for the JVM, compile) that runtime's children and which
+//! builds of them there are (JDK 25 and JDK 17; the Python of thaw's environment), and each
+//! `codec-<id>.toml` names a library and its child. Each description becomes a codec like the
+//! Rust ones (`cold list`, the plan, the manifest and the report pick it up), with a runtime that
+//! may be absent: then its cells are unsupported, with the reason and how to install it, never a
+//! failed run.
 //!
-//! Such a child cannot compute the Rust checksum of what it produced. It prints instead the
-//! length of its output (`ser`) or of its decoded value written back by the same library (`de`),
-//! and, in the preflight, writes that output to the file `--check-file` names: the runner
-//! compares it with the fixture by meaning ([`check`]) and learns the length every timed sample
-//! must print again.
+//! Such a child cannot compute the Rust checksum of what it produced. Its harness prints instead
+//! a digest of it computed without the library (docs/child-protocol.md), and, in the preflight
+//! only, writes what it produced to the file `--check-file` names: the runner compares it with
+//! the fixture by meaning ([`check`]) and learns the digest and length every timed sample must
+//! print again, so every timed sample's output is checked by content.
 
 pub mod check;
 pub mod codec_list;
@@ -25,17 +26,20 @@ use serde::Deserialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The variable naming a folder of more descriptions.
 pub const EXTRA_VAR: &str = "THAW_EXTERNAL";
+
+/// The most a `describe` or version output is kept of (its first bytes).
+const DESCRIBE_LIMIT: usize = 16 * 1024;
 
 /// The folder of the descriptions, in this repository.
 pub fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("external")
 }
 
-/// Where a runtime's children are built (its `{build}`).
+/// Where a runtime's children are compiled (its `{build}`).
 fn build_folder(runtime: &str) -> PathBuf {
     fixtures::catalog::workspace_root()
         .join("target")
@@ -48,26 +52,56 @@ fn build_folder(runtime: &str) -> PathBuf {
 #[serde(deny_unknown_fields)]
 struct RuntimeFile {
     name: String,
-    /// The program children start with, found on PATH.
-    program: String,
-    /// Arguments that make `program` print its real executable (a shim on PATH is not timed).
-    #[serde(default)]
-    resolve: Option<Vec<String>>,
-    /// Arguments that make `program` print its version (on stdout or stderr).
+    /// The builds of the runtime's children, each a variant of the run; those marked `default`
+    /// (or the first) run when `--variant` names none of them.
+    builds: Vec<BuildFile>,
+    /// Arguments that make the executable print its version (on stdout or stderr).
     version: Vec<String>,
-    /// Files the children need on their class path (`{classpath}`), each checked to exist.
+    /// Arguments that make the executable describe itself for the manifest (a script of the
+    /// runtime's folder, `{dir}`): what its start-up loads and from where.
     #[serde(default)]
-    classpath: Vec<String>,
-    /// How to build the children (`{build}`, `{classpath}`, `{sources}`), run when their sources
-    /// changed; with `sources`, the files of the folder it compiles.
+    describe: Option<Vec<String>>,
+    /// How to compile the children into `{build}` (run when `sources` changed).
     #[serde(default)]
-    build: Option<Vec<String>>,
+    compile: Option<Vec<String>>,
+    /// The files and folders of the runtime's folder that `compile` reads.
     #[serde(default)]
-    sources: Option<String>,
-    /// The child's arguments after the program (`{source}`, `{class}`, `{build}`, `{classpath}`).
+    sources: Vec<String>,
+    /// Where `compile` writes each child's class path (`{build}`, `{child}`): one line.
+    #[serde(default)]
+    classpath_file: Option<String>,
+    /// The child's arguments after the executable (`{dir}`, `{source}`, `{class}`, `{build}`,
+    /// `{classpath}`).
     command: Vec<String>,
+    /// What pinning (`--pin`) does to this runtime's children, said and recorded when a pinned
+    /// run has any.
+    #[serde(default)]
+    when_pinned: Option<String>,
     /// What makes the runtime available.
     install: String,
+}
+
+/// One build of a runtime's children.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuildFile {
+    /// The variant's name (`jdk25`).
+    name: String,
+    /// Where the executable is, tried in order: an absolute path, a path from the repository's
+    /// root (`target/external/python-venv/bin/python`, run as it is), or a name on PATH.
+    program: Vec<String>,
+    /// Arguments that make a program found on PATH print its real executable (a version
+    /// manager's shim would otherwise be timed with every child).
+    #[serde(default)]
+    resolve: Option<Vec<String>>,
+    /// Text the version output must hold (`version "25`), so that another JDK found at a path
+    /// is not taken for this one.
+    #[serde(default)]
+    expect: Option<String>,
+    #[serde(default)]
+    default: bool,
+    /// What the build is, for `cold list` and the manifest.
+    about: String,
 }
 
 /// `codec-<id>.toml`.
@@ -79,6 +113,18 @@ struct CodecFile {
     style: String,
     /// The child's source file, in the runtime's folder.
     source: String,
+    /// The main class (a compiled runtime), and the name its class path file is written under.
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    classpath: Option<String>,
+    /// `own` (the library on its own model), or another mode whose codecs form a group of their
+    /// own (`--codecs jvm-common`): the seed's one common Kotlin model.
+    #[serde(default)]
+    mode: Option<String>,
+    /// The codec of the other mode this one is paired with in the report.
+    #[serde(default)]
+    pair: Option<String>,
     /// For a typed codec, the models it expresses (`users`, …); the others are unsupported.
     #[serde(default)]
     models: Vec<String>,
@@ -87,6 +133,12 @@ struct CodecFile {
     why: Option<String>,
     /// How `ser` hands its output over (`reused-buffer` or `new-string`).
     output: String,
+    /// What `ser` returns, in the library's own type (`byte[]`), for the reader.
+    #[serde(default)]
+    returns: Option<String>,
+    /// How `de` reads the document: `bytes`, or `text` (decoded from UTF-8 in the timed call).
+    #[serde(default)]
+    reads: Option<String>,
     /// Arguments to the runtime's executable that succeed only where the library is installed
     /// (`["-c", "import orjson"]`); without them the library is taken to come with the runtime.
     #[serde(default)]
@@ -96,153 +148,226 @@ struct CodecFile {
     install: Option<String>,
 }
 
-/// A runtime, as found on this machine.
+/// A build of a runtime, as found on this machine.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub executable: PathBuf,
+    /// The version output's first line.
+    pub version: String,
+    /// The whole version output and what `describe` printed, for the manifest.
+    pub described: String,
+}
+
+/// A runtime and its builds.
 #[derive(Debug)]
 pub struct Runtime {
     pub name: &'static str,
     pub dir: PathBuf,
     file: RuntimeFile,
-    found: OnceLock<Result<Found, String>>,
-}
-
-/// A runtime that is there: its real executable and version.
-#[derive(Debug, Clone)]
-pub struct Found {
-    pub executable: PathBuf,
-    pub version: String,
+    /// Each build's name, and whether it is there (asked once).
+    builds: Vec<(Variant, OnceLock<Result<Found, String>>)>,
+    compiled: OnceLock<Result<(), String>>,
 }
 
 impl Runtime {
-    /// The runtime on this machine, or why it is not usable (with how to install it).
-    pub fn found(&self) -> Result<&Found, &str> {
-        self.found
-            .get_or_init(|| self.probe())
+    /// Its builds (variants), in the description's order.
+    pub fn variants(&self) -> impl Iterator<Item = Variant> + '_ {
+        self.builds.iter().map(|(v, _)| *v)
+    }
+
+    /// The builds a run takes when `--variant` names none of them.
+    pub fn default_variants(&self) -> Vec<Variant> {
+        let marked: Vec<Variant> = self
+            .file
+            .builds
+            .iter()
+            .zip(&self.builds)
+            .filter(|(b, _)| b.default)
+            .map(|(_, (v, _))| *v)
+            .collect();
+        if marked.is_empty() {
+            self.builds.iter().take(1).map(|(v, _)| *v).collect()
+        } else {
+            marked
+        }
+    }
+
+    /// What pinning does to its children, if its description says.
+    pub fn when_pinned(&self) -> Option<&str> {
+        self.file.when_pinned.as_deref()
+    }
+
+    /// What build `variant` is.
+    pub fn about(&self, variant: Variant) -> Option<&str> {
+        let i = self.builds.iter().position(|(v, _)| *v == variant)?;
+        Some(&self.file.builds[i].about)
+    }
+
+    /// Build `variant` on this machine, or why it is not usable (with how to install it).
+    pub fn found(&self, variant: Variant) -> Result<&Found, &str> {
+        let Some(i) = self.builds.iter().position(|(v, _)| *v == variant) else {
+            return Err(leak(format!(
+                "the {} runtime has no build {variant} (its builds: {})",
+                self.name,
+                self.variants()
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        self.builds[i]
+            .1
+            .get_or_init(|| self.probe(&self.file.builds[i]))
             .as_ref()
             .map_err(String::as_str)
     }
 
-    fn probe(&self) -> Result<Found, String> {
-        let f = &self.file;
-        let missing = |what: &str| format!("{what} not found: run {}", f.install);
-        let on_path = std::env::var_os("PATH")
+    /// The first of its default builds that is there, or why none is.
+    pub fn found_default(&self) -> Result<&Found, &str> {
+        let mut why = "no build";
+        for v in self.default_variants() {
+            match self.found(v) {
+                Ok(f) => return Ok(f),
+                Err(e) => why = e,
+            }
+        }
+        Err(why)
+    }
+
+    fn probe(&self, build: &BuildFile) -> Result<Found, String> {
+        let install = &self.file.install;
+        let root = fixtures::catalog::workspace_root();
+        let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
             .iter()
             .flat_map(std::env::split_paths)
-            .map(|dir| dir.join(&f.program))
-            .find(|p| p.is_file())
-            .ok_or_else(|| missing(&f.program))?;
-        let executable = match &f.resolve {
-            None => on_path.clone(),
-            Some(args) => {
-                let out = Command::new(&on_path)
-                    .args(args)
-                    .output()
-                    .map_err(|e| format!("{} does not run ({e}): run {}", f.program, f.install))?;
+            .collect();
+        let candidate = |p: &String| -> Option<(PathBuf, bool)> {
+            let path = Path::new(p);
+            if path.is_absolute() {
+                return path.is_file().then(|| (path.to_path_buf(), false));
+            }
+            if p.contains('/') {
+                let path = root.join(path);
+                return path.is_file().then_some((path, false));
+            }
+            path_dirs
+                .iter()
+                .map(|d| d.join(p))
+                .find(|p| p.is_file())
+                .map(|p| (p, true))
+        };
+        let (program, on_path) = build.program.iter().find_map(candidate).ok_or_else(|| {
+            format!(
+                "{} ({}) not found at {}: run {install}",
+                build.name,
+                build.about,
+                build.program.join(" or ")
+            )
+        })?;
+        let executable = match (&build.resolve, on_path) {
+            (Some(args), true) => {
+                let out = Command::new(&program).args(args).output().map_err(|e| {
+                    format!("{} does not run ({e}): run {install}", program.display())
+                })?;
                 let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
                 if !out.status.success() || text.is_empty() {
-                    return Err(format!("{} does not run: run {}", f.program, f.install));
+                    return Err(format!("{} does not run: run {install}", program.display()));
                 }
                 PathBuf::from(text)
             }
+            _ => program,
         };
-        for jar in &f.classpath {
-            if !Path::new(jar).is_file() {
-                return Err(missing(jar));
+        let run = |args: &[String]| -> Result<String, String> {
+            let args: Vec<String> = args.iter().map(|a| self.fill(a, None, None)).collect();
+            let out = Command::new(&executable)
+                .args(&args)
+                .output()
+                .map_err(|e| {
+                    format!("{} does not run ({e}): run {install}", executable.display())
+                })?;
+            let mut text = [out.stdout, out.stderr].concat();
+            text.truncate(DESCRIBE_LIMIT);
+            Ok(String::from_utf8_lossy(&text).trim().to_string())
+        };
+        let version_text = run(&self.file.version)?;
+        if let Some(expect) = &build.expect {
+            if !version_text.contains(expect.as_str()) {
+                return Err(format!(
+                    "{} is not {} ({}): its version says `{}`; run {install}",
+                    executable.display(),
+                    build.name,
+                    build.about,
+                    version_text.lines().next().unwrap_or("")
+                ));
             }
         }
-        let out = Command::new(&executable)
-            .args(&f.version)
-            .output()
-            .map_err(|e| format!("{} does not run ({e}): run {}", f.program, f.install))?;
-        let text = [out.stdout, out.stderr].concat();
-        let version = String::from_utf8_lossy(&text)
-            .lines()
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
+        let mut described = version_text.clone();
+        if let Some(args) = &self.file.describe {
+            described.push('\n');
+            described.push_str(&run(args)?);
+        }
         Ok(Found {
             executable,
-            version,
+            version: version_text.lines().next().unwrap_or("").trim().to_string(),
+            described: schema::text::clip(&described, DESCRIBE_LIMIT),
         })
     }
 
-    /// The one build of this runtime's children, named after it (`jvm`, `python`, `node`).
-    pub fn variant(&self) -> Variant {
-        Variant::parse(self.name).unwrap_or(Variant::PORTABLE)
-    }
-
-    fn classpath(&self) -> String {
-        self.file.classpath.join(":")
-    }
-
-    /// The runtime's source files (every file of its folder but the descriptions), sorted.
+    /// Every file of its sources (the listed files and folders, folders walked), sorted: what a
+    /// compile reads and what a child of an interpreted runtime loads.
     fn source_files(&self) -> Result<Vec<PathBuf>> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
-            .with_context(|| format!("cannot read {}", self.dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x != "toml"))
-            .collect();
+        let mut files = Vec::new();
+        let listed: Vec<PathBuf> = if self.file.sources.is_empty() {
+            // an interpreted runtime: every file of its folder but the descriptions
+            std::fs::read_dir(&self.dir)
+                .with_context(|| format!("cannot read {}", self.dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x != "toml" && x != "md"))
+                .collect()
+        } else {
+            self.file.sources.iter().map(|s| self.dir.join(s)).collect()
+        };
+        for path in listed {
+            walk(&path, &mut files)?;
+        }
         files.sort();
         Ok(files)
     }
 
-    /// SHA-256 of the runtime's sources, its executable's path and version, and its class path:
-    /// what its children are, for the manifest and a resume.
-    pub fn fingerprint(&self) -> Result<String> {
-        let found = self.found().map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut all = Vec::new();
-        for file in self.source_files()? {
-            all.extend(file.file_name().unwrap_or_default().as_encoded_bytes());
-            all.extend(
-                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?,
-            );
-        }
-        all.extend(found.executable.as_os_str().as_encoded_bytes());
-        all.extend(found.version.as_bytes());
-        all.extend(self.classpath().as_bytes());
-        Ok(fixtures::sha256_hex(&all))
+    /// Compiles the runtime's children when it has a compile step and its sources changed since
+    /// the last compile (a stamp of their hash in the build folder); once per run.
+    pub fn compile_if_needed(&self) -> Result<()> {
+        self.compiled
+            .get_or_init(|| self.compile().map_err(|e| format!("{e:#}")))
+            .clone()
+            .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
-    /// Builds the runtime's children when it has a build and its sources changed since the last
-    /// build (a stamp of their hash in the build folder).
-    pub fn build_if_needed(&self) -> Result<()> {
-        let (Some(args), Some(ext)) = (&self.file.build, &self.file.sources) else {
+    fn compile(&self) -> Result<()> {
+        let Some(args) = &self.file.compile else {
             return Ok(());
         };
         let out = build_folder(self.name);
         let stamp = out.join(".sources.sha256");
-        let sources: Vec<PathBuf> = self
-            .source_files()?
-            .into_iter()
-            .filter(|p| p.extension().is_some_and(|x| x == ext.as_str()))
-            .collect();
-        let want = self.fingerprint()?;
+        let want = hash_files(&self.source_files()?)?;
         if std::fs::read_to_string(&stamp).ok().as_deref() == Some(want.as_str()) {
             return Ok(());
         }
         std::fs::create_dir_all(&out)
             .with_context(|| format!("cannot create {}", out.display()))?;
-        let mut argv: Vec<OsString> = Vec::new();
-        for a in args {
-            if a == "{sources}" {
-                argv.extend(sources.iter().map(|s| s.clone().into_os_string()));
-            } else {
-                argv.push(self.fill(a, None).into());
-            }
-        }
-        let (program, rest) = argv.split_first().context("an empty build command")?;
+        let argv: Vec<String> = args.iter().map(|a| self.fill(a, None, None)).collect();
+        let (program, rest) = argv.split_first().context("an empty compile command")?;
+        eprintln!("cold: compiling the {} children ({program})", self.name);
         let result = Command::new(program).args(rest).output().with_context(|| {
-            format!(
-                "cannot run {} to build the {} children",
-                program.to_string_lossy(),
-                self.name
-            )
+            format!("cannot run {program} to compile the {} children", self.name)
         })?;
         if !result.status.success() {
+            let said =
+                String::from_utf8_lossy(&[result.stdout, result.stderr].concat()).to_string();
             bail!(
-                "building the {} children failed: {}",
+                "compiling the {} children failed: {}",
                 self.name,
-                String::from_utf8_lossy(&result.stderr).trim()
+                schema::text::clip(said.trim(), 4000)
             );
         }
         std::fs::write(&stamp, want)
@@ -250,20 +375,52 @@ impl Runtime {
         Ok(())
     }
 
-    fn fill(&self, arg: &str, source: Option<&Path>) -> String {
+    /// `arg` with the runtime's placeholders filled; `codec` fills the child's.
+    fn fill(&self, arg: &str, codec: Option<&ExternalCodec>, classpath: Option<&str>) -> String {
         let mut a = arg
-            .replace("{build}", &build_folder(self.name).display().to_string())
-            .replace("{classpath}", &self.classpath());
-        if let Some(source) = source {
+            .replace("{dir}", &self.dir.display().to_string())
+            .replace("{build}", &build_folder(self.name).display().to_string());
+        if let Some(c) = codec {
             a = a
-                .replace("{source}", &source.display().to_string())
-                .replace(
-                    "{class}",
-                    &source.file_stem().unwrap_or_default().to_string_lossy(),
-                );
+                .replace("{source}", &c.source.display().to_string())
+                .replace("{class}", &c.class)
+                .replace("{child}", &c.classpath_name);
+        }
+        if let Some(cp) = classpath {
+            a = a.replace("{classpath}", cp);
         }
         a
     }
+}
+
+/// `path`'s files: itself, or every file below it.
+fn walk(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let meta = std::fs::symlink_metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if meta.is_dir() {
+        for e in
+            std::fs::read_dir(path).with_context(|| format!("cannot read {}", path.display()))?
+        {
+            walk(&e?.path(), out)?;
+        }
+    } else if meta.is_file() {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// SHA-256 over each file's name and contents, in order.
+fn hash_files(files: &[PathBuf]) -> Result<String> {
+    let mut all = Vec::new();
+    for file in files {
+        all.extend(file.as_os_str().as_encoded_bytes());
+        all.push(0);
+        all.extend(
+            schema::files::read_regular(file, schema::files::PROGRAM_LIMIT)
+                .with_context(|| format!("cannot read {}", file.display()))?,
+        );
+    }
+    Ok(fixtures::sha256_hex(&all))
 }
 
 /// A library of another runtime, as a codec.
@@ -274,6 +431,14 @@ pub struct ExternalCodec {
     style: Style,
     output: OutputMode,
     pub source: PathBuf,
+    /// The main class (compiled runtimes), or the source's stem.
+    class: String,
+    /// The name its class path file is written under.
+    classpath_name: String,
+    /// `--codecs` group: the runtime's name, or `<runtime>-<mode>` for another mode.
+    pub group: String,
+    /// The codec of the other mode it is paired with.
+    pub pair: Option<String>,
     models: Vec<ModelKind>,
     why: &'static str,
     pub runtime: &'static Runtime,
@@ -286,57 +451,110 @@ pub struct ExternalCodec {
 
 /// A child of another runtime, as a run records and starts it.
 pub struct ExternalChild {
-    /// `<runtime>/<source file>`.
+    /// `<runtime>/<class or source file>`.
     pub name: String,
-    /// The runtime's executable.
+    /// The build's executable.
     pub program: PathBuf,
     /// The arguments before the protocol's.
     pub prefix: Vec<OsString>,
-    /// The size of its source file.
+    /// The files it loads besides the executable (its classes and jars, or its scripts), for
+    /// `--cold-cache` to evict.
+    pub loads: Arc<Vec<PathBuf>>,
+    /// Each class path entry (a jar, a folder of classes) or script it loads, for the manifest.
+    pub files: Vec<schema::run_folder::FileEntry>,
+    /// The bytes of those files.
     pub bytes: u64,
-    /// Its runtime's fingerprint (sources, executable, version, class path).
+    /// SHA-256 of those files, the executable's path and the build's version.
     pub sha256: String,
 }
 
 impl ExternalCodec {
-    /// The child of this codec in `variant`, its runtime's build, built first if its sources
-    /// changed.
+    /// The child of this codec in build `variant`, compiled first if its sources changed.
     pub fn child(&self, variant: Variant) -> Result<ExternalChild> {
-        if variant != self.runtime.variant() {
-            bail!(
-                "{}: the {} runtime has one build, {}, not {variant}",
-                self.id,
-                self.runtime.name,
-                self.runtime.variant()
-            );
-        }
-        self.runtime.build_if_needed()?;
-        let (program, prefix) = self.command()?;
-        Ok(ExternalChild {
-            name: self.child_name(),
-            program,
-            prefix,
-            bytes: std::fs::metadata(&self.source).map_or(0, |m| m.len()),
-            sha256: self.runtime.fingerprint()?,
-        })
-    }
-
-    /// The program and the arguments before the protocol's.
-    pub fn command(&self) -> Result<(PathBuf, Vec<OsString>)> {
-        let found = self.runtime.found().map_err(|e| anyhow::anyhow!("{e}"))?;
-        let args = self
+        let found = self
+            .runtime
+            .found(variant)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", self.id))?;
+        self.runtime.compile_if_needed()?;
+        let classpath = self.classpath()?;
+        let prefix: Vec<OsString> = self
             .runtime
             .file
             .command
             .iter()
-            .map(|a| OsString::from(self.runtime.fill(a, Some(&self.source))))
+            .map(|a| OsString::from(self.runtime.fill(a, Some(self), classpath.as_deref())))
             .collect();
-        Ok((found.executable.clone(), args))
+        let entries: Vec<PathBuf> = match &classpath {
+            Some(cp) => cp
+                .split(':')
+                .filter(|e| !e.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+            None => self.runtime.source_files()?,
+        };
+        let mut loads = Vec::new();
+        let mut files = Vec::new();
+        for entry in &entries {
+            let mut under = Vec::new();
+            walk(entry, &mut under)?;
+            files.push(schema::run_folder::FileEntry {
+                path: entry.display().to_string(),
+                bytes: under
+                    .iter()
+                    .filter_map(|p| std::fs::metadata(p).ok())
+                    .map(|m| m.len())
+                    .sum(),
+                sha256: hash_files(&under)?,
+            });
+            loads.extend(under);
+        }
+        let mut fingerprint = hash_files(&loads)?.into_bytes();
+        fingerprint.extend(found.executable.as_os_str().as_encoded_bytes());
+        fingerprint.extend(found.version.as_bytes());
+        let bytes = loads
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum();
+        Ok(ExternalChild {
+            name: format!("{}/{}", self.runtime.name, self.class),
+            program: found.executable.clone(),
+            prefix,
+            loads: Arc::new(loads),
+            files,
+            bytes,
+            sha256: fixtures::sha256_hex(&fingerprint),
+        })
     }
 
-    /// The runtime, when it and the library are there; if not, why and how to install them.
+    /// The child's class path, read from the file its compile wrote (`None` for a runtime
+    /// without one).
+    fn classpath(&self) -> Result<Option<String>> {
+        let Some(file) = &self.runtime.file.classpath_file else {
+            return Ok(None);
+        };
+        let path = PathBuf::from(self.runtime.fill(file, Some(self), None));
+        let text = schema::files::read_regular(&path, 1 << 20).with_context(|| {
+            format!(
+                "cannot read {}: compile the {} children",
+                path.display(),
+                self.runtime.name
+            )
+        })?;
+        let line = String::from_utf8_lossy(&text).trim().to_string();
+        if line.is_empty() || line.contains('\n') {
+            bail!(
+                "{}: one line of class path entries, joined by ':'",
+                path.display()
+            );
+        }
+        Ok(Some(line))
+    }
+
+    /// The runtime's default build and the library, when they are there; if not, why and how to
+    /// install them.
     pub fn available(&self) -> Result<&'static Found, &'static str> {
-        let found = self.runtime.found()?;
+        let found = self.runtime.found_default()?;
         let library = self.library_there.get_or_init(|| self.check_library(found));
         library.map(|()| found)
     }
@@ -355,7 +573,7 @@ impl ExternalCodec {
                 Err(leak(format!(
                     "{} not found ({}): run {}",
                     self.library,
-                    last.unwrap_or("its check failed").trim(),
+                    schema::text::clip(last.unwrap_or("its check failed").trim(), 200),
                     self.install
                 )))
             }
@@ -366,18 +584,6 @@ impl ExternalCodec {
             ))),
         }
     }
-
-    /// The child's name in the manifest: `<runtime>/<source file>`.
-    pub fn child_name(&self) -> String {
-        format!(
-            "{}/{}",
-            self.runtime.name,
-            self.source
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-        )
-    }
 }
 
 impl AnyCodec for ExternalCodec {
@@ -387,14 +593,24 @@ impl AnyCodec for ExternalCodec {
     fn library(&self) -> &'static str {
         self.library
     }
-    /// Asked of the child (`--version`), once, when the runtime is there.
+    /// Asked of the child (`--version`) in the default build, once, when the runtime is there.
     fn version(&self) -> &'static str {
         self.version.get_or_init(|| {
             let ask = || -> Result<String> {
-                self.runtime.build_if_needed()?;
-                let (program, args) = self.command()?;
-                let out = Command::new(program).args(args).arg("--version").output()?;
-                Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+                let default = *self
+                    .runtime
+                    .default_variants()
+                    .first()
+                    .context("no build")?;
+                let child = self.child(default)?;
+                let out = Command::new(child.program)
+                    .args(child.prefix)
+                    .arg("--version")
+                    .output()?;
+                Ok(schema::text::clip(
+                    String::from_utf8_lossy(&out.stdout).trim(),
+                    100,
+                ))
             };
             leak(ask().unwrap_or_else(|_| "unknown".into()))
         })
@@ -454,7 +670,22 @@ fn load_all() -> Result<Vec<ExternalCodec>> {
     if let Some(more) = std::env::var_os(EXTRA_VAR).filter(|v| !v.is_empty()) {
         all.extend(load(Path::new(&more))?);
     }
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &all {
+        if !seen.insert(c.id) || codecs::find_codec(c.id).is_ok() {
+            bail!("the codec id {} is described twice", c.id);
+        }
+    }
     Ok(all)
+}
+
+/// Reads a TOML description, bounded.
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
+    let bytes = schema::files::read_regular(path, 1 << 20)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("{}", path.display()))
 }
 
 /// The codecs described under `root`.
@@ -470,15 +701,27 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
     dirs.sort();
     for dir in dirs {
         let path = dir.join("runtime.toml");
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let file: RuntimeFile =
-            toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
+        let file: RuntimeFile = read_toml(&path)?;
+        schema::rows::check_name("runtime", &file.name)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let mut builds = Vec::new();
+        for b in &file.builds {
+            let v =
+                Variant::parse(&b.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            builds.push((v, OnceLock::new()));
+        }
+        if builds.is_empty() {
+            bail!(
+                "{}: a runtime has at least one build ([[builds]])",
+                path.display()
+            );
+        }
         let runtime: &'static Runtime = Box::leak(Box::new(Runtime {
             name: leak(file.name.clone()),
             dir: dir.clone(),
             file,
-            found: OnceLock::new(),
+            builds,
+            compiled: OnceLock::new(),
         }));
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -489,14 +732,11 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
             .collect();
         files.sort();
         for path in files {
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let c: CodecFile =
-                toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
-            let style =
-                Style::parse(&c.style).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            let output = OutputMode::parse(&c.output)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let c: CodecFile = read_toml(&path)?;
+            let bad = |e: String| anyhow::anyhow!("{}: {e}", path.display());
+            schema::rows::check_name("codec", &c.id).map_err(|e| bad(e.to_string()))?;
+            let style = Style::parse(&c.style).map_err(bad)?;
+            let output = OutputMode::parse(&c.output).map_err(bad)?;
             let models = c
                 .models
                 .iter()
@@ -516,7 +756,20 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                     source.display()
                 );
             }
+            let stem = source
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let group = match c.mode.as_deref() {
+                None | Some("own") => runtime.name.to_string(),
+                Some(mode) => format!("{}-{mode}", runtime.name),
+            };
             codecs.push(ExternalCodec {
+                class: c.class.unwrap_or(stem),
+                classpath_name: c.classpath.unwrap_or_else(|| c.id.clone()),
+                group,
+                pair: c.pair,
                 id: leak(c.id),
                 library: leak(c.library),
                 style,
@@ -533,6 +786,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 version: OnceLock::new(),
                 library_there: OnceLock::new(),
             });
+            let _ = (c.returns, c.reads);
         }
     }
     Ok(codecs)
@@ -543,25 +797,37 @@ pub fn runtime_of_variant(v: Variant) -> Option<&'static str> {
     all()
         .ok()?
         .iter()
-        .find(|c| c.runtime.variant() == v)
+        .find(|c| c.runtime.variants().any(|b| b == v))
         .map(|c| c.runtime.name)
 }
 
-/// The builds of `runtime`'s children a run takes: those asked for, or its one.
+/// The builds of `runtime`'s children a run takes: those asked for, or its defaults; each with
+/// its executable, version and what it says of itself.
 pub fn builds(runtime: &str, asked: &[Variant]) -> Result<Vec<VariantEntry>> {
     let codec = all()?
         .iter()
         .find(|c| c.runtime.name == runtime)
         .with_context(|| format!("no runtime {runtime} is described"))?;
-    let one = codec.runtime.variant();
-    if let Some(other) = asked.iter().find(|v| **v != one) {
-        bail!("--variant {other}: the {runtime} runtime has one build, {one}");
-    }
-    Ok(vec![VariantEntry {
-        variant: one,
-        runtime: runtime.to_string(),
-        children_dir: build_folder(runtime).display().to_string(),
-    }])
+    let rt = codec.runtime;
+    let chosen = if asked.is_empty() {
+        rt.default_variants()
+    } else {
+        asked.to_vec()
+    };
+    Ok(chosen
+        .into_iter()
+        .map(|variant| {
+            let found = rt.found(variant).ok();
+            VariantEntry {
+                variant,
+                runtime: runtime.to_string(),
+                children_dir: build_folder(runtime).display().to_string(),
+                about: rt.about(variant).map(String::from),
+                executable: found.map(|f| f.executable.display().to_string()),
+                described: found.map(|f| f.described.clone()),
+            }
+        })
+        .collect())
 }
 
 /// The external codec `id`, if one is described.
@@ -569,7 +835,19 @@ pub fn find(id: &str) -> Option<&'static ExternalCodec> {
     all().ok()?.iter().find(|c| c.id == id)
 }
 
-/// The runtimes' names, for `--codecs` groups.
+/// The `--codecs` groups of the described codecs (each runtime's name, and `<runtime>-<mode>`
+/// for another mode), in order.
+pub fn groups() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for c in all().unwrap_or_default() {
+        if !names.contains(&c.group.as_str()) {
+            names.push(c.group.as_str());
+        }
+    }
+    names
+}
+
+/// The described runtimes' names.
 pub fn runtimes() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = all()
         .map(|a| a.iter().map(|c| c.runtime.name).collect())

@@ -88,3 +88,13 @@ pub fn stand_ins(dir: &Path, stamps: &str, extra: &[String]) -> Vec<String> {
     }
     args
 }
+
+/// A test that cannot run here says why and is skipped, or fails under CI (`THAW_CI=1`), which
+/// provides every runtime and tool.
+pub fn skip(why: &str) {
+    assert!(
+        std::env::var_os("THAW_CI").is_none(),
+        "CI provides it, but: {why}"
+    );
+    eprintln!("skipped: {why}");
+}
