@@ -21,20 +21,37 @@ use serde::Serialize;
 pub use schema::Measure;
 
 /// The span of a sample a figure covers: the library's three phases (init + first_op +
-/// remaining_ops, the headline), or the whole process (spawn to reaped).
+/// remaining_ops), the process but its input phase, or the whole process (spawn to reaped).
+/// The first two are the headline figures: what the library's calls cost, and what the process
+/// costs (which, over its runtime's floor, adds loading a larger program, its check and its
+/// exit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum Span {
-    /// init + first_op + remaining_ops: the library's whole cost in the process.
+    /// init + first_op + remaining_ops: the library's calls.
     InitPlusOps,
+    /// spawn → reaped less the input phase (building the input differs by codec and is not the
+    /// library's): the process.
+    Process,
     /// spawn → reaped: the process as `time` sees it.
     Wall,
 }
+
+/// Every phase but the input's.
+const PROCESS: [Phase; 6] = [
+    Phase::SpawnToMain,
+    Phase::Init,
+    Phase::FirstOp,
+    Phase::RemainingOps,
+    Phase::Check,
+    Phase::Exit,
+];
 
 impl Span {
     pub fn name(self) -> &'static str {
         match self {
             Span::InitPlusOps => "init_plus_ops",
+            Span::Process => "process",
             Span::Wall => "wall",
         }
     }
@@ -43,6 +60,7 @@ impl Span {
     pub fn phases(self) -> &'static [Phase] {
         match self {
             Span::InitPlusOps => &Phase::LIBRARY,
+            Span::Process => &PROCESS,
             Span::Wall => &Phase::ALL,
         }
     }
@@ -128,6 +146,9 @@ impl Rules for Measure {
             // the columns the runner wrote (the reader checked init_plus_ops against its phases)
             (Measure::Time, Span::InitPlusOps) => cell.get(Figure::INIT_PLUS_OPS, i),
             (Measure::Time, Span::Wall) => cell.get(Figure::WALL, i),
+            (Measure::Time, Span::Process) => cell
+                .get(Figure::WALL, i)?
+                .checked_sub(cell.get(Figure::time(Phase::Fixture), i)?),
             (Measure::Instructions, _) => {
                 stats::cells::sum(cell, Quantity::Instructions, span.phases(), i)
             }

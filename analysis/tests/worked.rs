@@ -186,8 +186,8 @@ fn summary_csv_gives_the_worked_figures() {
             exact(&format!("{n} {col}"), num(col), f(&e[col]));
         }
         exact(
-            &format!("{n} wall_without_input_ns"),
-            num("wall_without_input_ns"),
+            &format!("{n} process_median_ns"),
+            num("process_median_ns"),
             f(&e["wall_without_input"]),
         );
         match &e["over_floor_ns"] {
@@ -222,6 +222,38 @@ fn summary_csv_gives_the_worked_figures() {
                 assert_eq!(row["verdict"], s(&c["verdict"]), "{n}");
             }
         }
+    }
+}
+
+/// The second headline figure's ratio: each compared cell's over floor (worked by hand) over the
+/// reference's same cell's, with an interval that holds it.
+#[test]
+fn the_process_ratio_is_the_ratio_of_the_worked_over_floors() {
+    let exp = expected();
+    let rows = summary_rows(&report().join("summary.csv"));
+    let over = |codec: &str, batch: u64| -> f64 {
+        let e = exp["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| s(&e["codec"]) == codec && u(&e["batch"]) == batch)
+            .unwrap();
+        f(&e["over_floor_ns"])
+    };
+    for c in exp["contrasts"].as_array().unwrap() {
+        let (codec, batch) = (s(&c["codec"]), u(&c["batch"]));
+        let row = rows
+            .iter()
+            .find(|r| r["codec"] == codec && r["batch"] == batch.to_string())
+            .unwrap();
+        let want = over(codec, batch) / over(s(&exp["reference"]), batch);
+        let got: f64 = row["process_ratio"].parse().unwrap();
+        close(&format!("{codec} ×{batch} process_ratio"), got, want);
+        let (lo, hi): (f64, f64) = (
+            row["process_ratio_lo"].parse().unwrap(),
+            row["process_ratio_hi"].parse().unwrap(),
+        );
+        assert!(lo <= want && want <= hi, "[{lo}, {hi}] holds {want}");
     }
 }
 
@@ -305,7 +337,7 @@ fn summary_json_gives_the_worked_figures() {
         }
         exact(
             &format!("{n} wall_without_input"),
-            f(&c["wall_without_input"]),
+            f(&c["process"]["median"]),
             f(&e["wall_without_input"]),
         );
         close(
@@ -416,16 +448,19 @@ fn report_md_shows_the_worked_medians_ratios_and_verdicts() {
             ),
             None => panic!("{codec} is neither compared, the reference nor the floor"),
         };
+        // the first headline figure and its verdict first, the wall last
         let line = format!(
-            "| {} | {codec} | {} | {} | {} | {vs} | {verdict} |",
+            "| {} | {codec} | {} | {} | {vs} | {verdict} |",
             u(&e["batch"]),
             s(&e["md"]["n_ok"]),
             s(&e["md"]["init_plus_ops"]),
-            s(&e["md"]["wall"]),
         );
+        let wall = format!("| {} |", s(&e["md"]["wall"]));
         assert!(
-            headline.contains(&line.as_str()),
-            "the headline lacks\n{line}\n{}",
+            headline
+                .iter()
+                .any(|l| l.starts_with(&line) && l.ends_with(&wall)),
+            "the headline lacks\n{line} … {wall}\n{}",
             headline.join("\n")
         );
         if let Some(c) = contrast {

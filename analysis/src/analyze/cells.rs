@@ -108,6 +108,9 @@ pub struct CellSummary {
     /// on the wider side, as `cold run --precision` asks it (`stats::precision`); `None`
     /// without an interval.
     pub init_plus_ops_half_width: Option<f64>,
+    /// The process but its input phase (wall − fixture): the second headline figure, whose
+    /// median over its runtime's floor's is the cell's over floor.
+    pub process: Option<Describe>,
     /// The whole process, spawn to reaped.
     pub wall: Option<Describe>,
     /// Each phase's median and range (medians of each phase separately: they need not add up to
@@ -124,8 +127,6 @@ pub struct CellSummary {
     pub hwm_kib: Option<f64>,
     /// The kernel's max RSS from wait4 (starts from the spawner's high-water mark).
     pub maxrss_kib: Option<f64>,
-    /// Median of wall − fixture: the whole process but its input building.
-    pub wall_without_input: Option<f64>,
     /// With `--cold-cache`: samples whose child and input were fully evicted, of those that
     /// say.
     pub evicted: Option<(usize, usize)>,
@@ -138,10 +139,13 @@ pub struct CellSummary {
     pub drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
     pub duplicate_blocks: usize,
-    /// Bootstrap medians of init_plus_ops, drawn exactly in O(1) each (for the break-even's
-    /// interval; the median's own interval is by order statistics and needs none).
+    /// Bootstrap medians of init_plus_ops and of the process, drawn exactly in O(1) each (for
+    /// the break-evens' and the process ratio's intervals; the median's own interval is by
+    /// order statistics and needs none).
     #[serde(skip)]
     pub boot_medians: Vec<f64>,
+    #[serde(skip)]
+    pub process_boot: Vec<f64>,
 }
 
 impl CellSummary {
@@ -217,11 +221,17 @@ fn summarize_cell(
     }
     let seed = cell_seed(key, opts.seed);
     let headline = measure.values(Span::InitPlusOps, cell);
-    let (init_plus_ops, boot_medians) =
-        match describe_keeping_resamples(&headline, opts.resamples, opts.level, seed ^ 1) {
-            Some((d, boot)) => (Some(d), boot),
-            None => (None, Vec::new()),
-        };
+    let keeping = |values: &[f64], stream: u64| match describe_keeping_resamples(
+        values,
+        opts.resamples,
+        opts.level,
+        seed ^ stream,
+    ) {
+        Some((d, boot)) => (Some(d), boot),
+        None => (None, Vec::new()),
+    };
+    let (init_plus_ops, boot_medians) = keeping(&headline, 1);
+    let (process, process_boot) = keeping(&measure.values(Span::Process, cell), 2);
     let q = measure.quantity();
     let spread = |f: Figure| Spread::of(&cell.values(f));
     let phases: BTreeMap<Phase, Spread> = Phase::ALL
@@ -257,6 +267,7 @@ fn summarize_cell(
         failures,
         init_plus_ops,
         init_plus_ops_half_width,
+        process,
         wall: describe(&measure.values(Span::Wall, cell), opts.level),
         phases,
         allocations,
@@ -265,7 +276,6 @@ fn summarize_cell(
         sys_us: whole(Whole::SysUs),
         hwm_kib: whole(Whole::HwmKib),
         maxrss_kib: whole(Whole::MaxrssKib),
-        wall_without_input: median(&stats::cells::without_input(cell)),
         evicted: {
             let told: Vec<bool> = cell.ok().filter_map(|i| cell.evicted[i]).collect();
             (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
@@ -277,6 +287,7 @@ fn summarize_cell(
         drift: spearman(&blocks, &values),
         duplicate_blocks,
         boot_medians,
+        process_boot,
     }
 }
 
@@ -383,7 +394,12 @@ mod tests {
             48_143.0 + 267_000.0 + 7_000.0 + 8_704.0 + 26_000.0
         );
         assert_eq!(c.agreement(|x| x.to_string()), "identical ×3");
-        assert_eq!((c.user_us, c.wall_without_input), (None, None));
+        assert_eq!(c.user_us, None);
+        // the process in instructions: every phase but the input's
+        assert_eq!(
+            c.process.as_ref().unwrap().median,
+            48_143.0 + 267_000.0 + 8_704.0 + 26_000.0
+        );
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Cold against warm: the cold penalty (the first operation in a fresh process over the warm
 //! time per operation) and the break-even batch size between two codecs.
 //!
-//! A codec's cumulative cost of n operations in one process, C(n), is the cold median of
-//! init_plus_ops at each measured batch (1, 10, 100 by default), linear between them, and beyond
-//! the largest measured batch B it is C(B) + (n − B) · (warm time per operation). Two codecs'
-//! curves cross where C_a − C_b changes sign; the report gives the first whole n on the other
-//! side, or says that none exists in 1..=10⁹.
+//! A codec's cumulative cost of n operations in one process, C(n), is a cold median at each
+//! measured batch (1, 10, 100 by default), linear between them, and beyond the largest measured
+//! batch B it is C(B) + (n − B) · (warm time per operation). The cold median is one of the two
+//! headline figures ([`Cost`]): the library's calls (init_plus_ops), or the process over its
+//! runtime's floor (wall less the input phase, less the floor's). Two codecs' curves cross where
+//! C_a − C_b changes sign; the report gives the first whole n on the other side, or says that
+//! none exists in 1..=10⁹.
 
 use super::cells::{CellKey, CellSummary};
 use crate::inputs::criterion::WarmEstimate;
@@ -99,12 +101,23 @@ pub fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
         .collect()
 }
 
+/// What a cost curve counts at each measured batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cost {
+    /// The library's calls: the median init_plus_ops.
+    Library,
+    /// The process it costs: the median of wall − fixture less its runtime's floor's.
+    Process,
+}
+
 /// One codec's cumulative cost in one scenario.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CostCurve {
+    pub cost: Cost,
     pub scenario: Scenario,
     pub codec: String,
-    /// (batch, median init_plus_ops ns), ascending batch.
+    /// (batch, median ns), ascending batch.
     pub points: Vec<(u32, f64)>,
     /// Warm ns per operation, for n beyond the largest batch; `None` without warm data.
     pub warm_ns: Option<f64>,
@@ -147,15 +160,41 @@ impl CostCurve {
     }
 }
 
-pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurve> {
+/// The cost curves of `cost`; `floor_of` gives a codec's runtime's floor (a codec without one,
+/// or a floor itself, has no process curve).
+pub fn cost_curves(
+    cells: &[CellSummary],
+    warm: &[WarmEstimate],
+    cost: Cost,
+    floor_of: &dyn Fn(&str) -> Option<String>,
+) -> Vec<CostCurve> {
     // (scenario, codec) → (batch, median, bootstrap medians) per cell
-    type Points<'a> = Vec<(u32, f64, &'a Vec<f64>)>;
+    type Points = Vec<(u32, f64, Vec<f64>)>;
+    let by_key: BTreeMap<&CellKey, &CellSummary> = cells.iter().map(|c| (&c.key, c)).collect();
     let mut by: BTreeMap<(Scenario, String), Points> = BTreeMap::new();
     for c in in_ns(cells) {
-        if let Some(d) = &c.init_plus_ops {
+        let point = match cost {
+            Cost::Library => c
+                .init_plus_ops
+                .as_ref()
+                .map(|d| (d.median, c.boot_medians.clone())),
+            Cost::Process => (|| {
+                let floor = floor_of(&c.key.codec).filter(|f| *f != c.key.codec)?;
+                let f = by_key.get(&c.key.with_codec(&floor))?;
+                let (own, base) = (c.process.as_ref()?, f.process.as_ref()?);
+                let boot = c
+                    .process_boot
+                    .iter()
+                    .zip(&f.process_boot)
+                    .map(|(a, b)| a - b)
+                    .collect();
+                Some((own.median - base.median, boot))
+            })(),
+        };
+        if let Some((median, boot)) = point {
             by.entry((Scenario::of(&c.key), c.key.codec.clone()))
                 .or_default()
-                .push((c.key.batch, d.median, &c.boot_medians));
+                .push((c.key.batch, median, boot));
         }
     }
     by.into_iter()
@@ -163,6 +202,7 @@ pub fn cost_curves(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<CostCurv
             points.sort_by_key(|p| p.0);
             let warm_ns = find_warm(warm, &s, &codec).map(|w| w.median_ns);
             CostCurve {
+                cost,
                 scenario: s,
                 codec,
                 boot: points.iter().map(|p| p.2.clone()).collect(),
@@ -187,6 +227,8 @@ pub struct Crossing {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BreakEven {
+    /// The figure whose curves cross.
+    pub cost: Cost,
     pub scenario: Scenario,
     pub a: String,
     pub b: String,
@@ -297,6 +339,7 @@ fn break_even(s: &Scenario, a: &CostCurve, b: &CostCurve) -> Option<BreakEven> {
         prev_d = d;
     }
     Some(BreakEven {
+        cost: a.cost,
         scenario: s.clone(),
         a: a.codec.clone(),
         b: b.codec.clone(),
@@ -327,6 +370,7 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
         return None;
     }
     let rebuilt = |c: &CostCurve, r: usize| CostCurve {
+        cost: c.cost,
         scenario: c.scenario.clone(),
         codec: c.codec.clone(),
         points: c
@@ -369,6 +413,7 @@ mod tests {
 
     fn curve(codec: &str, pts: &[(u32, f64)], warm: Option<f64>) -> CostCurve {
         CostCurve {
+            cost: Cost::Library,
             scenario: Scenario {
                 fixture: "f".into(),
                 op: Op::De,

@@ -36,6 +36,81 @@ pub struct ContrastRow {
     pub verdict: Verdict,
 }
 
+/// A cell's process over its runtime's floor against the reference's same cell over its own:
+/// the second headline figure's ratio. Not paired within blocks (a floor-subtracted figure per
+/// sample is often below zero for a light library, where a log ratio has no meaning): the ratio
+/// of the over-floor medians, with a percentile bootstrap interval (each of the four cells'
+/// medians redrawn from its exact bootstrap distribution, the same draws as the break-even's).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProcessRatio {
+    pub key: CellKey,
+    pub against: CellKey,
+    /// `None` when the reference's process is not above its floor's.
+    pub ratio: Option<f64>,
+    /// `None` when a resampled over floor of the reference is not above zero.
+    pub interval: Option<(f64, f64)>,
+}
+
+/// The process ratio of every cell of a non-reference codec (not a floor) against the
+/// reference's same cell, at `level`; `floor_of` gives each codec's runtime's floor.
+pub fn process_ratios(
+    cells: &[super::cells::CellSummary],
+    reference: &str,
+    baselines: &BTreeSet<String>,
+    floor_of: &dyn Fn(&str) -> Option<String>,
+    level: f64,
+) -> Vec<ProcessRatio> {
+    let by_key: BTreeMap<&CellKey, &super::cells::CellSummary> =
+        cells.iter().map(|c| (&c.key, c)).collect();
+    // (median, bootstrap medians) of a cell's process over its floor's
+    let over = |key: &CellKey| -> Option<(f64, Vec<f64>)> {
+        let c = by_key.get(key)?;
+        let f = by_key.get(&key.with_codec(&floor_of(&key.codec)?))?;
+        let boot = c
+            .process_boot
+            .iter()
+            .zip(&f.process_boot)
+            .map(|(a, b)| a - b)
+            .collect();
+        Some((
+            c.process.as_ref()?.median - f.process.as_ref()?.median,
+            boot,
+        ))
+    };
+    cells
+        .iter()
+        .filter(|c| c.key.codec != reference && !baselines.contains(&c.key.codec))
+        .filter_map(|c| {
+            let against = c.key.with_codec(reference);
+            let ((own, own_boot), (base, base_boot)) = (over(&c.key)?, over(&against)?);
+            let ratio = (base > 0.0).then(|| own / base);
+            let mut draws: Vec<f64> = own_boot
+                .iter()
+                .zip(&base_boot)
+                .map(|(a, b)| if *b > 0.0 { a / b } else { f64::NAN })
+                .collect();
+            let interval = (ratio.is_some()
+                && !draws.is_empty()
+                && draws.iter().all(|d| d.is_finite()))
+            .then(|| {
+                draws.sort_by(f64::total_cmp);
+                let alpha = (1.0 - level) / 2.0;
+                let last = (draws.len() - 1) as f64;
+                (
+                    draws[(alpha * last).floor() as usize],
+                    draws[((1.0 - alpha) * last).ceil() as usize],
+                )
+            });
+            Some(ProcessRatio {
+                key: c.key.clone(),
+                against,
+                ratio,
+                interval,
+            })
+        })
+        .collect()
+}
+
 /// (denominator, numerator) figures of the blocks both lists hold, in ascending block order.
 pub(crate) fn pair(reference: &[(u32, f64)], candidate: &[(u32, f64)]) -> Vec<(f64, f64)> {
     let (mut i, mut j) = (0, 0);

@@ -166,6 +166,7 @@ mod tests {
 
     fn curve(codec: &str, points: &[(u32, f64)], warm_ns: Option<f64>) -> CostCurve {
         CostCurve {
+            cost: crate::analyze::coldwarm::Cost::Library,
             scenario: scenario(),
             codec: codec.into(),
             boot: vec![Vec::new(); points.len()],

@@ -4,11 +4,12 @@
 use crate::analyze::beside::{beside, Beside};
 use crate::analyze::cells::{group, summarize, CellKey, CellSummary, StatOptions};
 use crate::analyze::coldwarm::{
-    break_evens, cost_curves, penalties, BreakEven, CostCurve, Penalty,
+    break_evens, cost_curves, penalties, BreakEven, Cost, CostCurve, Penalty,
 };
 use crate::analyze::conformance::{summarize as summarize_conformance, ConformanceSummary};
 use crate::analyze::contrasts::{
-    adjust, against_reference, between_builds, variant_order, ContrastRow,
+    adjust, against_reference, between_builds, process_ratios, variant_order, ContrastRow,
+    ProcessRatio,
 };
 use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
@@ -106,6 +107,9 @@ pub struct Report {
     pub samples: usize,
     pub cells: Vec<CellSummary>,
     pub contrasts: Vec<ContrastRow>,
+    /// Each codec's process over its floor against the reference's: the second headline
+    /// figure's ratio.
+    pub process_ratios: Vec<ProcessRatio>,
     /// The run's build variants in the order their ratios are taken (the first the
     /// denominator); one or none when the run has a single build.
     pub variant_order: Vec<Variant>,
@@ -123,6 +127,8 @@ pub struct Report {
     pub penalties: Vec<Penalty>,
     pub curves: Vec<CostCurve>,
     pub break_evens: Vec<BreakEven>,
+    /// The break-evens of the process over its floor (the second headline figure).
+    pub process_break_evens: Vec<BreakEven>,
     pub alloc_source: Source,
     pub alloc: Option<Vec<AllocRow>>,
     pub conformance_source: Source,
@@ -164,10 +170,14 @@ impl Report {
         if self.is_baseline(&key.codec) {
             return None;
         }
-        let own = self.cell(key)?.wall_without_input?;
+        let own = self.cell(key)?.process.as_ref()?.median;
         let floor = self.runtimes.floor_of(&key.codec)?;
-        let floor = self.cell(&key.with_codec(floor))?.wall_without_input?;
+        let floor = self.cell(&key.with_codec(floor))?.process.as_ref()?.median;
         Some(own - floor)
+    }
+
+    pub fn process_ratio(&self, key: &CellKey) -> Option<&ProcessRatio> {
+        self.process_ratios.iter().find(|c| &c.key == key)
     }
 
     pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
@@ -347,8 +357,15 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         ));
     }
     let penalties = penalties(&cells, &warm);
-    let curves = cost_curves(&cells, &warm);
+    let floor_of = |codec: &str| runtimes.floor_of(codec).map(String::from);
+    let curves = cost_curves(&cells, &warm, Cost::Library, &floor_of);
     let break_evens = break_evens(&curves, &baselines, opts.level);
+    let process_curves = cost_curves(&cells, &warm, Cost::Process, &floor_of);
+    let process_break_evens =
+        crate::analyze::coldwarm::break_evens(&process_curves, &baselines, opts.level);
+    let process_ratios = reference.as_deref().map_or_else(Vec::new, |r| {
+        process_ratios(&cells, r, &baselines, &floor_of, opts.level)
+    });
 
     let warm_gate = inputs.warm_gate.map_or_else(Vec::new, |(rows, note)| {
         notes.extend(note);
@@ -410,6 +427,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         samples: finished_samples,
         cells,
         contrasts,
+        process_ratios,
         variant_order,
         variant_contrasts,
         noise,
@@ -423,6 +441,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         penalties,
         curves,
         break_evens,
+        process_break_evens,
         alloc_source: Source {
             path: inputs.alloc_path.display().to_string(),
             present: alloc.is_some(),

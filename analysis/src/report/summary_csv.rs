@@ -151,6 +151,7 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         "init_plus_ops_half_width".into(),
         Box::new(|_, c| opt(c.init_plus_ops_half_width)),
     ));
+    describe_columns(&mut columns, "process", unit, |c| c.process.as_ref(), false);
     describe_columns(&mut columns, "wall", unit, |c| c.wall.as_ref(), false);
     for p in Phase::ALL {
         columns.push((
@@ -170,7 +171,6 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         ("majflt", |c| c.majflt),
         ("library_minflt", |c| c.library_minflt),
         ("library_majflt", |c| c.library_majflt),
-        ("wall_without_input_ns", |c| c.wall_without_input),
         ("drift_rho", |c| c.drift.map(|s| s.rho)),
         ("drift_p", |c| c.drift.map(|s| s.p)),
     ] {
@@ -198,6 +198,29 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         "",
         |r, c| r.contrast(&c.key).cloned(),
         |x| x.against.codec.clone(),
+    );
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add(
+        "process_ratio",
+        Box::new(|r, c| opt(r.process_ratio(&c.key).and_then(|p| p.ratio))),
+    );
+    add(
+        "process_ratio_lo",
+        Box::new(|r, c| {
+            opt(r
+                .process_ratio(&c.key)
+                .and_then(|p| p.interval)
+                .map(|i| i.0))
+        }),
+    );
+    add(
+        "process_ratio_hi",
+        Box::new(|r, c| {
+            opt(r
+                .process_ratio(&c.key)
+                .and_then(|p| p.interval)
+                .map(|i| i.1))
+        }),
     );
     contrast_columns(
         &mut columns,

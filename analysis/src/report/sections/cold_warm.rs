@@ -95,7 +95,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
     }
     if !r.break_evens.is_empty() || !r.curves.is_empty() {
         out.push(h(3, "Break-even"));
-        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. Pairs with the reference come first; the charts follow each table."));
+        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. The last two columns give the same for the second headline figure, the process over its runtime's floor (wall less the input phase, less the floor's, at each measured batch; the warm time per operation beyond): where it crosses later or never, loading, checking and ending a larger program costs more than the calls save. Pairs with the reference come first; the charts follow each table (of the library's calls)."));
     }
     for (i, s) in chart_data::scenarios(r).iter().enumerate() {
         let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
@@ -106,6 +106,8 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
                 "cheaper at 1 op",
                 "~crossing",
                 "stays cheaper from n = [95% CI]",
+                "~crossing, process over floor",
+                "stays cheaper from n = [95% CI], process",
             ]);
             let has_ref =
                 |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
@@ -123,11 +125,21 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
                 } else {
                     Tone::Plain
                 };
+                let process = r.process_break_evens.iter().find(|x| {
+                    x.scenario == b.scenario
+                        && ((x.a == b.a && x.b == b.b) || (x.a == b.b && x.b == b.a))
+                });
+                let (process_crossing, process_settles) = process.map_or_else(
+                    || ("—".to_string(), String::new()),
+                    |x| (break_even_text(x).1, settles_text(x)),
+                );
                 t.row(vec![
                     pair.into(),
                     first.into(),
                     Cell::toned(crossing, tone),
                     settles_text(b).into(),
+                    process_crossing.into(),
+                    process_settles.into(),
                 ]);
             }
             out.push(Block::Table(t));

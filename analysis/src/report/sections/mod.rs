@@ -100,6 +100,31 @@ fn contrast_cells(row: Option<&ContrastRow>) -> (Cell, Cell) {
     }
 }
 
+/// A cell's process over its runtime's floor, signed; "floor" for a floor.
+fn over_floor_cell(r: &Report, key: &crate::analyze::cells::CellKey) -> Cell {
+    match r.over_floor(key) {
+        Some(v) => format!(
+            "{}{}",
+            if v >= 0.0 { "+" } else { "−" },
+            format::ns(v.abs())
+        )
+        .into(),
+        None if r.is_baseline(&key.codec) => Cell::toned("floor", Tone::Muted),
+        None => Cell::toned("—", Tone::Muted),
+    }
+}
+
+/// A cell's process ratio to the reference, with its interval.
+fn process_ratio_cell(r: &Report, key: &crate::analyze::cells::CellKey) -> Cell {
+    match r.process_ratio(key) {
+        Some(p) => match p.ratio {
+            Some(x) => Cell::new(format::ratio_ci(x, p.interval)),
+            None => Cell::toned("no ratio (reference at its floor)", Tone::Muted),
+        },
+        None => Cell::toned("", Tone::Muted),
+    }
+}
+
 /// The cells of a scenario in the report's order (by batch, then grouped by runtime).
 fn cells_of<'a>(r: &'a Report, s: &'a Scenario) -> impl Iterator<Item = &'a CellSummary> {
     r.cells_in_order()

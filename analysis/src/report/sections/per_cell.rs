@@ -90,18 +90,7 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
         row.push(kib(c.maxrss_kib).into());
         row.push(c.minflt.map_or("—".into(), format::count).into());
         row.push(c.majflt.map_or("—".into(), format::count).into());
-        row.push(
-            match r.over_floor(&c.key) {
-                Some(v) => format!(
-                    "{}{}",
-                    if v >= 0.0 { "+" } else { "−" },
-                    format::ns(v.abs())
-                ),
-                None if r.is_baseline(&c.key.codec) => "floor".to_string(),
-                None => "—".to_string(),
-            }
-            .into(),
-        );
+        row.push(over_floor_cell(r, &c.key));
         row.push(
             r.child_bytes(&c.key)
                 .map_or("—".into(), |b| format::bytes(b as f64))
