@@ -515,3 +515,61 @@ fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
         .all(|s| s.is_ok() && s.codec == "python-floor"));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A resume refuses a run whose children of another runtime changed since it started (here, the
+/// Python harness they load): their fingerprint covers every file they load.
+#[test]
+fn a_resume_refuses_a_changed_runtime() {
+    if missing(&python(), "Python environment") {
+        return;
+    }
+    let root = tmp("changed-runtime");
+    let d = descriptions(
+        &root,
+        "python",
+        &[
+            "runtime.toml",
+            "harness.py",
+            "describe.py",
+            "json_child.py",
+            "floor_child.py",
+        ],
+        &[(
+            "codec-mine-json.toml",
+            "id = \"mine-json\"\nlibrary = \"python json\"\nstyle = \"dom\"\n\
+                 source = \"json_child.py\"\noutput = \"new-string\"\n",
+        )],
+    );
+    let dir = root.join("run");
+    let out = cold(&d)
+        .args([
+            "run",
+            "--codecs",
+            "mine-json",
+            "--ops",
+            "de",
+            "--batches",
+            "1",
+        ])
+        .args(["--samples", "3", "--fixture", "users-1kb", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", said(&out));
+    // the last sample lost (as a kill mid-run loses it), and the harness edited since
+    let samples = dir.join("samples.csv");
+    let text = std::fs::read_to_string(&samples).unwrap();
+    let kept: Vec<&str> = text.lines().collect();
+    std::fs::write(&samples, kept[..kept.len() - 1].join("\n") + "\n").unwrap();
+    let harness = d.join("python/harness.py");
+    let edited = std::fs::read_to_string(&harness).unwrap() + "\n# edited\n";
+    std::fs::write(&harness, edited).unwrap();
+    let out = cold(&d).arg("resume").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    assert!(
+        said(&out).contains("the python children are not the ones this run started with"),
+        "{}",
+        said(&out)
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -50,18 +50,26 @@ fn plan_of(jobs: &[Job]) -> Vec<PlanRow> {
     jobs.iter().map(|j| j.plan.clone()).collect()
 }
 
-fn sampler(watch: Watch) -> Sampler {
+/// A sampler whose children may run `timeout`.
+fn sampler_with(watch: Watch, timeout: Duration) -> Sampler {
     let spawner = &common::spawner();
     let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    // Long enough for a debug build to print a panic with its backtrace on a busy machine.
-    Sampler::new(spawner, Duration::from_secs(3), false, env)
+    Sampler::new(spawner, timeout, false, env)
         .unwrap()
         .with_watch(watch)
+}
+
+/// A sampler whose timeout no child that ends can reach, however busy the machine: a debug
+/// build printing a panic's backtrace takes well under a second, and this allows a minute.
+fn sampler(watch: Watch) -> Sampler {
+    sampler_with(watch, Duration::from_secs(60))
 }
 
 fn run_all(name: &str, watch: Watch) {
     let dir = tmp(name);
     let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    // (the hang is timed out by a sampler of its own, below: a child that never ends meets any
+    // timeout, so a short one decides nothing that noise could)
     let behaviours = [
         ("ok", "ok"),
         ("panic", "crash"),
@@ -80,19 +88,31 @@ fn run_all(name: &str, watch: Watch) {
     jobs.push(job(8, "ok", Path::new("/nonexistent/child-x")));
     jobs.push(job(9, "ok", &child));
 
-    let mut sampler = sampler(watch);
     let mut writer = SamplesWriter::open(&dir).unwrap();
     let never = |_: usize| None;
-    let failed = execute(
-        &jobs,
-        &mut sampler,
+    let (hang, others): (Vec<Job>, Vec<Job>) = jobs
+        .iter()
+        .cloned()
+        .partition(|j| j.input.ends_with("hang"));
+    let mut failed = execute(
+        &others,
+        &mut sampler(watch),
         &mut writer,
-        &mut Progress::hidden(10),
+        &mut Progress::hidden(9),
+        &never,
+    )
+    .unwrap();
+    failed += execute(
+        &hang,
+        &mut sampler_with(watch, Duration::from_millis(500)),
+        &mut writer,
+        &mut Progress::hidden(1),
         &never,
     )
     .unwrap();
 
-    let rows = folder::read_samples(&dir, &plan_of(&jobs)).unwrap();
+    let mut rows = folder::read_samples(&dir, &plan_of(&jobs)).unwrap();
+    rows.sort_by_key(|r| r.plan_index);
     assert_eq!(rows.len(), 10, "one row per sample, the run went on");
     let statuses: Vec<String> = rows.iter().map(|r| r.status.name()).collect();
     let mut want: Vec<&str> = behaviours.iter().map(|(_, s)| *s).collect();

@@ -9,7 +9,6 @@ use schema::Status;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 mod common;
 use common::{build_beside_runner as build_children, cold};
@@ -191,8 +190,16 @@ fn line_count(path: &Path) -> usize {
 fn sigkill_then_resume_takes_exactly_the_rest() {
     let root = tmp("resume");
     let dir = root.join("run");
-    // Enough children (noop, ~1 ms each) that the kill lands mid-run.
-    let mut runner = cold()
+    // The stand-in children kill the runner with SIGKILL when the 40th child starts (counting
+    // the preflight's four, one per cell): an event, not a moment, so the kill lands mid-run
+    // on any machine.
+    let count = format!("THAW_TEST_COUNT={}", root.join("count").display());
+    let stand_ins = common::stand_ins(
+        &root,
+        "steady",
+        &[count, "THAW_TEST_KILL_RUNNER_AT=40".to_string()],
+    );
+    let killed = cold()
         .args([
             "run",
             "--codecs",
@@ -204,33 +211,19 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
         ])
         .args(["--fixture", "small", "--out"])
         .arg(&dir)
+        .args(&stand_ins)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .spawn()
+        .status()
         .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(killed.signal(), Some(libc::SIGKILL), "{killed:?}");
     let samples = dir.join("samples.csv");
-    let started = Instant::now();
-    while line_count(&samples) < 20 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no samples appeared"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // Stopped first, so that a fast machine cannot finish the run between the count and the kill.
-    // SAFETY: kill(2) on the pid of our own child, which has not been reaped yet.
-    assert_eq!(unsafe { libc::kill(runner.id() as i32, libc::SIGSTOP) }, 0);
     let plan = plan_of(&dir);
     assert_eq!(plan.len(), 600);
-    let stopped_at = line_count(&samples) - 1;
-    assert!(
-        stopped_at < plan.len(),
-        "the runner finished before it was stopped; raise --samples"
-    );
-    runner.kill().unwrap(); // SIGKILL
-    runner.wait().unwrap();
-    // A sample whose row was being written when SIGSTOP landed is cut by the resume.
+    // children 5 to 39 finished; the 40th was killed with its runner, before its row
     let before = line_count(&samples) - 1;
+    assert_eq!(before, 35);
     assert_eq!(manifest(&dir)["finished"], false);
 
     let dry = cold()
@@ -671,5 +664,119 @@ fn a_counted_change_is_caught_by_compare() {
         !regressed.iter().any(|l| l.contains("serde_json")),
         "serde_json's counts did not change: {said}"
     );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// The children ran in plan.csv's order, cell by cell: each stand-in child appends the arguments
+/// it was started with to a log, and after the preflight's children (one per cell) the log is the
+/// plan, row by row.
+#[test]
+fn the_children_run_in_the_order_of_the_plan() {
+    let root = tmp("order");
+    let dir = root.join("run");
+    let log = root.join("children.log");
+    let stand_ins = common::stand_ins(
+        &root,
+        "steady",
+        &[format!("THAW_TEST_LOG={}", log.display())],
+    );
+    let out = cold()
+        .args(["run", "--codecs", "noop,serde_json", "--batches", "1,3"])
+        .args(["--samples", "4", "--fixture", "small", "--out"])
+        .arg(&dir)
+        .args(&stand_ins)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    // each record: the program, then its arguments (then the environment, indented)
+    let started: Vec<Vec<String>> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .map(|l| l.split(' ').map(String::from).collect())
+        .collect();
+    let plan = plan_of(&dir);
+    let cells: std::collections::BTreeSet<_> =
+        plan.iter().map(|p| (&p.codec, p.op, p.batch)).collect();
+    assert_eq!(started.len(), cells.len() + plan.len());
+    let timed = &started[cells.len()..];
+    for (args, row) in timed.iter().zip(&plan) {
+        let program = Path::new(&args[0]).file_name().unwrap().to_string_lossy();
+        let arg = |flag: &str| {
+            let i = args.iter().position(|a| a == flag).unwrap();
+            args[i + 1].clone()
+        };
+        assert!(
+            program.starts_with(&format!("child-{}-{}-", row.codec, row.op)),
+            "plan index {}: {program} for {} {}",
+            row.plan_index,
+            row.codec,
+            row.op
+        );
+        assert_eq!(
+            arg("--batch"),
+            row.batch.to_string(),
+            "plan index {}",
+            row.plan_index
+        );
+        assert!(
+            arg("--input").contains(&row.fixture),
+            "plan index {}",
+            row.plan_index
+        );
+        assert!(
+            !args.contains(&"--check-file".to_string()),
+            "a timed sample checks no file"
+        );
+    }
+    // and every one of them started with the same environment: PATH, HOME and what --env gave
+    let env: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .map(|kv| kv.split('=').next().unwrap().to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(
+        env,
+        [
+            "HOME",
+            "PATH",
+            "THAW_TEST_LOG",
+            "THAW_TEST_REAL_DIR",
+            "THAW_TEST_STAMPS"
+        ]
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// A folder without its manifest is no run to resume: the error says so, naming the file, and
+/// nothing is written.
+#[test]
+fn a_resume_without_a_manifest_is_refused() {
+    let root = tmp("no-manifest");
+    let dir = root.join("run");
+    let out = cold()
+        .args([
+            "run",
+            "--codecs",
+            "noop",
+            "--batches",
+            "1",
+            "--samples",
+            "2",
+        ])
+        .args(["--fixture", "small", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::remove_file(dir.join("manifest.json")).unwrap();
+    let before = std::fs::read(dir.join("samples.csv")).unwrap();
+    let out = cold().arg("resume").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("manifest.json"), "{}", text(&out));
+    assert_eq!(std::fs::read(dir.join("samples.csv")).unwrap(), before);
     std::fs::remove_dir_all(&root).unwrap();
 }

@@ -135,6 +135,10 @@ pub struct CellSummary {
     /// Page faults of the library's three phases together.
     pub library_minflt: Option<f64>,
     pub library_majflt: Option<f64>,
+    /// The median minor and major page faults of each phase the child reads them around
+    /// (outside the library's: spawn_to_main, fixture, check, exit) and of the library's three
+    /// together (`library`), in the order of the process's life.
+    pub faults: Vec<PhaseFaults>,
     /// Drift: Spearman's ρ of init_plus_ops against the block index.
     pub drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
@@ -190,12 +194,54 @@ pub fn allocation_figures() -> impl Iterator<Item = (Figure, String)> {
     })
 }
 
+/// The page faults of one phase (or of the library's three together), medians.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseFaults {
+    pub phase: &'static str,
+    pub minor: Option<f64>,
+    pub major: Option<f64>,
+}
+
 /// Options that shape the statistics (never the data).
 #[derive(Debug, Clone, Copy)]
 pub struct StatOptions {
     pub resamples: usize,
     pub level: f64,
     pub seed: u64,
+}
+
+/// The page faults of each phase of `cell`, medians, where the child read them.
+fn fault_medians(cell: &CellSamples) -> Vec<PhaseFaults> {
+    let m = |f: Figure| median(&stats::cells::values(cell, f));
+    let mut out = Vec::new();
+    for p in Phase::ALL {
+        let (minor, major) = if p == Phase::Init {
+            (
+                m(Figure::Whole(Whole::LibraryMinflt)),
+                m(Figure::Whole(Whole::LibraryMajflt)),
+            )
+        } else if p.is_library() {
+            continue;
+        } else {
+            (
+                m(Figure::Of(Quantity::MinorFaults, p)),
+                m(Figure::Of(Quantity::MajorFaults, p)),
+            )
+        };
+        if minor.is_some() || major.is_some() {
+            let phase = if p == Phase::Init {
+                "library"
+            } else {
+                p.name()
+            };
+            out.push(PhaseFaults {
+                phase,
+                minor,
+                major,
+            });
+        }
+    }
+    out
 }
 
 /// Summaries of every cell, in key order (computed in parallel).
@@ -284,6 +330,7 @@ fn summarize_cell(
         majflt: whole(Whole::Majflt),
         library_minflt: whole(Whole::LibraryMinflt),
         library_majflt: whole(Whole::LibraryMajflt),
+        faults: fault_medians(cell),
         drift: spearman(&blocks, &values),
         duplicate_blocks,
         boot_medians,

@@ -169,12 +169,33 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         ("maxrss_kib", |c| c.maxrss_kib),
         ("minflt", |c| c.minflt),
         ("majflt", |c| c.majflt),
-        ("library_minflt", |c| c.library_minflt),
-        ("library_majflt", |c| c.library_majflt),
         ("drift_rho", |c| c.drift.map(|s| s.rho)),
         ("drift_p", |c| c.drift.map(|s| s.p)),
     ] {
         columns.push((name.into(), Box::new(move |_, c| opt(f(c)))));
+    }
+    // each phase's page faults, where the child read them (outside the library's phases, and
+    // the library's three together)
+    for p in schema::phases::Phase::ALL
+        .iter()
+        .filter(|p| !p.is_library())
+        .map(|p| p.name())
+        .chain(["library"])
+    {
+        for (kind, major) in [("minflt", false), ("majflt", true)] {
+            columns.push((
+                format!("{p}_{kind}_median"),
+                Box::new(move |_, c| {
+                    opt(c.faults.iter().find(|f| f.phase == p).and_then(|f| {
+                        if major {
+                            f.major
+                        } else {
+                            f.minor
+                        }
+                    }))
+                }),
+            ));
+        }
     }
     for (f, _) in crate::analyze::cells::allocation_figures() {
         let name = f.column();

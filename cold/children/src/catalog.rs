@@ -64,7 +64,10 @@ pub fn all() -> Vec<Child> {
                     .collect(),
                 Style::Dom if codec.supports(None, op).is_ok() => vec![(Dom::NAME, Dom::PATH)],
                 Style::Dom => Vec::new(),
-                Style::Baseline => vec![(AnyInput::NAME, AnyInput::PATH)],
+                Style::Baseline if codec.supports(None, op).is_ok() => {
+                    vec![(AnyInput::NAME, AnyInput::PATH)]
+                }
+                Style::Baseline => Vec::new(),
             };
             out.extend(targets.into_iter().map(|(target, target_path)| Child {
                 codec: codec.id(),

@@ -415,14 +415,16 @@ mod tests {
         for watch in [Watch::Auto, Watch::Watchdog] {
             // A child that leaves a sleeper behind and exits; and one that hangs with one.
             let left = run_sh("sleep 300 & echo $!", Duration::from_secs(10), watch);
-            let hung = run_sh(
-                "sleep 300 & echo $!; wait",
-                Duration::from_millis(300),
-                watch,
-            );
+            // a hung child, timed out once it has said its sleeper's pid (the timeout is long
+            // enough for a shell to echo on any machine; a missing pid fails, never passes)
+            let hung = run_sh("sleep 300 & echo $!; wait", Duration::from_secs(3), watch);
             assert!(hung.timed_out);
             for r in [left, hung] {
                 let pid = String::from_utf8_lossy(&r.stdout).trim().to_string();
+                assert!(
+                    pid.parse::<u32>().is_ok(),
+                    "the child said no pid: `{pid}` ({watch:?})"
+                );
                 // SIGKILL is final; only its delivery is waited for, with a generous bound.
                 let deadline = Instant::now() + Duration::from_secs(30);
                 while !ended(&pid) && Instant::now() < deadline {

@@ -38,8 +38,9 @@ pub fn legend(measure: Measure) -> &'static str {
         Measure::Time => {
             "(init+ops: init + first op + remaining ops; wall: spawn to reaped; over floor: \
              median of (wall − input phase) minus the floor's, so building the input is charged \
-             to no codec; peak RSS: the child's own VmHWM; output: how `ser` hands its output \
-             over; medians and p90 of the ok samples)"
+             to no codec; peak RSS: the child's own VmHWM; lib faults: minor page faults in init + \
+             first op + remaining ops, read by the child outside them; output: how `ser` \
+             hands its output over; medians and p90 of the ok samples)"
         }
         Measure::Instructions => {
             "(instructions executed, counted by callgrind: init+ops = init + first op + \
@@ -85,7 +86,7 @@ pub fn table(samples: &Samples, cx: &Context) -> String {
     header.push(if timed { "p90" } else { "same" });
     header.push("first op");
     if timed {
-        header.extend(["wall", "over floor", "peak RSS"]);
+        header.extend(["wall", "over floor", "peak RSS", "lib faults"]);
     } else {
         header.push("first-op allocs");
     }
@@ -143,6 +144,7 @@ pub fn table(samples: &Samples, cx: &Context) -> String {
                     median(Figure::Whole(Whole::HwmKib)).map(|k| k * 1024.0),
                     bytes,
                 ),
+                or_dash(median(Figure::Whole(Whole::LibraryMinflt)), count),
             ]);
         } else {
             let first = |q| median(Figure::Of(q, Phase::FirstOp));

@@ -113,7 +113,54 @@ pub(super) fn noise(r: &Report) -> Vec<Block> {
         t.row(row);
     }
     out.push(Block::Table(t));
+    out.extend(detection(r));
     out
+}
+
+/// The probe of the machine that detects its CPU's features as a portable SIMD build does.
+pub const PROBE: &str = "cpu-features";
+
+/// The machine's price of detecting its CPU's features: the probe's first operation over its
+/// runtime floor's, in each scenario where both ran (at the smallest batch).
+fn detection(r: &Report) -> Vec<Block> {
+    let mut items = Vec::new();
+    for c in r.cells.iter().filter(|c| c.key.codec == PROBE) {
+        let smallest = r
+            .cells
+            .iter()
+            .filter(|x| x.key.codec == PROBE && Scenario::of(&x.key) == Scenario::of(&c.key))
+            .map(|x| x.key.batch)
+            .min();
+        if Some(c.key.batch) != smallest {
+            continue;
+        }
+        let Some(floor) = r.runtimes.floor_of(PROBE) else {
+            continue;
+        };
+        let first = schema::phases::Phase::FirstOp;
+        if let (Some(own), Some(base)) = (
+            c.phase(first),
+            r.cell(&c.key.with_codec(floor))
+                .and_then(|f| f.phase(first)),
+        ) {
+            items.push(format!(
+                "{}: {} ({} first op {} against {floor}'s {}).",
+                scenario_title(&Scenario::of(&c.key)),
+                format::ns(own - base),
+                PROBE,
+                format::ns(own),
+                format::ns(base)
+            ));
+        }
+    }
+    if items.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        h(3, "The machine's price of CPU-feature detection"),
+        p(format!("The `{PROBE}` child asks the CPU which SIMD features it has, as a portable SIMD build does on its first call (std's `is_x86_feature_detected!`, which simd-json and simdutf8 use: CPUID, then a cache), and does nothing else. Its first operation over the floor's is what detection costs on this machine: in a virtual machine CPUID traps to the hypervisor, so a SIMD library's first call here holds a price that bare metal charges far less of. Read the SIMD libraries' first calls with it in mind.")),
+        Block::List(items),
+    ]
 }
 
 #[cfg(test)]

@@ -105,10 +105,34 @@ fn life_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> T
     t
 }
 
+/// The page faults of each phase, where the child read them: minor (major when any).
+fn faults_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Option<Table> {
+    let cells: Vec<&CellSummary> = cells.filter(|c| !c.faults.is_empty()).collect();
+    let phases: Vec<&str> = cells.first()?.faults.iter().map(|f| f.phase).collect();
+    let mut header = vec![">batch".to_string(), "codec".to_string()];
+    header.extend(phases.iter().map(|p| format!(">{p}")));
+    let mut t = Table::new(&header.iter().map(String::as_str).collect::<Vec<_>>());
+    for c in cells {
+        let mut row: Vec<Cell> = vec![c.key.batch.to_string().into(), codec_cell(r, &c.key.codec)];
+        for p in &phases {
+            let f = c.faults.iter().find(|f| f.phase == *p);
+            row.push(match f.map(|f| (f.minor, f.major)) {
+                Some((Some(minor), Some(major))) if major > 0.0 => {
+                    format!("{} ({} major)", format::count(minor), format::count(major)).into()
+                }
+                Some((Some(minor), _)) => format::count(minor).into(),
+                _ => Cell::toned("—", Tone::Muted),
+            });
+        }
+        t.row(row);
+    }
+    Some(t)
+}
+
 pub(super) fn per_cell(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Per cell"),
-        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process: user and system CPU time and page faults from wait4; peak RSS is the child's own VmHWM, which it reads at its end (the kernel's max RSS from wait4 starts from the spawner's high-water mark, about 2 MiB, so it hides smaller differences); over floor is the median of (wall − fixture) minus the same for the floor of the codec's own runtime, so building the input is charged to no codec and each runtime's start to none of its libraries; child size is the child's size from the manifest (a Rust child's binary; for another runtime, the library's own child file, the runtime not counted); output says how a `ser` hands its output over (into a reused buffer, or a new string per call: the library's natural API)."),
+        p("For each cell, the timing of init_plus_ops (ok shows finished / planned samples; outliers are beyond Tukey's 1.5·IQR fences, severe beyond 3·IQR; drift ρ is against the block index), then the median of each phase and resource of the child process: user and system CPU time and page faults from wait4; peak RSS is the child's own VmHWM, which it reads at its end (the kernel's max RSS from wait4 starts from the spawner's high-water mark, about 2 MiB, so it hides smaller differences); over floor is the median of (wall − fixture) minus the same for the floor of the codec's own runtime, so building the input is charged to no codec and each runtime's start to none of its libraries; the page faults per phase are the child's own, read at its stamps outside the library's phases (so the library's three are one figure: what the timed calls faulted in, which the input phase may have made smaller by touching the same pages first); child size is the child's size from the manifest (a Rust child's binary; for another runtime, the library's own child file, the runtime not counted); output says how a `ser` hands its output over (into a reused buffer, or a new string per call: the library's natural API)."),
     ];
     for s in chart_data::scenarios(r) {
         out.push(h(3, format!("Timing, {}", scenario_title(&s))));
@@ -118,6 +142,13 @@ pub(super) fn per_cell(r: &Report) -> Vec<Block> {
             format!("Process life (medians), {}", scenario_title(&s)),
         ));
         out.push(Block::Table(life_table(r, cells_of(r, &s))));
+        if let Some(t) = faults_table(r, cells_of(r, &s)) {
+            out.push(h(
+                3,
+                format!("Page faults per phase (medians), {}", scenario_title(&s)),
+            ));
+            out.push(Block::Table(t));
+        }
     }
     out
 }
