@@ -502,7 +502,7 @@ pub fn write_csv(path: &std::path::Path, changes: &[CellChange]) -> anyhow::Resu
     let num = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for c in changes {
         for f in &c.figures {
-            w.write_record([
+            let record = [
                 c.key.fixture.clone(),
                 c.key.op.to_string(),
                 c.variants.clone(),
@@ -524,7 +524,9 @@ pub fn write_csv(path: &std::path::Path, changes: &[CellChange]) -> anyhow::Resu
                 }
                 .to_string(),
                 c.change.label().to_string(),
-            ])?;
+            ];
+            // a cell a spreadsheet would run as a formula is made text
+            w.write_record(record.iter().map(|c| schema::text::for_spreadsheet(c)))?;
         }
     }
     w.flush()

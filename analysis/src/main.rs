@@ -5,7 +5,7 @@
 use analysis::analyze::cells::CellKey;
 use analysis::cli::{Cli, Command, CompareArgs, ExportArgs, ReportArgs, SynthArgs};
 use analysis::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
-use analysis::inputs::{alloc, conformance, criterion, run, warm_gate};
+use analysis::inputs::{alloc, conformance, criterion, jmh, run, warm_gate};
 use analysis::measure::Rules;
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
@@ -27,7 +27,11 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // an error may quote a file: its control characters are shown, not obeyed
+            eprintln!(
+                "error: {}",
+                schema::text::for_terminal(&format!("{e:#}"), true)
+            );
             ExitCode::from(2)
         }
     }
@@ -41,7 +45,21 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         Some(out) => schema::files::Folder::new(out),
         None => schema::files::Folder::new(&run.dir).sub("report"),
     };
-    let warm = criterion::load_criterion(&a.warm.join("criterion"))?;
+    // the warm figures of every runtime: criterion's (Rust) and JMH's (the JVM)
+    let warm = match (
+        criterion::load_criterion(&a.warm.join("criterion"))?,
+        jmh::load_jmh(&a.warm.join("jmh"))?,
+    ) {
+        (None, None) => None,
+        (c, j) => {
+            let (mut estimates, mut notes) = c.unwrap_or_default();
+            if let Some((more, more_notes)) = j {
+                estimates.extend(more);
+                notes.extend(more_notes);
+            }
+            Some((estimates, notes))
+        }
+    };
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;
     let warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
@@ -49,7 +67,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     let timed = a.timed.as_deref().map(run::load_run).transpose()?;
     let inputs = ReportInputs {
         run,
-        warm_dir: a.warm.join("criterion"),
+        warm_dir: a.warm.clone(),
         warm,
         alloc_path,
         alloc,
@@ -67,7 +85,10 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     };
     let report = build(inputs, &opts)?;
     let files = write::write_report(&report, &out)?;
-    print!("{}", sections::headline_text(&report));
+    print!(
+        "{}",
+        schema::text::for_terminal(&sections::headline_text(&report), true)
+    );
     println!();
     for f in files {
         println!("wrote {}", f.display());
@@ -132,7 +153,10 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         rb.dir.display(),
         measure.compare_heading(&opts)
     );
-    print!("{}", console::render(&table(measure, &changes)));
+    print!(
+        "{}",
+        schema::text::for_terminal(&console::render(&table(measure, &changes)), true)
+    );
     println!(
         "\n{}",
         tally(&changes, only_a.len(), only_b.len(), opts.level)

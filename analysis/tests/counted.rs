@@ -319,7 +319,7 @@ fn a_report_with_timed_sets_the_times_beside_the_counts() {
         .unwrap();
     assert!(rho > 0.9, "{rho}");
     assert!(
-        md[at..].contains(&format!("(n = {} cells, p < 0.0001)", cells())),
+        md[at..].contains(&format!("(n = {} cells, p &lt; 0.0001)", cells())),
         "{}",
         &md[at..at + 300]
     );

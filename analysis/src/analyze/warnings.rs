@@ -34,9 +34,15 @@ pub fn warnings(
     manifest: Option<&Manifest>,
     planned: usize,
     finished_samples: usize,
+    writing: bool,
     cells: &[CellSummary],
 ) -> Vec<String> {
     let mut out = Vec::new();
+    if writing {
+        out.push(format!(
+            "A run is writing this folder now (it holds the folder's lock): these are its first {finished_samples} samples; report it again when it has finished, and do not resume it."
+        ));
+    }
     match manifest {
         None => out.push("No readable manifest.json: the run's conditions are unknown.".into()),
         Some(m) => {
@@ -65,12 +71,18 @@ pub fn warnings(
                     list(&failed)
                 ));
             }
-            if !m.finished {
+            if !m.finished && !writing {
                 out.push(format!(
                     "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold resume` completes it."
                 ));
             }
         }
+    }
+    if let Some(m) = manifest.filter(|m| m.samples_planned > 0 && planned == 0) {
+        out.push(format!(
+            "plan.csv holds no planned sample, but the manifest says {} were planned: the plan was lost or emptied, so nothing checks the samples' order.",
+            m.samples_planned
+        ));
     }
     if planned > 0 && finished_samples < planned && manifest.is_some_and(|m| m.finished) {
         out.push(format!(
@@ -188,7 +200,7 @@ mod tests {
             .collect();
         let mut m = manifest();
         m.synthetic = false;
-        assert!(warnings(Some(&m), 30, 30, &cells(&rows)).is_empty());
+        assert!(warnings(Some(&m), 30, 30, false, &cells(&rows)).is_empty());
     }
 
     #[test]
@@ -224,7 +236,7 @@ mod tests {
             check("x", Op::De, CheckStatus::Fail, "wrong value"),
             check("y", Op::Ser, CheckStatus::Unsupported, ""),
         ];
-        let w = warnings(Some(&m), 100, 81, &cells(&rows)).join("\n");
+        let w = warnings(Some(&m), 100, 81, false, &cells(&rows)).join("\n");
         for needle in [
             "synthetic",
             "Failed verification",
@@ -238,6 +250,12 @@ mod tests {
             assert!(w.contains(needle), "missing {needle:?} in\n{w}");
         }
         assert!(!w.contains("y on f"), "unsupported is not a warning");
-        assert!(warnings(None, 0, 0, &[])[0].contains("No readable manifest"));
+        assert!(warnings(None, 0, 0, false, &[])[0].contains("No readable manifest"));
+        // a run writing the folder now: no advice to resume it
+        let w = warnings(Some(&m), 100, 81, true, &cells(&rows)).join("\n");
+        assert!(w.contains("A run is writing this folder now") && !w.contains("cold resume"));
+        // an emptied plan
+        let w = warnings(Some(&m), 0, 81, false, &cells(&rows)).join("\n");
+        assert!(w.contains("plan.csv holds no planned sample"), "{w}");
     }
 }

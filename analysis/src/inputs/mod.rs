@@ -6,5 +6,6 @@
 pub mod alloc;
 pub mod conformance;
 pub mod criterion;
+pub mod jmh;
 pub mod run;
 pub mod warm_gate;

@@ -27,6 +27,9 @@ pub struct Run {
     pub samples: Samples,
     /// What the run recorded of each sample: times, or counts (`--measure instructions`).
     pub measure: Measure,
+    /// A run or resume is writing the folder now (it holds the folder's lock): its samples are
+    /// the ones so far.
+    pub writing: bool,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
 }
@@ -129,8 +132,13 @@ pub fn load_run(path: &Path) -> Result<Run> {
         m
     });
 
+    // a run holds an exclusive lock on its .lock while it writes
+    let writing = folder
+        .open_read(schema::run_folder::LOCK)
+        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)));
     Ok(Run {
         dir,
+        writing,
         manifest,
         plan: plan_rows.as_deref().map(PlanCount::of).unwrap_or_default(),
         samples,

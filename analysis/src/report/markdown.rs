@@ -1,10 +1,18 @@
 //! The document as Markdown (GitHub flavour): charts become image links to SVG files written
-//! beside it, under `charts/`.
+//! beside it, under `charts/`. What came from a file reaches the reader as text, never as markup:
+//! every text goes through `schema::text::for_markdown` (no raw HTML, image, link, line break,
+//! table cell border or control character can come from a value inside it), while thaw's own
+//! code spans and emphasis are kept.
 
 use super::doc::{Block, Table, Tone};
+use schema::text::for_markdown as inline;
 
 fn cell_text(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    inline(s)
+}
+
+fn prose(s: &str) -> String {
+    inline(s)
 }
 
 fn table(t: &Table, out: &mut String) {
@@ -43,24 +51,29 @@ pub fn render(blocks: &[Block]) -> String {
     for b in blocks {
         match b {
             Block::Heading(level, text) => {
-                out.push_str(&format!("{} {}\n\n", "#".repeat(usize::from(*level)), text));
+                let text = inline(text);
+                out.push_str(&format!("{} {text}\n\n", "#".repeat(usize::from(*level))));
             }
-            Block::Para(text) => out.push_str(&format!("{text}\n\n")),
+            Block::Para(text) => out.push_str(&format!("{}\n\n", prose(text))),
             Block::List(items) => {
                 for i in items {
-                    out.push_str(&format!("- {i}\n"));
+                    out.push_str(&format!("- {}\n", prose(i)));
                 }
                 out.push('\n');
             }
             Block::Warnings(items) => {
                 for i in items {
-                    out.push_str(&format!("> **Warning:** {i}\n>\n"));
+                    out.push_str(&format!("> **Warning:** {}\n>\n", prose(i)));
                 }
                 out.push('\n');
             }
             Block::Table(t) => table(t, &mut out),
             Block::Chart { file, title, .. } => {
-                out.push_str(&format!("![{title}](charts/{file})\n\n"));
+                out.push_str(&format!(
+                    "![{}](charts/{})\n\n",
+                    inline(title),
+                    inline(file)
+                ));
             }
         }
     }
@@ -88,5 +101,21 @@ mod tests {
         assert!(md.contains("## X\n"));
         assert!(md.contains("| codec | ratio |\n|---|---:|\n| a\\|b | **faster** |"));
         assert!(md.contains("![t](charts/c.svg)"));
+    }
+
+    #[test]
+    fn nothing_from_a_file_becomes_markup() {
+        let hostile = "x\n## heading ![](https://example.com/a.png) <img src=x> [a](b) \u{1b}[2J";
+        let mut t = Table::new(&["codec"]);
+        t.row(vec![Cell::new(hostile)]);
+        let md = render(&[
+            Block::Heading(3, hostile.into()),
+            Block::Para(format!("a note: {hostile}")),
+            Block::Table(t),
+        ]);
+        for bad in ["\n## heading", "![](", "<img", "](b)", "\u{1b}"] {
+            assert!(!md.contains(bad), "{bad:?} in\n{md}");
+        }
+        assert!(md.contains("&lt;img"), "{md}");
     }
 }

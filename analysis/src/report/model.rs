@@ -389,7 +389,13 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     };
 
     let finished_samples = run.samples.len();
-    let mut warnings = warnings(manifest, run.plan.len(), finished_samples, &cells);
+    let mut warnings = warnings(
+        manifest,
+        run.plan.len(),
+        finished_samples,
+        run.writing,
+        &cells,
+    );
     warnings.extend(short_warm_runs(&warm));
     warnings.extend(run.measure.warnings(&cells));
     let precision_run = manifest.and_then(|m| {

@@ -304,7 +304,8 @@ pub fn text(r: &Report) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(&header)?;
     for row in rows {
-        w.write_record(&row)?;
+        // a cell a spreadsheet would run as a formula is made text
+        w.write_record(row.iter().map(|c| schema::text::for_spreadsheet(c)))?;
     }
     Ok(String::from_utf8(
         w.into_inner()

@@ -25,12 +25,17 @@ use std::time::Duration;
 
 /// A line of what the runner is doing; a closed stdout does not stop a run.
 macro_rules! say {
+    () => {
+        say!("")
+    };
     ($($arg:tt)*) => {{
         use std::io::Write as _;
+        // what a child or a folder said reaches the terminal with its control characters shown
+        let line = schema::text::for_terminal(&format!($($arg)*), true);
         if $crate::run::session::status_on_stderr() {
-            let _ = writeln!(std::io::stderr(), $($arg)*);
+            let _ = writeln!(std::io::stderr(), "{line}");
         } else {
-            let _ = writeln!(std::io::stdout(), $($arg)*);
+            let _ = writeln!(std::io::stdout(), "{line}");
         }
     }};
 }

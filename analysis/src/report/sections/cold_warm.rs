@@ -53,11 +53,11 @@ fn settles_text(b: &BreakEven) -> String {
 pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Cold against warm"),
-        p("The cold penalty is the median first operation in a fresh process (smallest batch) over criterion's median time per operation in a warm loop. The cumulative cost C(n) of n operations in one process is the cold median of init_plus_ops at each measured batch, linear between them, and beyond the largest batch that figure plus the warm time per operation for each further one. Two codecs break even where their curves cross."),
+        p("The cold penalty is the median first operation in a fresh process (smallest batch) over the median time per operation in a warm loop (criterion's for Rust, JMH's for the JVM). The cumulative cost C(n) of n operations in one process is the cold median of init_plus_ops at each measured batch, linear between them, and beyond the largest batch that figure plus the warm time per operation for each further one. Two codecs break even where their curves cross."),
     ];
     if !r.warm_source.present {
         out.push(p(format!(
-            "No warm results: {} holds no criterion output (run `THAW_WARM=quick cargo bench -p warm`). Break-evens below cover the measured batches only.",
+            "No warm results: {} holds no criterion output (criterion/; run `THAW_WARM=quick cargo bench -p warm`) and no JMH output (jmh/; run `scripts/warm-jvm.sh --quick`). Break-evens below cover the measured batches only.",
             r.warm_source.path
         )));
     }
@@ -160,8 +160,8 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         }
     }
     if !r.warm.is_empty() {
-        out.push(h(3, "Warm time per operation (criterion)"));
-        out.push(p("criterion's median time per operation in a warm loop, for every fixture the warm benches ran (its 95% intervals are in summary.json). \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
+        out.push(h(3, "Warm time per operation (criterion, JMH)"));
+        out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: criterion's for the Rust codecs (its 95% intervals are in summary.json), JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
         let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
         codecs.sort_unstable();
         codecs.dedup();

@@ -1,0 +1,107 @@
+// The four JVM codecs of the cold track as their codec-*.toml files describe them (copied into
+// the jar from cold/external/jvm at build time): the id, the models the cold child expresses and,
+// for the others, why not. The warm benches read support from here, so the cold and warm tracks
+// say the same thing, from one place. Only the lines this needs are read: `key = "text"` and
+// `models = ["a", "b"]`.
+
+package thaw.jmh;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import thaw.jvm.Harness;
+
+final class Codecs {
+    private Codecs() {}
+
+    /** One codec: its cold id, its library, the models it expresses, and why not the others. */
+    record Codec(String id, String library, List<String> models, String why, String benchClass) {
+        boolean supports(String model) {
+            return models.contains(model);
+        }
+
+        /** The reason a model is not supported, as the codec's toml says it. */
+        String unsupported(String model) {
+            return id + " does not express " + model + " (its cold child expresses " + String.join(", ", models)
+                + ")" + (why == null ? "" : ": " + why);
+        }
+
+        /** A new library side of the cold child, as the child makes it (its `init` is the caller's). */
+        Harness.Library newLibrary() {
+            switch (id) {
+                case "gson": return new thaw.jvm.gson.GsonChild().library();
+                case "jackson": return new thaw.jvm.jackson.JacksonChild().library();
+                case "fory": return new thaw.jvm.fory.ForyChild().library();
+                case "kotlinx": return new thaw.jvm.kotlinx.KotlinxChild().library();
+                default: throw new IllegalArgumentException("no library for codec `" + id + "`");
+            }
+        }
+    }
+
+    /**
+     * Codec id → the JMH bench class whose `de` and `ser` measure it. analysis/src/inputs/jmh.rs
+     * holds the same table (its tests say so); a new codec is a line in both.
+     */
+    static final Map<String, String> BENCHES = new LinkedHashMap<>();
+    static {
+        BENCHES.put("kotlinx", KotlinxBench.class.getName());
+        BENCHES.put("gson", GsonBench.class.getName());
+        BENCHES.put("jackson", JacksonBench.class.getName());
+        BENCHES.put("fory", ForyBench.class.getName());
+    }
+
+    private static final Map<String, Codec> CACHE = new LinkedHashMap<>();
+
+    /** The codec `id`, read from the jar's copy of codec-<id>.toml. */
+    static synchronized Codec get(String id) {
+        Codec c = CACHE.get(id);
+        if (c != null) return c;
+        String bench = BENCHES.get(id);
+        if (bench == null) {
+            throw new IllegalArgumentException("unknown codec `" + id + "`: give one of " + String.join(", ", BENCHES.keySet()));
+        }
+        String resource = "/thaw/jmh/codecs/codec-" + id + ".toml";
+        String text;
+        try (InputStream in = Codecs.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException(resource + " is not in the jar (rebuild it: scripts/warm-jvm.sh)");
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + resource + ": " + e, e);
+        }
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            line = line.strip();
+            if (line.isEmpty() || line.startsWith("#")) continue;
+            int eq = line.indexOf('=');
+            if (eq < 0) continue;
+            keys.putIfAbsent(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+        }
+        String tomlId = string(keys.get("id"), resource, "id");
+        if (!tomlId.equals(id)) throw new IllegalStateException(resource + ": id is `" + tomlId + "`, not `" + id + "`");
+        String models = keys.get("models");
+        if (models == null || !models.startsWith("[") || !models.endsWith("]")) {
+            throw new IllegalStateException(resource + ": no `models = [\"users\", ...]` line");
+        }
+        List<String> list = new ArrayList<>();
+        for (String m : models.substring(1, models.length() - 1).split(",")) {
+            m = m.strip();
+            if (!m.isEmpty()) list.add(string(m, resource, "models"));
+        }
+        String why = keys.containsKey("why") ? string(keys.get("why"), resource, "why") : null;
+        c = new Codec(id, string(keys.get("library"), resource, "library"), List.copyOf(list), why, bench);
+        CACHE.put(id, c);
+        return c;
+    }
+
+    /** A TOML basic string's text (the codec files escape nothing but `\"` and `\\`). */
+    private static String string(String v, String resource, String key) {
+        if (v == null || v.length() < 2 || !v.startsWith("\"") || !v.endsWith("\"")) {
+            throw new IllegalStateException(resource + ": `" + key + "` is not a quoted string");
+        }
+        return v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+}

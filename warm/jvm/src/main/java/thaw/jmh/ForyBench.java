@@ -1,0 +1,10 @@
+// The warm benches of codec `fory` (cold/external/jvm/codec-fory.toml): see Bench.
+
+package thaw.jmh;
+
+public class ForyBench extends Bench {
+    @Override
+    protected String codec() {
+        return "fory";
+    }
+}

@@ -1,0 +1,10 @@
+// The warm benches of codec `gson` (cold/external/jvm/codec-gson.toml): see Bench.
+
+package thaw.jmh;
+
+public class GsonBench extends Bench {
+    @Override
+    protected String codec() {
+        return "gson";
+    }
+}
