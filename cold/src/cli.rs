@@ -5,12 +5,12 @@
 use crate::run::precision;
 use crate::runtimes::codec_list;
 use crate::system::pin;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
 use fixtures::catalog::CorporaOption;
 use fixtures::Fixture;
-use schema::run_folder::Stopping;
+use schema::run_folder::{Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -141,6 +141,13 @@ pub struct RunArgs {
     /// The same as `cold resume DIR` (an older spelling), given alone.
     #[arg(long, value_name = "DIR", hide = true, exclusive = true)]
     pub resume: Option<PathBuf>,
+    /// Run the K-th of N parts of the plan, by whole blocks (each machine of a CI matrix one
+    /// part; `analysis merge` joins their folders). `auto`: from the environment: THAW_SHARD
+    /// (`K/N`); GitLab's CI_NODE_INDEX and CI_NODE_TOTAL; a Kubernetes Indexed Job's
+    /// JOB_COMPLETION_INDEX (from 0) with THAW_SHARDS (N); a Slurm array's SLURM_ARRAY_TASK_ID,
+    /// SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT.
+    #[arg(long, value_name = "K/N|auto", conflicts_with = "precision")]
+    pub shard: Option<String>,
     /// Fail, rather than leave cells unsupported, when a runtime, a build of it or a library a
     /// chosen codec needs is not there (for CI, which states what it provides).
     #[arg(long)]
@@ -175,6 +182,7 @@ pub struct RunOptions {
     pub measure: Measure,
     /// `--precision`: the stopping rule (its `sampling_secs` 0, nothing stopped yet).
     pub stopping: Option<Stopping>,
+    pub shard: Option<Shard>,
     pub require_runtimes: bool,
     pub dry_run: bool,
 }
@@ -354,10 +362,60 @@ impl RunArgs {
             corpora,
             measure: self.measure,
             stopping,
+            shard: self
+                .shard
+                .as_deref()
+                .map(|s| shard_of(s, |k| std::env::var(k).ok()))
+                .transpose()?,
             require_runtimes: self.require_runtimes,
             dry_run: self.dry_run,
         })))
     }
+}
+
+/// `--shard`'s value: `K/N`, or `auto`, read from the variables (`var`) the job engines set.
+pub fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
+    let parsed = |t: &str| Shard::parse(t).map_err(|e| anyhow::anyhow!("--shard: {e}"));
+    if text != "auto" {
+        return parsed(text);
+    }
+    let number = |k: &str| -> Result<Option<u32>> {
+        var(k)
+            .map(|v| {
+                v.trim().parse::<u32>().map_err(|_| {
+                    anyhow::anyhow!("--shard auto: {k}=`{}` is not a number", clip(&v))
+                })
+            })
+            .transpose()
+    };
+    if let Some(t) = var("THAW_SHARD") {
+        return parsed(&t);
+    }
+    if let (Some(k), Some(n)) = (number("CI_NODE_INDEX")?, number("CI_NODE_TOTAL")?) {
+        return parsed(&format!("{k}/{n}"));
+    }
+    if let (Some(i), Some(n)) = (number("JOB_COMPLETION_INDEX")?, number("THAW_SHARDS")?) {
+        return parsed(&format!("{}/{n}", i + 1));
+    }
+    if let (Some(id), Some(count)) = (
+        number("SLURM_ARRAY_TASK_ID")?,
+        number("SLURM_ARRAY_TASK_COUNT")?,
+    ) {
+        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let k = id
+            .checked_sub(min)
+            .context("--shard auto: SLURM_ARRAY_TASK_ID below SLURM_ARRAY_TASK_MIN")?;
+        return parsed(&format!("{}/{count}", k + 1));
+    }
+    bail!(
+        "--shard auto: no shard in the environment; set THAW_SHARD=K/N, or run under GitLab's \
+         parallel (CI_NODE_INDEX, CI_NODE_TOTAL), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX \
+         with THAW_SHARDS=N) or a Slurm array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT)"
+    )
+}
+
+fn clip(text: &str) -> String {
+    schema::text::for_terminal(&schema::text::clip(text, 40), false)
 }
 
 #[cfg(test)]
@@ -450,6 +508,48 @@ mod tests {
         assert!(error(&["--pin", "x"]).contains("--pin"));
         assert!(error(&["--variant", "Fast"]).contains("portable, native, or a name"));
         assert!(error(&["--drops", "sometimes"]).contains("end, each"));
+    }
+
+    #[test]
+    fn a_shard_comes_from_the_option_or_the_job_engine() {
+        let none = |_: &str| None;
+        assert_eq!(shard_of("2/4", none).unwrap().to_string(), "2/4");
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(name, _)| *name == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let auto = |pairs| shard_of("auto", env(pairs)).map(|s| s.to_string());
+        assert_eq!(auto(&[("THAW_SHARD", "3/5")]).unwrap(), "3/5");
+        assert_eq!(
+            auto(&[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "3")]).unwrap(),
+            "2/3"
+        );
+        assert_eq!(
+            auto(&[("JOB_COMPLETION_INDEX", "0"), ("THAW_SHARDS", "4")]).unwrap(),
+            "1/4"
+        );
+        assert_eq!(
+            auto(&[
+                ("SLURM_ARRAY_TASK_ID", "7"),
+                ("SLURM_ARRAY_TASK_MIN", "5"),
+                ("SLURM_ARRAY_TASK_COUNT", "4")
+            ])
+            .unwrap(),
+            "3/4"
+        );
+        assert!(auto(&[])
+            .unwrap_err()
+            .to_string()
+            .contains("THAW_SHARD=K/N"));
+        assert!(shard_of("5/4", none)
+            .unwrap_err()
+            .to_string()
+            .contains("1 ≤ K ≤ N"));
+        assert!(error(&["--shard", "1/2", "--precision", "3%"]).contains("--precision"));
     }
 
     #[test]

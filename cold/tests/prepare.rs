@@ -109,6 +109,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         corpora: None,
         measure: schema::Measure::Time,
         stopping: None,
+        shard: None,
         require_runtimes: false,
         dry_run: false,
     };

@@ -160,6 +160,7 @@ pub(super) fn manifest(
             child_env: Vec::new(),
             measure: opts.measure,
             stopping,
+            shard: None,
         },
         machine: Machine {
             cpu_model: Some("synthetic CPU".into()),
@@ -238,6 +239,7 @@ pub(super) fn manifest(
         preflight: Vec::new(),
         excluded: Vec::new(),
         notes: Vec::new(),
+        shards: Vec::new(),
     }
 }
 

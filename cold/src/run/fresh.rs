@@ -107,6 +107,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         child_env: env_strings(&env),
         measure: o.measure,
         stopping: o.stopping.clone(),
+        shard: o.shard,
     };
     let mut manifest = manifest_of(o, settings, started_utc, &prepared);
     if let Some(mask) = &manifest.settings.pinning {
@@ -140,11 +141,19 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         );
     }
 
+    let blocks_taken = o.shard.map_or(0..o.samples, |s| s.blocks(o.samples));
+    let blocks_n = (blocks_taken.end - blocks_taken.start).max(1);
     say!(
-        "{} cells × {} samples = {} children{}",
-        prepared.plan.len() / o.samples.max(1) as usize,
-        o.samples,
+        "{} cells × {} samples = {} children{}{}",
+        prepared.plan.len() / blocks_n as usize,
+        blocks_n,
         prepared.plan.len(),
+        o.shard.map_or(String::new(), |s| format!(
+            " (shard {s}: blocks {} to {} of {})",
+            blocks_taken.start,
+            blocks_taken.end.saturating_sub(1),
+            o.samples
+        )),
         if o.cold_cache { ", cold cache" } else { "" }
     );
     let blocks = o.stopping.is_some().then(|| session::Blocks {
@@ -327,6 +336,7 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
         preflight: p.preflight.clone(),
         excluded: p.excluded.clone(),
         notes: Vec::new(),
+        shards: Vec::new(),
     }
 }
 

@@ -132,6 +132,24 @@ pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
         .collect()
 }
 
+/// The rows of `shard`'s blocks of a plan of `blocks` blocks, their indices kept (`rows` whole
+/// without a shard).
+pub fn shard(
+    rows: Vec<PlanRow>,
+    shard: Option<schema::run_folder::Shard>,
+    blocks: u32,
+) -> Vec<PlanRow> {
+    match shard {
+        None => rows,
+        Some(s) => {
+            let taken = s.blocks(blocks);
+            rows.into_iter()
+                .filter(|r| taken.contains(&r.block))
+                .collect()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

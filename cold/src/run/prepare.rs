@@ -301,7 +301,11 @@ pub fn prepare_run(
         }
     }
 
-    let plan = plan::without(plan::build(&units, o.samples, o.plan_seed), &excluded);
+    let plan = plan::shard(
+        plan::without(plan::build(&units, o.samples, o.plan_seed), &excluded),
+        o.shard,
+        o.samples,
+    );
     Ok(Prepared {
         units,
         unsupported,

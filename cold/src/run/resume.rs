@@ -169,9 +169,13 @@ fn units_of(m: &Manifest) -> Result<Vec<Unit>> {
 /// run stopped before writing it.
 fn planned(dir: &Path, m: &Manifest, units: &[Unit], dry_run: bool) -> Result<Vec<PlanRow>> {
     let s = &m.settings;
-    let derived = plan::without(
-        plan::build(units, s.samples_per_cell, s.plan_seed),
-        &m.excluded,
+    let derived = plan::shard(
+        plan::without(
+            plan::build(units, s.samples_per_cell, s.plan_seed),
+            &m.excluded,
+        ),
+        s.shard,
+        s.samples_per_cell,
     );
     if !schema::files::Folder::new(dir).exists(PLAN) {
         if !dry_run {
