@@ -35,6 +35,16 @@ pub enum Command {
     Resume(ResumeArgs),
     /// List the codecs (id, library, version, style), the other runtimes and the fixtures.
     List(ListArgs),
+    /// Build every child of the described builds named (cold/variants/*.toml, $THAW_VARIANTS),
+    /// each into target/variants/<name>/ (a run builds what it needs by itself).
+    Build(BuildArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The described builds to make, comma-separated.
+    #[arg(value_delimiter = ',', value_parser = Variant::parse, required = true)]
+    pub variants: Vec<Variant>,
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
             args.corpora.folder().as_deref(),
             &mut std::io::stdout().lock(),
         ),
+        Command::Build(args) => cold::system::variants::build_all(&args.variants),
         Command::Resume(args) => cold::run::resume::resume(&args.dir, args.dry_run).map(drop),
         Command::Run(args) => match args.resolve()? {
             RunRequest::Fresh(options) => cold::run::fresh::run(&options).map(drop),

@@ -91,14 +91,17 @@ pub fn write(dir: &Path, manifest: &Manifest) -> Result<()> {
     Ok(Folder::new(dir).write_atomically(MANIFEST, text.as_bytes())?)
 }
 
-/// Reads the run folder's manifest.
+/// The most a manifest may weigh.
+const MANIFEST_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// Reads the run folder's manifest, bounded, every text and list within its bound.
 pub fn read(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
-    let text = Folder::new(dir)
-        .read_text(MANIFEST)
+    let bytes = Folder::new(dir)
+        .read_bounded(MANIFEST, MANIFEST_LIMIT)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a valid manifest", path.display()))
+    schema::run_folder::parse_manifest(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]
@@ -117,7 +120,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(MANIFEST), "{").unwrap();
         let e = format!("{:#}", read(&dir).unwrap_err());
-        assert!(e.contains("manifest.json is not a valid manifest"), "{e}");
+        assert!(e.contains("manifest.json: not JSON"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
         let m = machine();
         assert!(m.cores >= 1 && m.kernel.unwrap().starts_with("Linux"));

@@ -15,7 +15,7 @@ use crate::run::prepare::{self, describe_unsupported, Prepared};
 use crate::run::session::{self, say};
 use crate::runtimes::codec_list;
 use crate::system::{binaries, interrupt, pin};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
 use schema::{Measure, Variant};
@@ -215,21 +215,56 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
             asked
         };
         for variant in asked {
-            let dir = match &o.children_dir {
-                Some(dir) => std::path::absolute(dir)?,
-                None => {
+            let described = if [Variant::PORTABLE, Variant::NATIVE].contains(&variant) {
+                None
+            } else {
+                Some(crate::system::variants::find(variant)?.with_context(|| {
+                    format!(
+                        "--variant {variant}: no build of that name; give portable, native, a \
+                         runtime's build (`cold list`), or describe it in cold/variants/ or \
+                         ${} (described: {})",
+                        crate::system::variants::EXTRA_VAR,
+                        crate::system::variants::names().join(", ")
+                    )
+                })?)
+            };
+            let mut entry = match (&o.children_dir, &described) {
+                (Some(dir), _) => VariantEntry::new(
+                    variant,
+                    runtime,
+                    std::path::absolute(dir)?.display().to_string(),
+                ),
+                (None, Some(d)) => {
+                    say!("building the {variant} children ({})", d.description.about);
+                    let built = d.build(needed)?;
+                    let mut e =
+                        VariantEntry::new(variant, runtime, built.dir.display().to_string());
+                    e.described = Some(d.record(&built));
+                    e
+                }
+                (None, None) => {
                     if let Some(command) = binaries::cargo_build_command(variant, needed)? {
                         say!("building the {variant} children (started by cargo run)");
                         binaries::build(command)?;
                     }
-                    binaries::default_dir(variant)?
+                    VariantEntry::new(
+                        variant,
+                        runtime,
+                        binaries::default_dir(variant)?.display().to_string(),
+                    )
                 }
             };
-            entries.push(VariantEntry::new(
-                variant,
-                runtime,
-                dir.display().to_string(),
-            ));
+            entry.about = described.map(|d| d.description.about).or_else(|| {
+                Some(
+                    if variant == Variant::PORTABLE {
+                        "the default target (libraries detect CPU features at run time)"
+                    } else {
+                        "-C target-cpu=native"
+                    }
+                    .to_string(),
+                )
+            });
+            entries.push(entry);
         }
     }
     Ok(entries)

@@ -28,8 +28,11 @@ pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     )
 }
 
-/// The codecs `names` ask for (ids or runtime groups), in the order given, each once.
+/// The codecs `names` ask for (ids or runtime groups), in the order given, each once. The
+/// descriptions of other runtimes are read first, so one that is wrong (or shadows a Rust
+/// codec's id) is an error whatever is asked.
 pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
+    runtimes::all()?;
     let mut chosen: Vec<&'static dyn AnyCodec> = Vec::new();
     let mut add = |c: &'static dyn AnyCodec| {
         if !chosen.iter().any(|k| k.id() == c.id()) {

@@ -447,6 +447,8 @@ pub struct ExternalCodec {
     install: String,
     /// Whether the library is there (asked once): `Err` says why not and how to install it.
     library_there: OnceLock<Result<(), &'static str>>,
+    /// Its description file.
+    pub described_in: PathBuf,
 }
 
 /// A child of another runtime, as a run records and starts it.
@@ -670,13 +672,46 @@ fn load_all() -> Result<Vec<ExternalCodec>> {
     if let Some(more) = std::env::var_os(EXTRA_VAR).filter(|v| !v.is_empty()) {
         all.extend(load(Path::new(&more))?);
     }
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeMap::new();
     for c in &all {
-        if !seen.insert(c.id) || codecs::find_codec(c.id).is_ok() {
-            bail!("the codec id {} is described twice", c.id);
+        let file = c.described_in.display();
+        if codecs::find_codec(c.id).is_ok() {
+            bail!(
+                "{file}: the codec id {} is a Rust codec's; give another id",
+                c.id
+            );
+        }
+        if let Some(other) = seen.insert(c.id, &c.described_in) {
+            bail!(
+                "{file}: the codec id {} is described twice (also in {}); give another id",
+                c.id,
+                other.display()
+            );
         }
     }
     Ok(all)
+}
+
+/// `rel` in `dir`, which it must not leave (no `..`, no absolute path, no link out of it).
+fn inside(dir: &Path, rel: &str) -> Result<PathBuf> {
+    let path = Path::new(rel);
+    if path.is_absolute()
+        || path
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        bail!(
+            "`{rel}` leaves its folder: give a path inside {}",
+            dir.display()
+        );
+    }
+    let full = dir.join(path);
+    if let (Ok(real), Ok(root)) = (std::fs::canonicalize(&full), std::fs::canonicalize(dir)) {
+        if !real.starts_with(&root) {
+            bail!("`{rel}` leads out of {} (a link)", dir.display());
+        }
+    }
+    Ok(full)
 }
 
 /// Reads a TOML description, bounded.
@@ -716,6 +751,10 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 path.display()
             );
         }
+        for source in &file.sources {
+            inside(&dir, source)
+                .map_err(|e| anyhow::anyhow!("{}: sources: {e}", path.display()))?;
+        }
         let runtime: &'static Runtime = Box::leak(Box::new(Runtime {
             name: leak(file.name.clone()),
             dir: dir.clone(),
@@ -748,7 +787,8 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                         .with_context(|| format!("{}: unknown model `{m}`", path.display()))
                 })
                 .collect::<Result<Vec<_>>>()?;
-            let source = dir.join(&c.source);
+            let source = inside(&dir, &c.source)
+                .map_err(|e| anyhow::anyhow!("{}: source: {e}", path.display()))?;
             if !source.is_file() {
                 bail!(
                     "{}: its source {} does not exist",
@@ -785,6 +825,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 runtime,
                 version: OnceLock::new(),
                 library_there: OnceLock::new(),
+                described_in: path.clone(),
             });
             let _ = (c.returns, c.reads);
         }

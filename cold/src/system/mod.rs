@@ -6,3 +6,4 @@ pub mod binaries;
 pub mod cache;
 pub mod interrupt;
 pub mod pin;
+pub mod variants;
