@@ -10,8 +10,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
 use std::path::Path;
 
-/// The lock file's name inside a run folder.
-pub const LOCK: &str = ".lock";
+use schema::run_folder::LOCK;
 
 /// A held lock; released when dropped (or when the process ends).
 #[derive(Debug)]

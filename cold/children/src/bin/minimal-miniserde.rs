@@ -1,23 +1,10 @@
-//! The reference for `child-miniserde-de-users`: the least a user's program does to decode one
-//! Users document with miniserde, built with the same profile and timed the same way (the
-//! protocol's line, checksum 0), so that scripts/first-call-vs-minimal.py can set a child's first
-//! call beside it. Takes the document's path as its only argument.
+//! The reference for `child-miniserde-de-users`: one Users document decoded
+//! with miniserde and nothing else, timed as a child is (`children::minimal`).
 use codecs::models::Users;
-use schema::protocol::monotonic_ns;
-use std::hint::black_box;
 
 fn main() {
-    let main = monotonic_ns();
-    let path = std::env::args_os().nth(1).expect("the document's path");
-    let document = std::fs::read(path).expect("a readable document");
-    #[allow(unused_mut)]
-    let mut copy = document.clone();
-    let fixture = monotonic_ns();
-    let text = std::str::from_utf8(black_box(&document)).expect("UTF-8");
-    let value: Users = miniserde::json::from_str(text).expect("a Users document");
-    let first = monotonic_ns();
-    black_box(&value);
-    let line = schema::protocol::Line::one_call(main, fixture, first, document.len() as u64);
-    print!("{}", line.text());
-    black_box(copy);
+    children::minimal::decode_once(|document, _copy| {
+        miniserde::json::from_str::<Users>(std::str::from_utf8(document).expect("UTF-8"))
+            .expect("a Users document")
+    });
 }
