@@ -260,19 +260,9 @@ impl RunArgs {
         if batches.is_empty() {
             bail!("--batches is empty; give 1 to {max_batch} operations per child");
         }
-        if self.precision.is_some() && self.measure == Measure::Instructions {
-            bail!(
-                "--precision with --measure instructions: counts do not vary, so there is no \
-                 interval to narrow; give one or the other"
-            );
-        }
-        let samples = self
-            .samples
-            .unwrap_or(match (self.measure, self.precision) {
-                (Measure::Instructions, _) => 3,
-                (Measure::Time, Some(_)) => precision::MIN_BLOCKS,
-                (Measure::Time, None) => 30,
-            });
+        let default_samples =
+            crate::measure::of(self.measure).default_samples(self.precision.is_some())?;
+        let samples = self.samples.unwrap_or(default_samples);
         if !(1..=MAX_SAMPLES).contains(&samples) {
             bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
         }

@@ -19,6 +19,7 @@ pub mod cli;
 pub mod counting;
 pub mod folder;
 pub mod list;
+pub mod measure;
 pub mod run;
 pub mod runtimes;
 pub mod system;

@@ -18,7 +18,7 @@ use crate::system::{binaries, interrupt, pin};
 use anyhow::{bail, Context, Result};
 use codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
-use schema::{Measure, Variant};
+use schema::Variant;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -55,13 +55,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     }
 
     // Before any folder is made: a counted run without Valgrind fails here, with how to get it.
-    let counting_tools = match o.measure {
-        Measure::Time => None,
-        Measure::Instructions => Some((
-            counting::find_valgrind()?,
-            counting::alloc_counter_beside_runner()?,
-        )),
-    };
+    let counting_tools = crate::measure::of(o.measure).tools()?;
     let pinning = match &o.pin {
         Some(cpus) => {
             let mask = pin::format_cpus(&pin::pin(cpus)?);

@@ -6,7 +6,6 @@
 //! the plan indices that have no row, with the run's own settings (variant, timeout, cold cache,
 //! pinning, drops, environment).
 
-use crate::counting;
 use crate::folder::{self, lock, manifest};
 use crate::run::classify::Expected;
 use crate::run::plan::{self, Unit};
@@ -18,7 +17,7 @@ use anyhow::{bail, Context, Result};
 use fixtures::{catalog, sha256_hex};
 use schema::rows::PlanRow;
 use schema::run_folder::{Manifest, MANIFEST, PLAN};
-use schema::{GateCell, Measure, Variant};
+use schema::{GateCell, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -57,14 +56,8 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     let units = units_of(&manifest)?;
     let plan_rows = planned(dir, &manifest, &units, dry_run)?;
     let routes = checked_routes(dir, &manifest, &plan_rows)?;
-    let counter = match (settings.measure, &manifest.counting) {
-        (Measure::Time, _) => None,
-        (Measure::Instructions, Some(recorded)) => Some(counting::resume(dir, recorded)?),
-        (Measure::Instructions, None) => bail!(
-            "{}: manifest.json says this run counts instructions but not how; start a new run",
-            dir.display()
-        ),
-    };
+    let counter =
+        crate::measure::of(settings.measure).resumed_counter(dir, manifest.counting.as_ref())?;
     if !dry_run {
         let cut = folder::repair_samples(dir)?;
         if cut > 0 {

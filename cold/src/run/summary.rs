@@ -7,12 +7,13 @@
 //! evicted. Pure: the samples in, text out. The figures are `stats::cells`', the ones the reports
 //! use; the full statistics are `analysis`'s job.
 
-use schema::phases::{Figure, Phase, Quantity, Whole};
+use crate::measure::Floor;
+use schema::phases::{Figure, Phase, Whole};
 use schema::rows::Samples;
 use schema::{CellKey, GateCell, Measure, Op, OutputMode};
-use stats::cells::{library, over_floor, values};
+use stats::cells::{library, values};
 use stats::quantile::quantile;
-use stats::units::{bytes, count, ns};
+use stats::units::bytes;
 use std::collections::HashMap;
 
 /// What the table needs beyond the samples.
@@ -34,21 +35,7 @@ pub struct Context<'a> {
 
 /// What the table's columns mean, printed under it.
 pub fn legend(measure: Measure) -> &'static str {
-    match measure {
-        Measure::Time => {
-            "(init+ops: init + first op + remaining ops; wall: spawn to reaped; over floor: \
-             median of (wall − input phase) minus the floor's, so building the input is charged \
-             to no codec; peak RSS: the child's own VmHWM; lib faults: minor page faults in init + \
-             first op + remaining ops, read by the child outside them; output: how `ser` \
-             hands its output over; medians and p90 of the ok samples)"
-        }
-        Measure::Instructions => {
-            "(instructions executed, counted by callgrind: init+ops = init + first op + \
-             remaining ops; same: every sample counted them alike; first-op allocs: heap blocks \
-             / bytes of the first operation, counted natively by the allocation counter; \
-             medians of the ok samples)"
-        }
-    }
+    crate::measure::of(measure).legend()
 }
 
 fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
@@ -57,12 +44,8 @@ fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 /// The table, as text.
 pub fn table(samples: &Samples, cx: &Context) -> String {
+    let m = crate::measure::of(cx.measure);
     let q = cx.measure.quantity();
-    let amount = |v: f64| match cx.measure {
-        Measure::Time => ns(v),
-        Measure::Instructions => count(v),
-    };
-    let timed = cx.measure == Measure::Time;
     let position = |list: &[&str], x: &str| list.iter().position(|y| *y == x).unwrap_or(usize::MAX);
     let mut keys: Vec<&CellKey> = samples.cells.keys().collect();
     keys.sort_by_key(|k| {
@@ -82,14 +65,8 @@ pub fn table(samples: &Samples, cx: &Context) -> String {
     if several_builds {
         header.push("variant");
     }
-    header.extend(["ok", "failed", "init+ops"]);
-    header.push(if timed { "p90" } else { "same" });
-    header.push("first op");
-    if timed {
-        header.extend(["wall", "over floor", "peak RSS", "lib faults"]);
-    } else {
-        header.push("first-op allocs");
-    }
+    header.extend(["ok", "failed", "init+ops", m.spread_header(), "first op"]);
+    header.extend(m.extra_headers());
     header.extend(["child", "output"]);
     if cx.cold_cache {
         header.extend(["majflt", "inblock", "evicted"]);
@@ -113,48 +90,11 @@ pub fn table(samples: &Samples, cx: &Context) -> String {
         line.extend([
             ok.to_string(),
             (cell.len() - ok).to_string(),
-            or_dash(quantile(&cost, 0.5), amount),
+            or_dash(quantile(&cost, 0.5), |v| m.amount(v)),
+            m.spread(&cost),
+            or_dash(median(Figure::Of(q, Phase::FirstOp)), |v| m.amount(v)),
         ]);
-        line.push(if timed {
-            or_dash(quantile(&cost, 0.9), ns)
-        } else {
-            match (cost.first(), cost.last()) {
-                (Some(lo), Some(hi)) if lo == hi => format!("yes ×{}", cost.len()),
-                (Some(_), Some(_)) => "NO".to_string(),
-                _ => "—".to_string(),
-            }
-        });
-        line.push(or_dash(median(Figure::Of(q, Phase::FirstOp)), amount));
-        if timed {
-            let floor = cx.floors.get(&key.codec);
-            let above = if floor == Some(&key.codec) {
-                "floor".to_string()
-            } else {
-                floor
-                    .and_then(|id| samples.cells.get(&key.with_codec(id)))
-                    .and_then(|f| over_floor(cell, f))
-                    .map_or("—".to_string(), |d| {
-                        format!("{}{}", if d >= 0.0 { "+" } else { "−" }, ns(d.abs()))
-                    })
-            };
-            line.extend([
-                or_dash(median(Figure::WALL), ns),
-                above,
-                or_dash(
-                    median(Figure::Whole(Whole::HwmKib)).map(|k| k * 1024.0),
-                    bytes,
-                ),
-                or_dash(median(Figure::Whole(Whole::LibraryMinflt)), count),
-            ]);
-        } else {
-            let first = |q| median(Figure::Of(q, Phase::FirstOp));
-            line.push(
-                match (first(Quantity::AllocBlocks), first(Quantity::AllocBytes)) {
-                    (Some(n), Some(b)) => format!("{} / {}", count(n), bytes(b)),
-                    _ => "—".to_string(),
-                },
-            );
-        }
+        line.extend(m.extra(cell, Floor::of(key, samples, cx.floors)));
         line.push(or_dash(
             cx.child_bytes.get(&key.gate_cell()).map(|&b| b as f64),
             bytes,
