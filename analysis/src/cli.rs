@@ -3,6 +3,8 @@
 use crate::export::Format;
 use crate::measure::Span;
 use clap::{Args, Parser, Subcommand};
+use schema::phases::Phase;
+use schema::run_folder::Shard;
 use schema::{Measure, Variant};
 use std::path::PathBuf;
 
@@ -29,6 +31,9 @@ pub enum Command {
     Compare(CompareArgs),
     /// Write a cold run in another tool's format.
     Export(ExportArgs),
+    /// Join the folders of a run's shards (`cold run --shard K/N`, run on one machine or
+    /// several) into one run folder, refusing folders that are not the parts of one run.
+    Merge(MergeArgs),
     /// Write a synthetic run folder (and warm results) with a known truth, for tests and demos.
     Synth(SynthArgs),
 }
@@ -87,8 +92,9 @@ pub struct ReportArgs {
     /// The cold run folder (or a file naming it, like results/cold/latest).
     #[arg(default_value = DEFAULT_RUN)]
     pub run_dir: PathBuf,
-    /// The warm results folder: criterion's output under DIR/criterion/VARIANT/, and
-    /// DIR/alloc.csv.
+    /// The warm results folder: criterion's estimates under DIR/criterion/VARIANT/, JMH's
+    /// under DIR/jmh/JDK/jmh.json, the allocation count DIR/alloc.csv and the warm gate's
+    /// DIR/gate.csv.
     #[arg(long, value_name = "DIR", default_value = "results/warm")]
     pub warm: PathBuf,
     /// The conformance table.
@@ -114,14 +120,30 @@ pub struct ReportArgs {
     /// the counts.
     #[arg(long, value_name = "TIMED_RUN")]
     pub timed: Option<PathBuf>,
+    /// With a run merged from several machines: report one of them alone (M1, M2, … as the
+    /// Machines section names them, or its CPU model) [default --out: RUN_DIR/report-NAME].
+    #[arg(long, value_name = "NAME")]
+    pub machine: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The baseline run.
+    /// The baseline run (with --variants: the one run that holds both builds).
     pub run_a: PathBuf,
     /// The run compared with it.
-    pub run_b: PathBuf,
+    #[arg(required_unless_present = "variants", conflicts_with = "variants")]
+    pub run_b: Option<PathBuf>,
+    /// Compare two builds of one run: BASE's cells as A, CANDIDATE's as B, matched by all but
+    /// the build (both ran in every block, so the machine's drift is shared).
+    #[arg(long, value_name = "BASE,CANDIDATE", value_delimiter = ',', value_parser = Variant::parse, conflicts_with = "ignore_variant")]
+    pub variants: Vec<Variant>,
+    /// Only this phase decides a cell's verdict (`first_op`: a first-call regression); the
+    /// others are shown. Timed runs compare that phase's time instead of --figure.
+    #[arg(long, value_parser = Phase::parse)]
+    pub phase: Option<Phase>,
+    /// How the table is written: `text` for a terminal, `markdown` for a pull request's comment.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
     /// Changes smaller than this fraction are noise. Timed runs: a cell changed only when the
     /// whole interval of B/A lies beyond 1 ± threshold [default: 0.02]. Counted runs: a phase
     /// changed when its count moved by more than this fraction [default: 0.005].
@@ -147,6 +169,13 @@ pub struct CompareArgs {
     pub out: Option<PathBuf>,
 }
 
+/// How `compare` writes its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    Text,
+    Markdown,
+}
+
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Output format.
@@ -161,6 +190,24 @@ pub struct ExportArgs {
     /// Which timing stands for a run's time (hyperfine measures wall-clock time).
     #[arg(long, value_enum, default_value_t = Span::Wall)]
     pub figure: Span,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The merged run folder to create (new or empty).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The shards' run folders: every K of one split K/N, each once, in any order.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+}
+
+fn machine_name(s: &str) -> Result<String, String> {
+    if (1..=64).contains(&s.chars().count()) && !s.chars().any(char::is_control) {
+        Ok(s.to_string())
+    } else {
+        Err("a machine's name is 1 to 64 characters, none a control character".into())
+    }
 }
 
 #[derive(Debug, Args)]
@@ -197,6 +244,15 @@ pub struct SynthArgs {
     /// `cold run --measure instructions` writes them (the same truth, no noise).
     #[arg(long, default_value = "time", value_parser = Measure::parse)]
     pub measure: Measure,
+    /// Write only the K-th of N parts of the run, by whole blocks, as `cold run --shard K/N`
+    /// does: the same samples the whole run of this seed has in those blocks.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "precision")]
+    pub shard: Option<Shard>,
+    /// The CPU model the manifest says the run was on [default: synthetic CPU]: shards of
+    /// different names are different machines to `analysis merge` (a --scale given to one of
+    /// them is that machine's planted effect).
+    #[arg(long, value_name = "NAME", value_parser = machine_name)]
+    pub machine: Option<String>,
     /// Also write warm results here (criterion/portable/… and alloc.csv).
     #[arg(long, value_name = "DIR")]
     pub warm: Option<PathBuf>,

@@ -12,6 +12,7 @@ use crate::report::format;
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
+use schema::phases::Phase;
 use schema::rows::Samples;
 use schema::{Measure, Op, Variant};
 use serde::Serialize;
@@ -170,6 +171,8 @@ pub struct CompareOptions {
     pub seed: u64,
     /// Match cells whatever their variant (to compare a portable run with a native one).
     pub ignore_variant: bool,
+    /// Only this phase decides a cell's verdict (the others are shown).
+    pub phase: Option<Phase>,
 }
 
 /// The interval rule's verdict: regressed when the interval's lower end exceeds 1 + threshold,
@@ -262,7 +265,7 @@ pub type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
 /// Changes of every cell both runs have (those that cannot be compared among them, as such),
 /// plus the cells only one has (A-only, B-only), by the rule of `measure`.
 pub fn compare(measure: Measure, a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
-    let judged = measure.judged(opts.span);
+    let judged = measure.judged(opts.span, opts.phase);
     let (va, vb) = (
         by_match_key(a, opts.ignore_variant, &judged),
         by_match_key(b, opts.ignore_variant, &judged),
@@ -561,6 +564,7 @@ mod tests {
             level: 0.95,
             seed: 1,
             ignore_variant: false,
+            phase: None,
         }
     }
 

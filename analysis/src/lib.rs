@@ -9,7 +9,7 @@
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
 //! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
 //! - [`measure`]: what differs between a timed run and a counted one, in one place;
-//! - [`compare`], [`export`]: the other two commands' logic;
+//! - [`compare`], [`export`], [`merge`]: the other commands' logic;
 //! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line;
 //!   [`parallel`]: the one scoped-thread map.
 //!
@@ -21,6 +21,7 @@ pub mod compare;
 pub mod export;
 pub mod inputs;
 pub mod measure;
+pub mod merge;
 pub mod parallel;
 pub mod report;
 pub use stats;

@@ -3,7 +3,9 @@
 //! with context naming the file (and line) and are printed, never panicked.
 
 use analysis::analyze::cells::CellKey;
-use analysis::cli::{Cli, Command, CompareArgs, ExportArgs, ReportArgs, SynthArgs};
+use analysis::cli::{
+    Cli, Command, CompareArgs, ExportArgs, MergeArgs, ReportArgs, SynthArgs, TableFormat,
+};
 use analysis::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
 use analysis::inputs::{alloc, conformance, criterion, jmh, run, warm_gate};
 use analysis::measure::Rules;
@@ -22,6 +24,7 @@ fn main() -> ExitCode {
         Command::Report(a) => report(a),
         Command::Compare(a) => compare_cmd(a),
         Command::Export(a) => export(a),
+        Command::Merge(a) => merge_cmd(a),
         Command::Synth(a) => synth_cmd(a),
     };
     match result {
@@ -39,11 +42,21 @@ fn main() -> ExitCode {
 
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
-    let run = run::load_run(&a.run_dir)?;
+    let mut run = run::load_run(&a.run_dir)?;
+    if let Some(name) = &a.machine {
+        analysis::inputs::machine::restrict(&mut run, name)?;
+    }
     // The default report folder is reached from the run folder without following a link.
-    let out = match &a.out {
-        Some(out) => schema::files::Folder::new(out),
-        None => schema::files::Folder::new(&run.dir).sub("report"),
+    let out = match (&a.out, &a.machine) {
+        (Some(out), _) => schema::files::Folder::new(out),
+        (None, None) => schema::files::Folder::new(&run.dir).sub("report"),
+        (None, Some(name)) => {
+            let safe: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            schema::files::Folder::new(&run.dir).sub(format!("report-{safe}"))
+        }
     };
     // the warm figures of every runtime: criterion's (Rust) and JMH's (the JVM)
     let warm = match (
@@ -93,6 +106,10 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     for f in files {
         println!("wrote {}", f.display());
     }
+    // what was read or skipped, where it can be seen without opening the report
+    for n in &report.notes {
+        eprintln!("note: {}", schema::text::for_terminal(n, false));
+    }
     eprintln!(
         "report of {} samples in {:.2} s",
         format::count(report.samples as f64),
@@ -111,9 +128,50 @@ fn list_cells(heading: &str, cells: &[CellKey]) {
     }
 }
 
-fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
+/// What `compare` compares: two runs, or two builds of one run.
+struct Sides {
+    measure: schema::Measure,
+    a: (String, schema::rows::Samples),
+    b: (String, schema::rows::Samples),
+}
+
+fn sides(a: &CompareArgs) -> Result<Sides> {
     let ra = run::load_run(&a.run_a)?;
-    let rb = run::load_run(&a.run_b)?;
+    let Some(run_b) = &a.run_b else {
+        // --variants BASE,CANDIDATE: the two builds of one run
+        let [base, candidate] = a.variants[..] else {
+            bail!(
+                "--variants takes two builds, BASE,CANDIDATE (given {})",
+                a.variants.len()
+            );
+        };
+        if base == candidate {
+            bail!("--variants {base},{candidate}: give two different builds");
+        }
+        let side = |v: schema::Variant| -> Result<(String, schema::rows::Samples)> {
+            let s = ra.samples.only_variant(v);
+            if s.is_empty() {
+                let builds: std::collections::BTreeSet<String> = ra
+                    .samples
+                    .cells
+                    .keys()
+                    .map(|k| k.variant.to_string())
+                    .collect();
+                bail!(
+                    "--variants: {} has no sample of build {v}; its builds: {}",
+                    ra.dir.display(),
+                    builds.into_iter().collect::<Vec<_>>().join(", ")
+                );
+            }
+            Ok((format!("{} (build {v})", ra.dir.display()), s))
+        };
+        return Ok(Sides {
+            measure: ra.measure,
+            a: side(base)?,
+            b: side(candidate)?,
+        });
+    };
+    let rb = run::load_run(run_b)?;
     if ra.measure != rb.measure {
         bail!(
             "{} is {} and {} is {}: they recorded different measures, so no change can be read from one to the other; compare two runs of one measure (`analysis report COUNTED_RUN --timed TIMED_RUN` sets counts beside times)",
@@ -123,46 +181,75 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             rb.measure.run_words()
         );
     }
-    let measure = ra.measure;
+    Ok(Sides {
+        measure: ra.measure,
+        a: (ra.dir.display().to_string(), ra.samples),
+        b: (rb.dir.display().to_string(), rb.samples),
+    })
+}
+
+fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
+    let Sides {
+        measure,
+        a: (name_a, samples_a),
+        b: (name_b, samples_b),
+    } = sides(&a)?;
     let opts = CompareOptions {
         span: a.figure,
         threshold: a.threshold.unwrap_or(measure.threshold()),
         resamples: a.resamples,
         level: 0.95,
         seed: a.seed,
-        ignore_variant: a.ignore_variant,
+        // two builds of one run are matched by all but the build
+        ignore_variant: a.ignore_variant || !a.variants.is_empty(),
+        phase: a.phase,
     };
-    let (changes, only_a, only_b) = compare(measure, &ra.samples, &rb.samples, &opts);
+    let (changes, only_a, only_b) = compare(measure, &samples_a, &samples_b, &opts);
     if changes.is_empty() {
         bail!(
-            "{} and {} have no cell in common ({} cells only in A, {} only in B{}): nothing was compared",
-            ra.dir.display(),
-            rb.dir.display(),
+            "{name_a} and {name_b} have no cell in common ({} cells only in A, {} only in B{}): nothing was compared",
             only_a.len(),
             only_b.len(),
-            if a.ignore_variant {
+            if opts.ignore_variant {
                 ""
             } else {
                 "; --ignore-variant matches cells of different variants"
             }
         );
     }
-    println!(
-        "A = {}\nB = {}\n{}\n",
-        ra.dir.display(),
-        rb.dir.display(),
-        measure.compare_heading(&opts)
-    );
-    print!(
-        "{}",
-        schema::text::for_terminal(&console::render(&table(measure, &changes)), true)
-    );
-    println!(
-        "\n{}",
-        tally(&changes, only_a.len(), only_b.len(), opts.level)
-    );
-    list_cells("only in A", &only_a);
-    list_cells("only in B", &only_b);
+    let heading = measure.compare_heading(&opts);
+    let closing = tally(&changes, only_a.len(), only_b.len(), opts.level);
+    match a.format {
+        TableFormat::Text => {
+            println!("A = {name_a}\nB = {name_b}\n{heading}\n");
+            print!(
+                "{}",
+                schema::text::for_terminal(&console::render(&table(measure, &changes)), true)
+            );
+            println!("\n{closing}");
+            list_cells("only in A", &only_a);
+            list_cells("only in B", &only_b);
+        }
+        TableFormat::Markdown => {
+            use analysis::report::doc::Block;
+            let only = |heading: &str, cells: &[CellKey]| {
+                (!cells.is_empty()).then(|| {
+                    vec![
+                        Block::Para(format!("{heading} ({}):", cells.len())),
+                        Block::List(cells.iter().map(CellKey::label).collect()),
+                    ]
+                })
+            };
+            let mut blocks = vec![
+                Block::Para(format!("A = {name_a}; B = {name_b}. {heading}.")),
+                Block::Table(table(measure, &changes)),
+                Block::Para(closing),
+            ];
+            blocks.extend(only("only in A", &only_a).into_iter().flatten());
+            blocks.extend(only("only in B", &only_b).into_iter().flatten());
+            print!("{}", analysis::report::markdown::render(&blocks));
+        }
+    }
     if let Some(path) = &a.out {
         write_csv(path, &changes)?;
     }
@@ -172,7 +259,11 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         .collect();
     if a.fail_on_regression && !regressed.is_empty() {
         for c in &regressed {
-            eprintln!("{}: {}", c.key.label(), c.verdict_text(measure.exact()));
+            eprintln!(
+                "{}: {}",
+                schema::text::for_terminal(&c.key.label(), false),
+                c.verdict_text(measure.exact())
+            );
         }
         eprintln!("{} cell(s) regressed", regressed.len());
         return Ok(ExitCode::from(1));
@@ -189,6 +280,35 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
         }
         None => print!("{text}"),
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge_cmd(a: MergeArgs) -> Result<ExitCode> {
+    let parts = a
+        .runs
+        .iter()
+        .map(|r| analysis::merge::read_part(r))
+        .collect::<Result<Vec<_>>>()?;
+    let command_line = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let merged = analysis::merge::merge(parts, command_line)?;
+    analysis::merge::write(&a.out, &merged)?;
+    for w in &merged.warnings {
+        eprintln!("warning: {}", schema::text::for_terminal(w, false));
+    }
+    let m = &merged.manifest;
+    let machines = analysis::analyze::machines::Machines::of(m).map_or(1, |x| x.0.len());
+    println!(
+        "merged {} shards ({} machine{}): {} of {} planned samples into {}{}",
+        m.shards.len(),
+        machines,
+        if machines == 1 { "" } else { "s" },
+        merged.samples.len(),
+        m.samples_planned,
+        a.out.display(),
+        if m.finished { "" } else { " (unfinished)" }
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -213,6 +333,8 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         precision: a.precision,
         max_blocks: a.max_samples,
         variants: a.variants,
+        shard: a.shard,
+        machine: a.machine,
     });
     run::write_run(&a.out, &s.manifest, &s.plan, &s.samples)?;
     println!("wrote {} samples to {}", s.samples.len(), a.out.display());

@@ -99,7 +99,9 @@ pub trait Rules: Copy {
     /// The change `compare` calls real by default.
     fn threshold(self) -> f64;
     /// The figures `compare` reads, the first the one a sample must have to count.
-    fn judged(self, span: Span) -> Vec<Judged>;
+    /// The figures `compare` reads of each sample, the first deciding which samples count; with
+    /// `phase`, only that phase decides the verdict (timed: its time is the figure compared).
+    fn judged(self, span: Span, phase: Option<Phase>) -> Vec<Judged>;
     /// `compare`'s verdict on one cell from the figures' values in A and B.
     fn judge(
         self,
@@ -204,27 +206,34 @@ impl Rules for Measure {
         }
     }
 
-    fn judged(self, span: Span) -> Vec<Judged> {
-        match self {
-            Measure::Time => vec![Judged {
+    fn judged(self, span: Span, only: Option<Phase>) -> Vec<Judged> {
+        match (self, only) {
+            (Measure::Time, None) => vec![Judged {
                 name: span.name(),
                 value: Box::new(move |cell, i| self.value(span, cell, i)),
                 judged: true,
             }],
-            Measure::Instructions => {
+            (Measure::Time, Some(p)) => vec![Judged {
+                name: p.name(),
+                value: Box::new(move |cell, i| cell.get(Figure::time(p), i)),
+                judged: true,
+            }],
+            (Measure::Instructions, _) => {
+                // with `only`, that phase alone decides; the others are shown
+                let decides = |p: Phase, judged: bool| only.map_or(judged, |o| o == p);
                 let phase = |p: Phase, judged: bool| Judged {
                     name: p.name(),
                     value: Box::new(move |cell: &CellSamples, i| {
                         cell.get(Figure::Of(Quantity::Instructions, p), i)
                     }),
-                    judged,
+                    judged: decides(p, judged),
                 };
                 // init+ops first: a sample counts when its library's phases were all counted;
                 // the input's phase is not the library's, and the loader's decides nothing
                 let mut v = vec![Judged {
                     name: "init+ops",
                     value: Box::new(move |cell, i| self.value(Span::InitPlusOps, cell, i)),
-                    judged: true,
+                    judged: only.is_none(),
                 }];
                 v.extend(Phase::LIBRARY.iter().map(|&p| phase(p, true)));
                 v.extend([Phase::Check, Phase::Exit].map(|p| phase(p, true)));
@@ -275,13 +284,20 @@ impl Rules for Measure {
         match self {
             Measure::Time => format!(
                 "figure {}, threshold ±{:.1}%",
-                opts.span.name(),
+                opts.phase.map_or(opts.span.name(), Phase::name),
                 opts.threshold * 100.0
             ),
-            Measure::Instructions => format!(
-                "counted runs: instructions compared exactly, phase by phase (B − A over A); a phase beyond ±{}% is a change; spawn_to_main (the dynamic loader, which moves with the environment) is listed and not judged",
-                opts.threshold * 100.0
-            ),
+            Measure::Instructions => match opts.phase {
+                None => format!(
+                    "counted runs: instructions compared exactly, phase by phase (B − A over A); a phase beyond ±{}% is a change; spawn_to_main (the dynamic loader, which moves with the environment) is listed and not judged",
+                    opts.threshold * 100.0
+                ),
+                Some(p) => format!(
+                    "counted runs: instructions compared exactly, phase by phase (B − A over A); only {} is judged, a change beyond ±{}%; the other phases are listed",
+                    p.name(),
+                    opts.threshold * 100.0
+                ),
+            },
         }
     }
 
@@ -295,6 +311,7 @@ impl Rules for Measure {
                 Charts,
                 AgainstReference,
                 Variants,
+                Machines,
                 Precision,
                 Noise,
                 ColdWarm,

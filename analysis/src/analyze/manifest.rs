@@ -16,7 +16,16 @@ fn words<T: ToString>(items: &[T]) -> String {
 /// (label, value) pairs of the run's conditions, in the order the report lists them.
 pub fn conditions(m: &Manifest) -> Vec<(String, String)> {
     let s = &m.settings;
+    let several = super::machines::Machines::of(m).is_some_and(|x| x.several());
     let or_dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".into());
+    // a run merged from several machines has no one machine: the Machines section has each
+    let machine = |v: String| {
+        if several {
+            "several machines (each shard's is in the manifest's shards)".to_string()
+        } else {
+            v
+        }
+    };
     let mut out: Vec<(&str, String)> = vec![
         ("thaw version", m.thaw_version.clone()),
         ("commit", or_dash(&m.commit)),
@@ -42,10 +51,13 @@ pub fn conditions(m: &Manifest) -> Vec<(String, String)> {
                 .join("; "),
         ),
         ("rustc", or_dash(&m.rustc)),
-        ("CPU", or_dash(&m.machine.cpu_model)),
-        ("cores", m.machine.cores.to_string()),
-        ("kernel", or_dash(&m.machine.kernel)),
-        ("virtualization", or_dash(&m.machine.virtualization)),
+        ("CPU", machine(or_dash(&m.machine.cpu_model))),
+        ("cores", machine(m.machine.cores.to_string())),
+        ("kernel", machine(or_dash(&m.machine.kernel))),
+        (
+            "virtualization",
+            machine(or_dash(&m.machine.virtualization)),
+        ),
         ("pinning", or_dash(&s.pinning)),
         (
             "cold cache",

@@ -34,13 +34,14 @@ pub fn warnings(
     manifest: Option<&Manifest>,
     planned: usize,
     finished_samples: usize,
-    writing: bool,
+    writing: Option<&str>,
     cells: &[CellSummary],
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if writing {
+    if let Some(holder) = writing {
         out.push(format!(
-            "A run is writing this folder now (it holds the folder's lock): these are its first {finished_samples} samples; report it again when it has finished, and do not resume it."
+            "A run is writing this folder now (it holds the folder's lock: {}): these are its first {finished_samples} samples; report it again when it has finished, and do not resume it.",
+            if holder.is_empty() { "who, it does not say" } else { holder }
         ));
     }
     match manifest {
@@ -71,7 +72,7 @@ pub fn warnings(
                     list(&failed)
                 ));
             }
-            if !m.finished && !writing {
+            if !m.finished && writing.is_none() {
                 out.push(format!(
                     "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold resume` completes it."
                 ));
@@ -200,7 +201,7 @@ mod tests {
             .collect();
         let mut m = manifest();
         m.synthetic = false;
-        assert!(warnings(Some(&m), 30, 30, false, &cells(&rows)).is_empty());
+        assert!(warnings(Some(&m), 30, 30, None, &cells(&rows)).is_empty());
     }
 
     #[test]
@@ -236,7 +237,7 @@ mod tests {
             check("x", Op::De, CheckStatus::Fail, "wrong value"),
             check("y", Op::Ser, CheckStatus::Unsupported, ""),
         ];
-        let w = warnings(Some(&m), 100, 81, false, &cells(&rows)).join("\n");
+        let w = warnings(Some(&m), 100, 81, None, &cells(&rows)).join("\n");
         for needle in [
             "synthetic",
             "Failed verification",
@@ -250,12 +251,16 @@ mod tests {
             assert!(w.contains(needle), "missing {needle:?} in\n{w}");
         }
         assert!(!w.contains("y on f"), "unsupported is not a warning");
-        assert!(warnings(None, 0, 0, false, &[])[0].contains("No readable manifest"));
+        assert!(warnings(None, 0, 0, None, &[])[0].contains("No readable manifest"));
         // a run writing the folder now: no advice to resume it
-        let w = warnings(Some(&m), 100, 81, true, &cells(&rows)).join("\n");
-        assert!(w.contains("A run is writing this folder now") && !w.contains("cold resume"));
+        let w = warnings(Some(&m), 100, 81, Some("pid 7: cold run"), &cells(&rows)).join("\n");
+        assert!(
+            w.contains(
+                "A run is writing this folder now (it holds the folder's lock: pid 7: cold run)"
+            ) && !w.contains("cold resume")
+        );
         // an emptied plan
-        let w = warnings(Some(&m), 0, 81, false, &cells(&rows)).join("\n");
+        let w = warnings(Some(&m), 0, 81, None, &cells(&rows)).join("\n");
         assert!(w.contains("plan.csv holds no planned sample"), "{w}");
     }
 }

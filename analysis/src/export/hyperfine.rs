@@ -144,7 +144,7 @@ mod tests {
             plan: PlanCount::default(),
             samples: store(&samples),
             measure: schema::Measure::Time,
-            writing: false,
+            writing: None,
             notes: vec![],
         };
         let v: serde_json::Value =

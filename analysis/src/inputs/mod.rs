@@ -7,5 +7,6 @@ pub mod alloc;
 pub mod conformance;
 pub mod criterion;
 pub mod jmh;
+pub mod machine;
 pub mod run;
 pub mod warm_gate;

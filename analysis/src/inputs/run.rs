@@ -27,15 +27,33 @@ pub struct Run {
     pub samples: Samples,
     /// What the run recorded of each sample: times, or counts (`--measure instructions`).
     pub measure: Measure,
-    /// A run or resume is writing the folder now (it holds the folder's lock): its samples are
-    /// the ones so far.
-    pub writing: bool,
+    /// A run or resume is writing the folder now (it holds the folder's lock): who (the pid and
+    /// command line it wrote into the lock), and its samples are the ones so far.
+    pub writing: Option<String>,
     /// What was missing or repaired while reading, for the report's warnings.
     pub notes: Vec<String>,
 }
 
 /// The most a manifest may weigh (a run of every codec has a few hundred KiB).
-const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
+pub const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// Whether a run or resume is writing `folder` now: it holds an exclusive lock on `.lock`.
+pub fn being_written(folder: &Folder) -> bool {
+    writer_of(folder).is_some()
+}
+
+/// Who is writing `folder` now, as it wrote into its `.lock` (its pid and command line); `None`
+/// when no run holds the lock.
+pub fn writer_of(folder: &Folder) -> Option<String> {
+    use std::io::Read;
+    let f = folder.open_read(schema::run_folder::LOCK).ok()?;
+    if !matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)) {
+        return None;
+    }
+    let mut holder = String::new();
+    let _ = f.take(4096).read_to_string(&mut holder);
+    Some(schema::text::clip(holder.trim(), 300))
+}
 
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
 /// first line of the file `path`, relative to that file's folder.
@@ -79,11 +97,15 @@ pub fn load_run(path: &Path) -> Result<Run> {
 
     let manifest_path = dir.join(MANIFEST);
     let manifest = match folder.read_bounded(MANIFEST, MANIFEST_LIMIT) {
-        Ok(bytes) => match serde_json::from_slice::<Manifest>(&bytes) {
+        Ok(bytes) => match schema::run_folder::parse_manifest(&bytes) {
             Ok(m) => Some(m),
+            Err(schema::run_folder::ManifestError::Beyond(e)) => {
+                // a text or a list no run writes: refused, not passed on to a reader
+                bail!("{}: {e}", manifest_path.display())
+            }
             Err(e) => {
                 notes.push(format!(
-                    "{} is not a thaw manifest ({e}): the run's conditions are unknown",
+                    "{} is {e}: the run's conditions are unknown",
                     manifest_path.display()
                 ));
                 None
@@ -100,6 +122,18 @@ pub fn load_run(path: &Path) -> Result<Run> {
     let plan_rows: Option<Vec<PlanRow>> = if folder.exists(PLAN) {
         let (rows, note) = read_plan(&plan_path)?;
         notes.extend(note);
+        if let Some(m) = manifest
+            .as_ref()
+            .filter(|m| rows.is_empty() && m.samples_planned > 0)
+        {
+            bail!(
+                "{}: empty, but manifest.json plans {} samples: the plan was lost or emptied, so \
+                 no sample's place can be checked (`cold resume` writes it again from the \
+                 manifest)",
+                plan_path.display(),
+                m.samples_planned
+            );
+        }
         Some(rows)
     } else {
         notes.push(format!("{} is missing", plan_path.display()));
@@ -132,10 +166,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
         m
     });
 
-    // a run holds an exclusive lock on its .lock while it writes
-    let writing = folder
-        .open_read(schema::run_folder::LOCK)
-        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)));
+    let writing = writer_of(&folder);
     Ok(Run {
         dir,
         writing,

@@ -1,7 +1,8 @@
 //! The `report` command's output: [`model`] computes everything a report says (pure, from what
 //! `inputs` read) and [`chart_data`] what its charts show; [`sections`] lays it out as a document of headings, paragraphs, tables and
 //! charts; the renderers turn that document into Markdown, self-contained HTML and console text;
-//! [`summary_csv`] and summary.json carry the same numbers for machines; [`mod@write`] puts the files
+//! [`summary_csv`] and summary.json carry the same numbers for machines (and [`machines_csv`],
+//! in a run merged from several machines, each ratio per machine); [`mod@write`] puts the files
 //! on disk.
 
 pub mod chart_data;
@@ -10,6 +11,7 @@ pub mod console;
 pub mod doc;
 pub mod format;
 pub mod html;
+pub mod machines_csv;
 pub mod markdown;
 pub mod model;
 pub mod sections;

@@ -11,6 +11,7 @@ use crate::analyze::contrasts::{
     adjust, against_reference, between_builds, process_ratios, variant_order, ContrastRow,
     ProcessRatio,
 };
+use crate::analyze::machines::{across, AcrossReport, Machines};
 use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
 use crate::analyze::precision::PrecisionRun;
@@ -117,6 +118,10 @@ pub struct Report {
     pub variant_contrasts: Vec<ContrastRow>,
     /// How noisy the machine was: each floor's spread and drift (empty in a counted run).
     pub noise: Vec<NoiseRow>,
+    /// A run merged from shards (`analysis merge`): its machines and, with several, each
+    /// ratio to the reference per machine and pooled, with the machines' disagreement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machines: Option<AcrossReport>,
     /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
     /// intervals this report finds within the target.
     pub precision_run: Option<PrecisionRun>,
@@ -316,6 +321,21 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
         .collect();
     let noise = noise(&grouped, &floors);
+    // across machines, where the measure's report has the section for it
+    let shown = Rules::sections(run.measure).contains(&crate::report::sections::Section::Machines);
+    let machines = manifest.and_then(Machines::of).filter(|_| shown).map(|m| {
+        let probe = crate::report::sections::PROBE;
+        let floor_keys: Vec<CellKey> = noise.iter().map(|n| n.key.clone()).collect();
+        across(
+            &grouped,
+            m,
+            &contrasts,
+            &floor_keys,
+            (probe, runtimes.floor_of(probe)),
+            opts.level,
+            opts.alpha,
+        )
+    });
     let cells_in_order: Vec<&CellKey> = grouped.cells.keys().collect();
     let strips = cells_in_order
         .iter()
@@ -393,7 +413,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         manifest,
         run.plan.len(),
         finished_samples,
-        run.writing,
+        run.writing.as_deref(),
         &cells,
     );
     warnings.extend(short_warm_runs(&warm));
@@ -437,6 +457,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         variant_order,
         variant_contrasts,
         noise,
+        machines,
         precision_run,
         warm_source: Source {
             path: inputs.warm_dir.display().to_string(),

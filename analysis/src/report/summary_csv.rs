@@ -204,8 +204,12 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
             Box::new(move |_, c| opt(c.allocations.get(name).map(|s| s.median))),
         ));
     }
+    // in the run's measure: ns of a timed run, instructions of a counted one
+    columns.push((
+        format!("over_floor_{unit}"),
+        Box::new(|r, c| opt(r.over_floor(&c.key))),
+    ));
     let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
-    add("over_floor_ns", Box::new(|r, c| opt(r.over_floor(&c.key))));
     add("child_bytes", Box::new(|r, c| opt(r.child_bytes(&c.key))));
     add(
         "ser_output",

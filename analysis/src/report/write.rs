@@ -1,10 +1,10 @@
 //! Puts a report on disk: report.md (with its charts as SVG files under charts/), report.html,
-//! summary.csv and summary.json, all in one output folder, each written whole and never through
-//! a link planted in that folder.
+//! summary.csv and summary.json (and machines.csv for a run merged from several machines), all
+//! in one output folder, each written whole and never through a link planted in that folder.
 
 use super::doc::Block;
 use super::model::Report;
-use super::{html, markdown, sections, summary_csv};
+use super::{html, machines_csv, markdown, sections, summary_csv};
 use anyhow::{Context, Result};
 use schema::files::Folder;
 use std::path::PathBuf;
@@ -33,5 +33,9 @@ pub fn write_report(r: &Report, out: &Folder) -> Result<Vec<PathBuf>> {
         "summary.json",
         &(serde_json::to_string_pretty(r)? + "\n"),
     )?;
-    Ok(vec![md, html_path, csv, json])
+    let mut files = vec![md, html_path, csv, json];
+    if let Some(text) = machines_csv::text(r)? {
+        files.push(write_file(out, "machines.csv", &text)?);
+    }
+    Ok(files)
 }

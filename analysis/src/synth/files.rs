@@ -104,9 +104,9 @@ pub(super) fn manifest(
     variants: &[Variant],
     stopping: Option<Stopping>,
     n_cells: usize,
+    blocks: u32,
     plan: &[PlanRow],
 ) -> Manifest {
-    let blocks = plan.len() / n_cells;
     let mut command_line: Vec<String> = vec!["analysis".into(), "synth".into()];
     match (opts.precision, stopping.as_ref()) {
         (Some(p), Some(rule)) => command_line.extend([
@@ -133,6 +133,12 @@ pub(super) fn manifest(
                 .join(","),
         ]);
     }
+    if let Some(shard) = opts.shard {
+        command_line.extend(["--shard".into(), shard.to_string()]);
+    }
+    if let Some(name) = &opts.machine {
+        command_line.extend(["--machine".into(), name.clone()]);
+    }
     let children_dir = |v: Variant| format!("synthetic/{v}");
     let codecs: Vec<String> = MODELS.iter().map(|m| m.id.to_string()).collect();
     Manifest {
@@ -143,7 +149,7 @@ pub(super) fn manifest(
         settings: Settings {
             seed: opts.seed,
             plan_seed: opts.seed,
-            samples_per_cell: blocks as u32,
+            samples_per_cell: blocks,
             codecs,
             ops: vec![Op::Ser, Op::De],
             batches: BATCHES.to_vec(),
@@ -160,10 +166,14 @@ pub(super) fn manifest(
             child_env: Vec::new(),
             measure: opts.measure,
             stopping,
-            shard: None,
+            shard: opts.shard,
         },
         machine: Machine {
-            cpu_model: Some("synthetic CPU".into()),
+            cpu_model: Some(
+                opts.machine
+                    .clone()
+                    .unwrap_or_else(|| "synthetic CPU".into()),
+            ),
             cpu_flags: String::new(),
             cores: 2,
             kernel: Some("synthetic".into()),

@@ -19,6 +19,13 @@
 //! a cell of its own in every block, the native one planted [`CostModel::native`] times the
 //! portable one.
 //!
+//! With a shard ([`SynthOptions::shard`], `K/N`) it is one part of the run, as `cold run --shard`
+//! writes it: every block is drawn as the whole run draws it, and only the shard's blocks are
+//! kept, with their indices in the whole plan; so N shards of a seed hold, between them, exactly
+//! the samples of the whole run of that seed. [`SynthOptions::machine`] names the CPU the
+//! manifest says it ran on: shards of different names are different machines to `analysis
+//! merge`, and a `--scale` given to one shard only is that machine's planted effect.
+//!
 //! With [`Measure::Instructions`] the run is a counted one, as `cold run --measure
 //! instructions` writes it: no times, and in every ok sample the counts [`planted`] derives from
 //! the same cost model ([`INSTRUCTIONS_PER_NS`] instructions per ns of truth, no noise), the same
@@ -39,7 +46,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sampling::{cells, sample_to_precision, Sampler};
 use schema::rows::{PlanRow, SampleRow};
-use schema::run_folder::Manifest;
+use schema::run_folder::{Manifest, Shard};
 use schema::{Measure, Variant};
 
 pub const FIXTURE: &str = "users-2kb";
@@ -67,6 +74,11 @@ pub struct SynthOptions {
     /// The build variants, each a cell of its own in every block, in the manifest's order
     /// (empty: [`VARIANT`] alone).
     pub variants: Vec<Variant>,
+    /// Only this part of the run's blocks, as `cold run --shard K/N` takes it (not with a
+    /// precision).
+    pub shard: Option<Shard>,
+    /// The CPU model the manifest names (the default: `synthetic CPU`).
+    pub machine: Option<String>,
 }
 
 impl SynthOptions {
@@ -117,9 +129,16 @@ pub fn synth(opts: SynthOptions) -> SynthRun {
         }
     };
     let n_cells = sampler.cells.len();
-    let (plan, samples) = (sampler.plan, sampler.samples);
+    let blocks = (sampler.plan.len() / n_cells) as u32;
+    let (mut plan, mut samples) = (sampler.plan, sampler.samples);
+    if let Some(shard) = opts.shard {
+        // every block was drawn, so the shard's are the whole run's; the others are dropped
+        let taken = shard.blocks(blocks);
+        plan.retain(|p| taken.contains(&p.block));
+        samples.retain(|s| taken.contains(&s.block));
+    }
     let (warm, alloc, conformance) = files::warm_side(&opts, &variants);
-    let manifest = files::manifest(&opts, &variants, stopping, n_cells, &plan);
+    let manifest = files::manifest(&opts, &variants, stopping, n_cells, blocks, &plan);
     SynthRun {
         manifest,
         plan,

@@ -18,6 +18,7 @@
 pub mod bootstrap;
 pub mod cells;
 pub mod describe;
+pub mod heterogeneity;
 pub mod hodges_lehmann;
 pub mod holm;
 pub mod median_interval;

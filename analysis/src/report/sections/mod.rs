@@ -18,6 +18,7 @@ mod comparisons;
 mod conditions;
 mod counts;
 mod headline;
+mod machines;
 mod noise;
 mod per_cell;
 mod precision;
@@ -33,8 +34,9 @@ pub use counts::{counted_text, counts_table, NOT_SHOWN};
 use counts::{counts, timing_skipped};
 use headline::headline;
 pub use headline::{headline_table, headline_tables_text, headline_text};
+use machines::machines;
 use noise::noise;
-pub use noise::noise_sentence;
+pub use noise::{noise_sentence, PROBE};
 use per_cell::per_cell;
 use precision::precision;
 pub use precision::rule_sentence;
@@ -151,6 +153,7 @@ pub enum Section {
     Charts,
     AgainstReference,
     Variants,
+    Machines,
     Precision,
     Noise,
     ColdWarm,
@@ -172,6 +175,7 @@ impl Section {
             Section::Charts => chart_blocks(r),
             Section::AgainstReference => against_reference(r),
             Section::Variants => variants(r),
+            Section::Machines => machines(r),
             Section::Precision => precision(r),
             Section::Noise => noise(r),
             Section::ColdWarm => cold_warm(r),
