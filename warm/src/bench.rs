@@ -161,6 +161,31 @@ mod tests {
     }
 
     #[test]
+    fn every_cell_the_gate_lets_through_can_make_its_workload() {
+        // (a cell that could not would stop `cargo bench` with a panic, not skip)
+        struct Check<'a>(&'a [Document], &'a Plan, Vec<String>);
+        impl CodecVisitor for Check<'_> {
+            fn visit<C: Codec + 'static>(&mut self) {
+                for d in self.0 {
+                    for op in Op::ALL {
+                        if self.1.decision(d.fixture.name, op, C::ID) == Some(&Decision::Run) {
+                            if let Err(e) = Workload::<C>::new(d, op) {
+                                self.2.push(format!("{}/{op}/{}: {e}", d.fixture.name, C::ID));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let fixtures = [find("users-2kb").unwrap(), find("clients-1kb").unwrap()];
+        let (documents, _) = load_documents(&fixtures, fixtures::DEFAULT_SEED, None);
+        let plan = gate(&documents, &codecs::registry(), &Op::ALL);
+        let mut check = Check(&documents, &plan, Vec::new());
+        visit_codecs(&mut check);
+        assert!(check.2.is_empty(), "{:#?}", check.2);
+    }
+
+    #[test]
     fn large_documents_are_batched_few_at_a_time() {
         assert!(matches!(batch_size(1_000), BatchSize::SmallInput));
         assert!(matches!(batch_size(1_000_000), BatchSize::LargeInput));
