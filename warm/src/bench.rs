@@ -170,7 +170,8 @@ mod tests {
                     for op in Op::ALL {
                         if self.1.decision(d.fixture.name, op, C::ID) == Some(&Decision::Run) {
                             if let Err(e) = Workload::<C>::new(d, op) {
-                                self.2.push(format!("{}/{op}/{}: {e}", d.fixture.name, C::ID));
+                                self.2
+                                    .push(format!("{}/{op}/{}: {e}", d.fixture.name, C::ID));
                             }
                         }
                     }
