@@ -45,7 +45,7 @@ pub struct ContrastRow {
 pub struct ProcessRatio {
     pub key: CellKey,
     pub against: CellKey,
-    /// `None` when the reference's process is not above its floor's.
+    /// `None` when the cell's process or the reference's is not above its floor's.
     pub ratio: Option<f64>,
     /// `None` when a resampled over floor of the reference is not above zero.
     pub interval: Option<(f64, f64)>,
@@ -83,7 +83,9 @@ pub fn process_ratios(
         .filter_map(|c| {
             let against = c.key.with_codec(reference);
             let ((own, own_boot), (base, base_boot)) = (over(&c.key)?, over(&against)?);
-            let ratio = (base > 0.0).then(|| own / base);
+            // a process not above its floor (either side's) has no ratio: its median is
+            // within the floor's noise, and a ratio of it would be meaningless or negative
+            let ratio = (base > 0.0 && own > 0.0).then(|| own / base);
             let mut draws: Vec<f64> = own_boot
                 .iter()
                 .zip(&base_boot)

@@ -121,7 +121,7 @@ fn process_ratio_cell(r: &Report, key: &crate::analyze::cells::CellKey) -> Cell 
     match r.process_ratio(key) {
         Some(p) => match p.ratio {
             Some(x) => Cell::new(format::ratio_ci(x, p.interval)),
-            None => Cell::toned("no ratio (reference at its floor)", Tone::Muted),
+            None => Cell::toned("no ratio (a process not above its floor)", Tone::Muted),
         },
         None => Cell::toned("", Tone::Muted),
     }
