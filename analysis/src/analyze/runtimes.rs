@@ -25,6 +25,10 @@ pub struct Runtime {
     /// Its codecs with samples in the run, the floor included, in the manifest's order (codecs
     /// the manifest does not list last, by name).
     pub codecs: Vec<String>,
+    /// The codecs the manifest reads against another baseline of this runtime than `floor`
+    /// (the JVM's common-model children, against the common-model floor), with that floor.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub other_floors: std::collections::BTreeMap<String, String>,
 }
 
 /// The runtimes of a run in the order the report groups codecs: Rust first, then the others in
@@ -49,10 +53,12 @@ impl Runtimes {
                     c.runtime.as_deref(),
                     c.runtime_version.as_deref(),
                     Some(c.style),
+                    c.floor.as_deref(),
                 )
             })
-            .chain(unlisted.map(|id| (*id, None, None, None)));
-        for (id, runtime, version, style) in entries {
+            .chain(unlisted.map(|id| (*id, None, None, None, None)));
+        let mut floors: Vec<(usize, &str, &str)> = Vec::new();
+        for (id, runtime, version, style, floor) in entries {
             let name = runtime.unwrap_or(RUST);
             let i = match list.iter().position(|r| r.name == name) {
                 Some(i) => i,
@@ -65,6 +71,7 @@ impl Runtimes {
                         },
                         floor: None,
                         codecs: Vec::new(),
+                        other_floors: Default::default(),
                     });
                     list.len() - 1
                 }
@@ -77,6 +84,17 @@ impl Runtimes {
                 r.floor = Some(id.to_string());
             }
             r.codecs.push(id.to_string());
+            if let Some(floor) = floor.filter(|f| in_run.contains(f)) {
+                floors.push((i, id, floor));
+            }
+        }
+        // a floor the manifest names, where it is another than the runtime's first
+        for (i, id, floor) in floors {
+            if list[i].floor.as_deref() != Some(floor) {
+                list[i]
+                    .other_floors
+                    .insert(id.to_string(), floor.to_string());
+            }
         }
         // Rust first, the others as they came
         list.sort_by_key(|r| r.name != RUST);
@@ -103,7 +121,11 @@ impl Runtimes {
 
     /// The floor `codec`'s figures are read against: its own runtime's.
     pub fn floor_of(&self, codec: &str) -> Option<&str> {
-        self.0[self.find(codec)?.0].floor.as_deref()
+        let r = &self.0[self.find(codec)?.0];
+        r.other_floors
+            .get(codec)
+            .or(r.floor.as_ref())
+            .map(String::as_str)
     }
 
     /// Where `codec` stands in the report's grouping: its runtime's place, then its place in
@@ -127,6 +149,7 @@ mod tests {
             runtime: runtime.map(String::from),
             runtime_version: runtime.map(|r| format!("{r} 9")),
             pair: None,
+            floor: None,
         }
     }
 
@@ -177,5 +200,25 @@ mod tests {
         let only = Runtimes::of(&codecs[4..5], &BTreeSet::from(["serde_json"]), None);
         assert_eq!(only.floor_of("serde_json"), None);
         assert!(!only.several());
+    }
+
+    #[test]
+    fn a_codec_is_read_against_the_floor_its_manifest_names() {
+        // the JVM's common-model children have their own floor; an older manifest names none
+        let mut common = codec("gson-common", Style::Typed, Some("jvm"));
+        common.floor = Some("jvm-floor-common".into());
+        let codecs = [
+            codec("jvm-floor", Style::Baseline, Some("jvm")),
+            codec("gson", Style::Typed, Some("jvm")),
+            codec("jvm-floor-common", Style::Baseline, Some("jvm")),
+            common,
+        ];
+        let ids = ["jvm-floor", "gson", "jvm-floor-common", "gson-common"];
+        let r = Runtimes::of(&codecs, &BTreeSet::from(ids), None);
+        assert_eq!(r.floor_of("gson"), Some("jvm-floor"));
+        assert_eq!(r.floor_of("gson-common"), Some("jvm-floor-common"));
+        // a floor the run has no sample of is not read against
+        let without = Runtimes::of(&codecs, &BTreeSet::from(["jvm-floor", "gson-common"]), None);
+        assert_eq!(without.floor_of("gson-common"), Some("jvm-floor"));
     }
 }

@@ -193,6 +193,7 @@ pub(super) fn manifest(
                 runtime: None,
                 runtime_version: None,
                 pair: None,
+                floor: None,
             })
             .collect(),
         children: variants

@@ -328,6 +328,7 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
                     .and_then(|e| e.runtime.found_default().ok())
                     .map(|f| f.version.clone()),
                 pair: external.and_then(|e| e.pair.clone()),
+                floor: codec_list::floor_of(c.id(), &o.codecs).map(String::from),
             }
         })
         .collect();

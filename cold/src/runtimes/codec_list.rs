@@ -72,12 +72,19 @@ pub fn runtime_of_variant(v: schema::Variant) -> &'static str {
     runtimes::runtime_of_variant(v).unwrap_or(RUST)
 }
 
-/// The floor of `codec`'s runtime among `codecs`: the baseline of the same runtime.
+/// `rust`, or the group of a described codec (`jvm`, `jvm-common`, `python`, …).
+fn group_of(codec: &dyn AnyCodec) -> &str {
+    external_of(codec).map_or(RUST, |e| e.group.as_str())
+}
+
+/// The floor of `codec` among `codecs`: the baseline of its runtime and group (the JVM's
+/// common-model children have a floor that loads that model), else of its runtime.
 pub fn floor_of<'a>(codec: &str, codecs: &[&'a dyn AnyCodec]) -> Option<&'a str> {
-    let runtime = runtime_of(find(codec).ok()?);
-    codecs
-        .iter()
-        .find(|c| c.style() == Style::Baseline && runtime_of(**c) == runtime)
+    let codec = find(codec).ok()?;
+    let baselines = || codecs.iter().filter(|c| c.style() == Style::Baseline);
+    baselines()
+        .find(|c| group_of(**c) == group_of(codec))
+        .or_else(|| baselines().find(|c| runtime_of(**c) == runtime_of(codec)))
         .map(|c| c.id())
 }
 
@@ -118,6 +125,12 @@ mod tests {
         assert_eq!(floor_of("serde_json", &codecs), Some("noop"));
         assert_eq!(floor_of("orjson", &codecs), Some("python-floor"));
         assert_eq!(floor_of("python-floor", &codecs), Some("python-floor"));
+        // the common-model JVM children have their own floor when it is in the run
+        let jvm = select(&["jvm".into(), "jvm-common".into()]).unwrap();
+        assert_eq!(floor_of("gson", &jvm), Some("jvm-floor"));
+        assert_eq!(floor_of("gson-common", &jvm), Some("jvm-floor-common"));
+        let without = select(&["jvm".into(), "gson-common".into()]).unwrap();
+        assert_eq!(floor_of("gson-common", &without), Some("jvm-floor"));
         assert_eq!(runtime_of(find("jackson").unwrap()), "jvm");
         assert_eq!(runtime_of(find("simd-json").unwrap()), RUST);
     }
