@@ -82,7 +82,7 @@ fn trial(seed: u64, precision: Option<f64>) -> Trial {
 /// per run), so it is left out of the default suite: `cargo test -p analysis --test precision
 /// -- --ignored --nocapture` prints the figures the README quotes.
 #[test]
-#[ignore = "about a minute: run with --ignored; its figures are in the README"]
+#[ignore = "about four minutes here: run with --ignored (CI does); its figures are in docs/findings.md"]
 fn stopping_at_three_percent_keeps_the_ratio_intervals_covering() {
     let seeds: Vec<u64> = (1..=100).collect();
     let report = |precision: Option<f64>| {
