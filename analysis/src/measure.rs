@@ -356,7 +356,8 @@ impl Rules for Measure {
             .collect();
         if !differ.is_empty() {
             out.push(format!(
-                "Samples disagree in the library's phases (init, first_op, remaining_ops), which execute the same instructions every time when a library's work depends only on its input, in {} cells: {}. Their medians are shown with the spread; their ratios are not exact.",
+                "Samples disagree in the library's phases ({}), which execute the same instructions every time when a library's work depends only on its input, in {} cells: {}. Their medians are shown with the spread; their ratios are not exact.",
+                Phase::library_names(", "),
                 differ.len(),
                 list(&differ)
             ));

@@ -284,7 +284,7 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         Box::new(move |r, c| beside(r, c, |b| b.init_plus_ops_ns)),
     );
     add(
-        "timed_first_op_median_ns",
+        &format!("timed_{}_median_ns", Phase::FirstOp),
         Box::new(move |r, c| beside(r, c, |b| b.first_op_ns)),
     );
     columns

@@ -1,6 +1,7 @@
 //! Cold against warm: the cold penalty and the break-even tables, with their charts.
 
 use super::*;
+use schema::phases::Phase;
 use schema::warm_files::GateDecision;
 use schema::{Op, Variant};
 
@@ -67,7 +68,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
             "fixture",
             "op",
             "codec",
-            ">cold first_op (median)",
+            &format!(">cold {} (median)", Phase::FirstOp),
             ">warm per op (median [95% CI])",
             ">penalty",
         ]);

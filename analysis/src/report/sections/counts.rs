@@ -98,7 +98,7 @@ fn n_cell(c: &CellSummary) -> Cell {
 pub fn counts_table(r: &Report, s: &Scenario) -> Table {
     let refname = r.reference.as_deref().unwrap_or("reference");
     let vs_ipo = format!(">init+ops vs {refname}");
-    let vs_first = format!(">first_op vs {refname}");
+    let vs_first = format!(">{} vs {refname}", Phase::FirstOp);
     let phases: Vec<String> = Phase::ALL.iter().map(|p| format!(">{p}")).collect();
     let mut header = vec![">batch", "codec", ">n", "samples"];
     header.extend(phases.iter().map(String::as_str));
@@ -166,11 +166,12 @@ fn beside_blocks(b: &Beside) -> Vec<Block> {
     let mut out = vec![
         h(3, "Instructions beside times"),
         p(format!(
-            "The timed run {} has {} of these cells. Across them, Spearman's rank correlation between first_op instructions and the timed median first_op: {}; between init+ops instructions and the timed median init_plus_ops: {}. A ρ near 1 says the counts order the cells as the clock does; where a cell's time is out of line with its count, the difference is what instructions do not show (below).",
+            "The timed run {} has {} of these cells. Across them, Spearman's rank correlation between {first} instructions and the timed median {first}: {}; between init+ops instructions and the timed median init_plus_ops: {}. A ρ near 1 says the counts order the cells as the clock does; where a cell's time is out of line with its count, the difference is what instructions do not show (below).",
             b.timed_dir,
             b.rows.len(),
             rho_text(b.first_op, b.first_op_cells),
             rho_text(b.init_plus_ops, b.init_plus_ops_cells),
+            first = Phase::FirstOp,
         )),
     ];
     if !b.only_counted.is_empty() || !b.only_timed.is_empty() {
@@ -200,8 +201,8 @@ fn beside_blocks(b: &Beside) -> Vec<Block> {
         "codec",
         ">init+ops instructions",
         ">init_plus_ops time",
-        ">first_op instructions",
-        ">first_op time",
+        &format!(">{} instructions", Phase::FirstOp),
+        &format!(">{} time", Phase::FirstOp),
         ">n timed",
     ]);
     let time = |v: Option<f64>| v.map_or(Cell::toned("—", Tone::Muted), |v| format::ns(v).into());
@@ -237,10 +238,11 @@ pub(super) fn counts(r: &Report) -> Vec<Block> {
             )
         });
     let refname = r.reference.as_deref().unwrap_or("the reference");
+    let (library, sum) = (Phase::library_names(", "), Phase::library_names(" + "));
     let mut out = vec![
         h(2, "Instruction counts"),
         p(format!(
-            "This run counted instead of timing: each sample's child ran under {how}, its instructions cut into the protocol's phases at the child's clock reads, and once more natively with a counter of heap allocations per phase. A count is exact and, for a library's phases (init, first_op, remaining_ops), the same in every sample of a cell: \"identical ×n\" says all n samples agreed to the instruction, otherwise the range of each phase that differed is shown. Figures are medians over the samples (no interval: there is no noise to bound). spawn_to_main is exec to main (the dynamic loader and the runtime's start); it moves by a few dozen instructions with the command line and the environment. init+ops = init + first_op + remaining_ops. The ratios are this codec's instructions over {refname}'s in the same cell: exact when both cells' samples agreed."
+            "This run counted instead of timing: each sample's child ran under {how}, its instructions cut into the protocol's phases at the child's clock reads, and once more natively with a counter of heap allocations per phase. A count is exact and, for a library's phases ({library}), the same in every sample of a cell: \"identical ×n\" says all n samples agreed to the instruction, otherwise the range of each phase that differed is shown. Figures are medians over the samples (no interval: there is no noise to bound). spawn_to_main is exec to main (the dynamic loader and the runtime's start); it moves by a few dozen instructions with the command line and the environment. init+ops = {sum}. The ratios are this codec's instructions over {refname}'s in the same cell: exact when both cells' samples agreed."
         )),
     ];
     for s in chart_data::scenarios(r) {
@@ -286,8 +288,9 @@ pub fn counted_text(r: &Report) -> String {
     }
     if let Some(b) = &r.beside {
         out.push_str(&format!(
-            "\nbeside {}: first_op instructions against time, {}; init+ops against init_plus_ops, {}\n",
+            "\nbeside {}: {} instructions against time, {}; init+ops against init_plus_ops, {}\n",
             b.timed_dir,
+            Phase::FirstOp,
             rho_text(b.first_op, b.first_op_cells),
             rho_text(b.init_plus_ops, b.init_plus_ops_cells)
         ));

@@ -2,6 +2,7 @@
 //! the closing notes.
 
 use super::*;
+use schema::phases::Phase;
 
 pub(super) fn intro(r: &Report) -> Vec<Block> {
     let cells = r.cells.len();
@@ -69,7 +70,11 @@ pub(super) fn how_to_read(r: &Report) -> Vec<Block> {
         h(2, "How to read this report"),
         Block::List(vec![
             "The process is the unit: one child process is one observation. The operations inside a child are never treated as independent samples.".into(),
-            "Phases of a child's life: spawn_to_main (exec, loader, runtime start), fixture (reading or building the input, not charged to the library), init (the library's own set-up), first_op (the first call: cold code, lazy tables, CPU-feature dispatch, first allocations), remaining_ops (the other batch − 1 calls), check (the child computing the checksum of what it produced, outside every library phase), exit (drops, teardown, reaping). init_plus_ops = init + first_op + remaining_ops.".into(),
+            format!(
+                "Phases of a child's life: {}. init_plus_ops = {}.",
+                Phase::ALL.map(|p| format!("{p} ({})", p.holds())).join("; "),
+                Phase::library_names(" + ")
+            ),
             format!("median [95% CI]: the {}, which covers the true median at least 95% of the time (a cell of fewer than 6 samples has none, and shows —). p90 and quartiles are type-7 quantiles (R and NumPy's default). MAD is unscaled (median |x − median|). Outliers are counted with Tukey's fences (1.5 and 3 IQR). Drift is Spearman's ρ of init_plus_ops against the block index.", crate::stats::median_interval::METHOD),
             format!("Against the reference: in every block where both ran, the log ratio ln(codec / reference); its Hodges-Lehmann estimate (median of the Walsh averages) is shown as a ratio with a distribution-free 95% interval (order statistics of the Walsh averages; exact up to {EXACT_MAX_N} pairs). p is Wilcoxon's signed-rank test (exact up to {EXACT_MAX_N} pairs without ties, else normal with tie correction), Holm-adjusted across all {n_contrasts} comparisons of this report{builds}. The verdict says faster or slower only when the adjusted p is below {} and the interval lies wholly on one side of 1; otherwise no difference.", r.alpha),
             if r.inputs.iter().any(|i| i.kind == "tree") {
