@@ -75,7 +75,14 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     };
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;
-    let warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
+    let mut warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
+    let jmh_gates = jmh::load_jmh_gates(&a.warm.join("jmh"))?;
+    if !jmh_gates.is_empty() {
+        warm_gate
+            .get_or_insert_with(Default::default)
+            .0
+            .extend(jmh_gates);
+    }
     let conformance = conformance::load_conformance(&a.conformance)?;
     let timed = a.timed.as_deref().map(run::load_run).transpose()?;
     let inputs = ReportInputs {

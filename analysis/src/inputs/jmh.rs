@@ -22,6 +22,7 @@
 //! folder are never followed.
 
 use super::criterion::WarmEstimate;
+use super::warm_gate::{load_gate, GateRow};
 use anyhow::{Context, Result};
 use schema::{Op, Variant};
 use serde::Deserialize;
@@ -165,6 +166,27 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
         })
         .collect();
     Ok(Some((out, notes)))
+}
+
+/// The JMH gate's decisions: the `gate.csv` that `scripts/warm-jvm.sh` writes beside each
+/// `jmh.json` under `root`, so that a JVM codec's unsupported or refused cells show as such in
+/// the report rather than as blanks. Empty when `root` does not exist.
+pub fn load_jmh_gates(root: &Path) -> Result<Vec<GateRow>> {
+    if !root.is_dir() {
+        return Ok(Vec::new());
+    }
+    let (mut files, mut notes) = (Vec::new(), Vec::new());
+    find_json(root, Path::new(""), 0, &mut files, &mut notes)?;
+    let mut folders: Vec<&Path> = files.iter().filter_map(|f| f.parent()).collect();
+    folders.sort_unstable();
+    folders.dedup();
+    let mut rows = Vec::new();
+    for folder in folders {
+        if let Some((more, _)) = load_gate(&root.join(folder).join("gate.csv"))? {
+            rows.extend(more);
+        }
+    }
+    Ok(rows)
 }
 
 /// Every `*.json` below `dir` (relative to the root), links noted and never followed.
@@ -551,6 +573,7 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::warm_gate::GateDecision;
 
     /// A fresh folder for one test.
     fn tmp(name: &str) -> PathBuf {
@@ -924,6 +947,46 @@ mod tests {
         has("d/jmh.json", "result 17: not a result");
         assert_eq!(notes.len(), 4 + 18, "{notes:#?}");
         assert!(!notes.iter().any(|n| n.contains("gate.csv")), "{notes:?}");
+        fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn the_gate_beside_each_jmh_file_is_read() {
+        let root = tmp("gates");
+        write(&root, "jdk25/jmh.json", "[]");
+        write(
+            &root,
+            "jdk25/gate.csv",
+            "fixture,op,codec,decision,reason\n\
+             clients-1kb,de,kotlinx,unsupported,no serializer for an exact decimal\n\
+             users-1kb,de,kotlinx,run,\n",
+        );
+        write(&root, "jdk17/jmh.json", "[]");
+        write(
+            &root,
+            "jdk17/gate.csv",
+            "fixture,op,codec,decision,reason\nusers-1kb,ser,gson,refused,wrong output\n",
+        );
+        // a gate.csv with no jmh.json beside it is not the JMH track's
+        write(
+            &root,
+            "stray/gate.csv",
+            "fixture,op,codec,decision,reason\nusers-1kb,ser,fory,refused,x\n",
+        );
+        let got = load_jmh_gates(&root).unwrap();
+        let seen: Vec<(&str, &str, GateDecision)> = got
+            .iter()
+            .map(|g| (g.fixture.as_str(), g.codec.as_str(), g.decision))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("users-1kb", "gson", GateDecision::Refused),
+                ("clients-1kb", "kotlinx", GateDecision::Unsupported),
+                ("users-1kb", "kotlinx", GateDecision::Run),
+            ]
+        );
+        assert!(load_jmh_gates(&root.join("absent")).unwrap().is_empty());
         fs::remove_dir_all(&root).unwrap();
     }
 
