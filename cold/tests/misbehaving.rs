@@ -232,9 +232,13 @@ fn a_flood_of_output_is_cut_while_written() {
 fn a_child_does_not_outlive_its_dead_spawner() {
     use spawner::{Request, Spawner};
     let dir = tmp("spawner-death");
-    let pid_file = dir.join("child.pid");
+    // The child writes its pid into a FIFO, so the killer wakes on that write: no polling.
+    let fifo = dir.join("child.pid");
+    let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo(3) on a NUL-terminated path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
     let mut spawner = Spawner::start(&common::spawner()).unwrap();
-    let script = format!("echo $$ > {}; exec sleep 120", pid_file.display());
+    let script = format!("echo $$ > {}; exec sleep 120", fifo.display());
     let request = Request {
         program: "/bin/sh".into(),
         args: vec!["-c".into(), script.into()],
@@ -244,23 +248,31 @@ fn a_child_does_not_outlive_its_dead_spawner() {
         watch: Watch::Auto,
     };
     let spawner_pid = spawner.pid() as libc::pid_t;
-    let watched = pid_file.clone();
+    let watched = fifo.clone();
     let killer = std::thread::spawn(move || {
-        while std::fs::read_to_string(&watched).map_or(true, |t| !t.ends_with('\n')) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        // Blocks until the child has opened the FIFO, written its pid and closed it.
+        let pid = std::fs::read_to_string(&watched).unwrap();
         // SAFETY: kill(2) on the spawner, which the test's `Spawner` has not reaped.
         unsafe { libc::kill(spawner_pid, libc::SIGKILL) };
+        pid
     });
     let reply = spawner.run(&request, &|| false);
-    killer.join().unwrap();
+    if !killer.is_finished() {
+        // The child never wrote (it did not start): a writer's open and close wakes the killer,
+        // whose empty pid fails below, rather than the test waiting for ever.
+        use std::os::unix::fs::OpenOptionsExt;
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo);
+    }
+    let written = killer.join().unwrap();
     let err = reply.expect_err("the spawner was killed mid-sample");
     assert!(err.to_string().contains("lost the spawner"), "{err}");
-    let child: u32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
+    let child: u32 = written
         .trim()
         .parse()
-        .unwrap();
+        .unwrap_or_else(|_| panic!("the child wrote no pid: {written:?}"));
     assert!(
         !Path::new(&format!("/proc/{child}")).exists(),
         "the child {child} outlived its spawner"
