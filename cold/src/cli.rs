@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
 use fixtures::catalog::CorporaOption;
 use fixtures::Fixture;
-use schema::run_folder::{Shard, Stopping};
+use schema::run_folder::{CurveSettings, Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -158,6 +158,12 @@ pub struct RunArgs {
     /// SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT.
     #[arg(long, value_name = "K/N|auto", conflicts_with = "precision")]
     pub shard: Option<String>,
+    /// A curve run: every child performs N operations in one process (1 to 1,000,000) and reads
+    /// its clock at log-spaced checkpoints and at 2,000 windows, written to curves.csv (given
+    /// alone: 100,000; samples per cell: 10 unless --samples).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "100000",
+          conflicts_with_all = ["precision", "batches"])]
+    pub curve: Option<u32>,
     /// Fail, rather than leave cells unsupported, when a runtime, a build of it or a library a
     /// chosen codec needs is not there (for CI, which states what it provides).
     #[arg(long)]
@@ -193,6 +199,8 @@ pub struct RunOptions {
     /// `--precision`: the stopping rule (its `sampling_secs` 0, nothing stopped yet).
     pub stopping: Option<Stopping>,
     pub shard: Option<Shard>,
+    /// `--curve N`: the run's one batch and the window of its clock reads.
+    pub curve: Option<CurveSettings>,
     pub require_runtimes: bool,
     pub dry_run: bool,
 }
@@ -202,6 +210,10 @@ pub enum RunRequest {
     Fresh(Box<RunOptions>),
     Resume { dir: PathBuf, dry_run: bool },
 }
+
+/// Samples per cell of a curve run unless `--samples` says otherwise: enough for a median's 95%
+/// interval (6) with room, few enough that a curve of the Rust matrix stays within minutes.
+pub const CURVE_SAMPLES: u32 = 10;
 
 /// The largest number of samples per cell.
 pub const MAX_SAMPLES: u32 = 100_000;
@@ -252,8 +264,26 @@ impl RunArgs {
         if ops.is_empty() {
             bail!("--ops is empty; valid ops: ser, de");
         }
-        let batches = dedup(&self.batches);
         let max_batch = schema::rows::MAX_BATCH;
+        let curve = match self.curve {
+            None => None,
+            Some(n) if (1..=max_batch).contains(&n) && self.measure == Measure::Time => {
+                Some(CurveSettings {
+                    ops: u64::from(n),
+                    window: schema::curve::window_for(u64::from(n)),
+                })
+            }
+            Some(n) if self.measure == Measure::Time => {
+                bail!("--curve {n}: give 1 to {max_batch} operations per child")
+            }
+            Some(_) => bail!(
+                "--curve with --measure instructions: a curve is timed; give one or the other"
+            ),
+        };
+        let batches = match curve {
+            Some(c) => vec![c.ops as u32],
+            None => dedup(&self.batches),
+        };
         if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
             bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
         }
@@ -262,6 +292,11 @@ impl RunArgs {
         }
         let default_samples =
             crate::measure::of(self.measure).default_samples(self.precision.is_some())?;
+        let default_samples = if curve.is_some() {
+            CURVE_SAMPLES
+        } else {
+            default_samples
+        };
         let samples = self.samples.unwrap_or(default_samples);
         if !(1..=MAX_SAMPLES).contains(&samples) {
             bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
@@ -349,7 +384,7 @@ impl RunArgs {
             out: self.out,
             pin,
             cold_cache: self.cold_cache,
-            drops: if self.drop_each {
+            drops: if self.drop_each || curve.is_some() {
                 Drops::Each
             } else {
                 self.drops
@@ -367,6 +402,7 @@ impl RunArgs {
                 .as_deref()
                 .map(|s| shard_of(s, |k| std::env::var(k).ok()))
                 .transpose()?,
+            curve,
             require_runtimes: self.require_runtimes,
             dry_run: self.dry_run,
         })))

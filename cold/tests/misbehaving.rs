@@ -43,6 +43,7 @@ fn job(i: u64, behaviour: &str, child: &Path) -> Job {
             bytes: 0,
         }),
         check_file: None,
+        window: None,
     }
 }
 

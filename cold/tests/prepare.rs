@@ -110,6 +110,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         measure: schema::Measure::Time,
         stopping: None,
         shard: None,
+        curve: None,
         require_runtimes: false,
         dry_run: false,
     };

@@ -780,3 +780,70 @@ fn a_resume_without_a_manifest_is_refused() {
     assert_eq!(std::fs::read(dir.join("samples.csv")).unwrap(), before);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A curve run: every child runs N operations in one process, and each ok sample's curve is a
+/// row of curves.csv holding the library's cumulative cost at every read of the schedule. The
+/// stand-ins plant exact curves (a flat one, a 10× drop after operation 5,000, a slowdown after
+/// operation 1,000), so the file must hold exactly them; no figure depends on the machine.
+#[test]
+fn a_curve_run_records_each_process_on_the_schedule() {
+    let root = tmp("curve");
+    let dir = root.join("run");
+    let stand_ins = common::stand_ins(
+        &root,
+        "steady",
+        &["THAW_TEST_CURVE=noop:flat,cpu-features:drop,serde_json:slowdown".to_string()],
+    );
+    let out = cold()
+        .args([
+            "run",
+            "--codecs",
+            "noop,cpu-features,serde_json",
+            "--ops",
+            "de",
+        ])
+        .args([
+            "--curve",
+            "100000",
+            "--samples",
+            "6",
+            "--fixture",
+            "small",
+            "--out",
+        ])
+        .arg(&dir)
+        .args(&stand_ins)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let m = manifest(&dir);
+    assert_eq!(m["settings"]["curve"]["ops"], 100_000);
+    assert_eq!(m["settings"]["curve"]["window"], 50);
+    assert_eq!(m["settings"]["batches"], serde_json::json!([100_000]));
+    let samples = samples_of(&dir);
+    assert_eq!(samples.len(), 18);
+    assert!(
+        samples.iter().all(|s| s.status == Status::Ok),
+        "{samples:?}"
+    );
+    let (curves, note) = schema::curve::read_curves(&dir.join("curves.csv")).unwrap();
+    assert!(note.is_none());
+    assert_eq!(curves.len(), 18, "one curve per sample");
+    let schedule = schema::curve::schedule(100_000, 50);
+    for s in &samples {
+        let curve = &curves[&s.plan_index];
+        assert_eq!(curve.ops, schedule);
+        assert!(curve.clock_1000_ns > 0);
+        let planted = |n: u64| match s.codec.as_str() {
+            "noop" => 5_000 * n,
+            "cpu-features" if n <= 5_000 => 20_000 * n,
+            "cpu-features" => 100_000_000 + 2_000 * (n - 5_000),
+            _ if n <= 1_000 => 2_000 * n,
+            _ => 2_000_000 + 20_000 * (n - 1_000),
+        };
+        let want: Vec<u64> = schedule.iter().map(|&n| planted(n)).collect();
+        assert_eq!(curve.cost_ns, want, "{}", s.codec);
+        assert_eq!(s.get(Figure::time(Phase::Init)), Some(0));
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -167,6 +167,7 @@ pub(super) fn manifest(
             measure: opts.measure,
             stopping,
             shard: opts.shard,
+            curve: None,
         },
         machine: Machine {
             cpu_model: Some(

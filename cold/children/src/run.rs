@@ -12,6 +12,7 @@
 use crate::memory::peak_and_current_kib;
 use codecs::inputs::Target;
 use codecs::{ser_checksum, Codec, Op};
+use schema::curve::CurveLine;
 use schema::protocol::{monotonic_ns, Faults};
 use schema::protocol::{Args, Line, FAILURE_EXIT};
 use schema::Drops;
@@ -28,7 +29,10 @@ pub fn ser<C: Codec, T: Target>() {
     child::<C>(Op::Ser, run_ser::<C, T>)
 }
 
-fn child<C: Codec>(op: Op, run: fn(u64, &Args) -> Result<Line, String>) {
+/// What a child prints: its line, after its curve line in a curve run.
+pub type Printed = (Line, Option<CurveLine>);
+
+fn child<C: Codec>(op: Op, run: fn(u64, &Args) -> Result<Printed, String>) {
     let main_ns = monotonic_ns();
     let outcome = Args::parse(std::env::args_os().skip(1)).and_then(|args| {
         if args.op != op {
@@ -37,10 +41,12 @@ fn child<C: Codec>(op: Op, run: fn(u64, &Args) -> Result<Line, String>) {
         run(main_ns, &args)
     });
     match outcome {
-        Ok(line) => {
+        Ok((line, curve)) => {
+            let mut text = curve.map(|c| c.text()).unwrap_or_default();
+            text.push_str(&line.text());
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout
-                .write_all(line.text().as_bytes())
+                .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
             {
                 fail::<C>(&format!("cannot write to stdout: {e}"));
@@ -95,7 +101,12 @@ impl Clock {
 
     /// `done`, then the faults.
     fn done(&mut self) {
-        self.stamps[4] = monotonic_ns();
+        self.done_at(monotonic_ns());
+    }
+
+    /// `done` read as `t` (a curve's last read), then the faults.
+    fn done_at(&mut self, t: u64) {
+        self.stamps[4] = t;
         self.faults[2] = Faults::now();
     }
 
@@ -115,11 +126,145 @@ impl Clock {
     }
 }
 
+/// A curve child's clock reads (`--window`): after every operation the schedule names
+/// (`schema::curve::schedule`), found by one comparison per operation with the next read's
+/// operation count, so that nothing but the reads themselves is added to the timed loop.
+struct Reads {
+    schedule: Vec<u64>,
+    next: usize,
+    ns: Vec<u64>,
+}
+
+impl Reads {
+    fn new(batch: u64, window: u64) -> Reads {
+        let schedule = schema::curve::schedule(batch, window);
+        let ns = Vec::with_capacity(schedule.len());
+        Reads {
+            schedule,
+            next: 0,
+            ns,
+        }
+    }
+
+    /// The clock after operation `n`, when the schedule reads it there.
+    #[inline(always)]
+    fn after(&mut self, n: u64) -> Option<u64> {
+        if self.schedule.get(self.next) != Some(&n) {
+            return None;
+        }
+        let t = monotonic_ns();
+        self.ns.push(t);
+        self.next += 1;
+        Some(t)
+    }
+
+    /// The curve line, with the price of a read taken now (after the check, outside every
+    /// phase the figures count but the exit).
+    fn line(self) -> CurveLine {
+        let start = monotonic_ns();
+        let mut last = start;
+        for _ in 0..schema::curve::CLOCK_READS_TIMED {
+            last = black_box(monotonic_ns());
+        }
+        CurveLine {
+            ops: self.schedule,
+            ns: self.ns,
+            clock_1000_ns: last - start,
+        }
+    }
+}
+
+/// A curve run's `de`: N calls in one process (docs/child-protocol.md, "A curve"). It cannot
+/// hold N copies of the document nor N values: before each call it refreshes one working copy
+/// from the document (a copy of the same length, inside the timed loop, for every codec alike:
+/// `noop` shows what it costs), and drops each value after its call but the last, which the
+/// check hashes.
+fn curve_de<C: Codec, T: Target>(
+    main_ns: u64,
+    args: &Args,
+    window: u64,
+) -> Result<Printed, String> {
+    let mut clock = Clock::start(main_ns);
+    let document = read_input(args)?;
+    let bytes = document.len() as u64;
+    let mut work = document.clone();
+    let batch = args.batch as u64;
+    let mut reads = Reads::new(batch, window);
+    clock.fixture();
+
+    let mut codec = C::new();
+    clock.init();
+
+    let mut last = None;
+    for n in 1..=batch {
+        work.copy_from_slice(&document);
+        let value = codec
+            .de::<T>(black_box(&mut work))
+            .map_err(|e| format!("de failed on call {n}: {e}"))?;
+        if n == batch {
+            last = Some(value);
+        } else {
+            drop(black_box(value));
+        }
+        if let Some(t) = reads.after(n) {
+            if n == 1 {
+                clock.stamps[3] = t;
+            }
+        }
+    }
+    clock.done_at(reads.ns.last().copied().unwrap_or_else(monotonic_ns));
+
+    let last = last.ok_or("a batch has at least one call")?;
+    let checksum = C::digest::<T>(&last);
+    let line = clock.finish(checksum, bytes);
+    Ok((line, Some(reads.line())))
+}
+
+/// A curve run's `ser`: N calls in one process, each clearing and reusing one output buffer as
+/// a batch does.
+fn curve_ser<C: Codec, T: Target>(
+    main_ns: u64,
+    args: &Args,
+    window: u64,
+) -> Result<Printed, String> {
+    let mut clock = Clock::start(main_ns);
+    let input = T::load_ser(read_input(args)?)?;
+    let value = C::ser_value(input).map_err(|e| format!("cannot build the value to write: {e}"))?;
+    let mut out: Vec<u8> = Vec::new();
+    let batch = args.batch as u64;
+    let mut reads = Reads::new(batch, window);
+    clock.fixture();
+
+    let mut codec = C::new();
+    clock.init();
+
+    for n in 1..=batch {
+        out.clear();
+        codec
+            .ser::<T>(black_box(&value), &mut out)
+            .map_err(|e| format!("ser failed on call {n}: {e}"))?;
+        black_box(&mut out);
+        if let Some(t) = reads.after(n) {
+            if n == 1 {
+                clock.stamps[3] = t;
+            }
+        }
+    }
+    clock.done_at(reads.ns.last().copied().unwrap_or_else(monotonic_ns));
+
+    let checksum = ser_checksum::<C>(&out);
+    let line = clock.finish(checksum, out.len() as u64);
+    Ok((line, Some(reads.line())))
+}
+
 /// `de`: every call decodes its own fresh copy of the document, made before the clock, for every
 /// codec alike. Every value is kept until all calls are done (so no drop falls inside the timed
 /// ops), unless the runner asked for each to be dropped after its call (`--drops each`); the
 /// last is kept for the checksum either way.
-pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Printed, String> {
+    if let Some(window) = args.window {
+        return curve_de::<C, T>(main_ns, args, window);
+    }
     let mut clock = Clock::start(main_ns);
     let document = read_input(args)?;
     let bytes = document.len() as u64;
@@ -148,13 +293,16 @@ pub fn run_de<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, St
 
     let last = values.last().ok_or("a batch has at least one call")?;
     let checksum = C::digest::<T>(last);
-    Ok(clock.finish(checksum, bytes))
+    Ok((clock.finish(checksum, bytes), None))
 }
 
 /// `ser`: the value is built from the prepared input before the clock; every call clears and
 /// reuses one output buffer (a library that returns a new `String` hands it over, and it is
 /// dropped at the next call: its natural API).
-pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, String> {
+pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Printed, String> {
+    if let Some(window) = args.window {
+        return curve_ser::<C, T>(main_ns, args, window);
+    }
     let mut clock = Clock::start(main_ns);
     let input = T::load_ser(read_input(args)?)?;
     let value = C::ser_value(input).map_err(|e| format!("cannot build the value to write: {e}"))?;
@@ -177,7 +325,7 @@ pub fn run_ser<C: Codec, T: Target>(main_ns: u64, args: &Args) -> Result<Line, S
     clock.done();
 
     let checksum = ser_checksum::<C>(&out);
-    Ok(clock.finish(checksum, out.len() as u64))
+    Ok((clock.finish(checksum, out.len() as u64), None))
 }
 
 #[cfg(test)]
@@ -205,6 +353,7 @@ mod tests {
             input: input_file(input),
             drops,
             check_file: None,
+            window: None,
         }
     }
 
@@ -234,12 +383,16 @@ mod tests {
         for batch in [1, 3] {
             for drops in Drops::ALL {
                 let a = args(Op::De, batch, &document, drops);
-                let line = run_de::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap();
+                let line = run_de::<SerdeJsonTyped, Users>(monotonic_ns(), &a)
+                    .unwrap()
+                    .0;
                 assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::De, &document));
                 assert_eq!(line.bytes, document.len() as u64);
             }
             let a = args(Op::Ser, batch, &model, Drops::End);
-            let line = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a).unwrap();
+            let line = run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a)
+                .unwrap()
+                .0;
             assert_eq!(line.checksum, expected::<SerdeJsonTyped>(Op::Ser, &model));
             assert_eq!(
                 line.bytes,
@@ -247,13 +400,13 @@ mod tests {
                 "writes the document back"
             );
             let a = args(Op::Ser, batch, &tree, Drops::End);
-            let line = run_ser::<SerdeJsonDom, Dom>(monotonic_ns(), &a).unwrap();
+            let line = run_ser::<SerdeJsonDom, Dom>(monotonic_ns(), &a).unwrap().0;
             let dom = codecs::run_once::<SerdeJsonDom>(Op::Ser, None, &tree)
                 .unwrap()
                 .checksum;
             assert_eq!(line.checksum, dom);
             let a = args(Op::De, batch, &document, Drops::End);
-            let line = run_de::<Noop, AnyInput>(monotonic_ns(), &a).unwrap();
+            let line = run_de::<Noop, AnyInput>(monotonic_ns(), &a).unwrap().0;
             let stamps = line.stamps;
             assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "{stamps:?}");
             let faults = line.faults.unwrap();
@@ -262,6 +415,44 @@ mod tests {
                 "{faults:?}"
             );
             assert!(line.hwm_kib >= line.rss_kib && line.rss_kib > 0);
+        }
+    }
+
+    #[test]
+    fn a_curve_child_reads_its_clock_on_the_schedule_and_checks_the_same_value() {
+        let (users_model, document) = users();
+        let model = prepare(
+            InputKind::Model(codecs::models::ModelKind::Users),
+            Some(&users_model),
+            &document,
+        )
+        .unwrap();
+        for (op, input) in [(Op::De, &document), (Op::Ser, &model)] {
+            let a = Args {
+                window: Some(7),
+                ..args(op, 120, input, Drops::Each)
+            };
+            let (line, curve) = match op {
+                Op::De => run_de::<SerdeJsonTyped, Users>(monotonic_ns(), &a),
+                Op::Ser => run_ser::<SerdeJsonTyped, Users>(monotonic_ns(), &a),
+            }
+            .unwrap();
+            let curve = curve.expect("a curve child prints its curve");
+            curve.check(120, 7, line.stamps[2]).unwrap();
+            assert_eq!(curve.ops, schema::curve::schedule(120, 7));
+            assert_eq!(
+                curve.ns.first(),
+                Some(&line.stamps[3]),
+                "the first read is `first`"
+            );
+            assert_eq!(
+                curve.ns.last(),
+                Some(&line.stamps[4]),
+                "the last read is `done`"
+            );
+            assert_eq!(line.checksum, expected::<SerdeJsonTyped>(op, input));
+            let text = curve.text();
+            assert_eq!(CurveLine::parse(text.trim_end()).unwrap(), curve);
         }
     }
 

@@ -6,8 +6,9 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::fd::FromRawFd;
 
-/// How much of a child's stdout or stderr is kept.
-pub const CAPTURE_LIMIT: u64 = 64 * 1024;
+/// How much of a child's stdout or stderr is kept: room for a curve child's curve line (at most
+/// about 2,200 reads of 20 digits and two commas each, under 60 KiB) and its line.
+pub const CAPTURE_LIMIT: u64 = 256 * 1024;
 
 /// The reusable stdout and stderr of children.
 pub struct Capture {

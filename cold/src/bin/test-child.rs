@@ -20,7 +20,12 @@
 //! - `THAW_TEST_COUNT=FILE`: a counter of the stand-ins started, kept in FILE;
 //!   `THAW_TEST_KILL_RUNNER_AT=N`: the Nth stand-in (from 1) kills the runner (its parent's
 //!   parent: runner → spawner → child) with SIGKILL before it prints, so a test kills a run at a
-//!   known sample.
+//!   known sample;
+//! - `THAW_TEST_CURVE=CODEC:PLAN,…`: in a curve run (`--window`), the curve of each CODEC's
+//!   stand-in is replaced by a planted one, exact to the nanosecond, and its `init` stamp set
+//!   to its `fixture` stamp (init 0), so C(n) is the plan's: `flat` (5,000 ns per operation),
+//!   `drop` (20,000 ns per operation to operation 5,000, then 2,000) or `slowdown` (2,000 ns to
+//!   operation 1,000, then 20,000); the other stamps stay the real child's.
 
 use std::io::Write;
 use std::path::Path;
@@ -86,6 +91,11 @@ fn stand_in(dir: &Path, args: &[String]) -> ! {
             unsafe { libc::kill(runner as libc::pid_t, libc::SIGKILL) };
         }
     }
+    if args.iter().any(|a| a == "--window") {
+        if let Some(plans) = std::env::var_os("THAW_TEST_CURVE") {
+            planted_curve(&name.to_string_lossy(), &plans.to_string_lossy(), &out);
+        }
+    }
     let Ok(mut line) = schema::protocol::Line::parse(&out.stdout) else {
         let _ = std::io::stdout().write_all(&out.stdout);
         std::process::exit(out.status.code().unwrap_or(1));
@@ -106,6 +116,51 @@ fn stand_in(dir: &Path, args: &[String]) -> ! {
     line.stamps[2] = init;
     line.stamps[3] = done;
     print!("{}", line.text());
+    std::process::exit(out.status.code().unwrap_or(1));
+}
+
+/// The cumulative cost of `n` operations under `plan` (see `THAW_TEST_CURVE`).
+fn planted(plan: &str, n: u64) -> u64 {
+    match plan {
+        "flat" => 5_000 * n,
+        "drop" if n <= 5_000 => 20_000 * n,
+        "drop" => 100_000_000 + 2_000 * (n - 5_000),
+        "slowdown" if n <= 1_000 => 2_000 * n,
+        "slowdown" => 2_000_000 + 20_000 * (n - 1_000),
+        other => panic!("test-child: no planted curve `{other}`"),
+    }
+}
+
+/// Prints the real curve child's two lines with the curve of its codec's plan (if `plans`
+/// names its codec: the child is `child-<codec>-<op>-<target>`), and exits as it did.
+fn planted_curve(name: &str, plans: &str, out: &std::process::Output) {
+    let plan = plans.split(',').find_map(|entry| {
+        let (codec, plan) = entry.split_once(':')?;
+        ["de", "ser"]
+            .iter()
+            .any(|op| name.starts_with(&format!("child-{codec}-{op}-")))
+            .then_some(plan)
+    });
+    let Some(plan) = plan else { return };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let (Some(curve), Some(line)) = (lines.next(), lines.next()) else {
+        return;
+    };
+    let (Ok(mut curve), Ok(mut line)) = (
+        schema::curve::CurveLine::parse(curve),
+        schema::protocol::Line::parse(format!("{line}\n").as_bytes()),
+    ) else {
+        return;
+    };
+    let fixture = line.stamps[1];
+    line.stamps[2] = fixture;
+    curve.ns = curve
+        .ops
+        .iter()
+        .map(|&n| fixture + planted(plan, n))
+        .collect();
+    print!("{}{}", curve.text(), line.text());
     std::process::exit(out.status.code().unwrap_or(1));
 }
 

@@ -10,6 +10,7 @@ pub mod manifest;
 use anyhow::{bail, Context, Result};
 use codecs::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
+use schema::curve::{CurveRow, CURVES};
 use schema::files::Folder;
 use schema::rows::{PlanRow, SampleRow, Samples};
 use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
@@ -147,16 +148,57 @@ pub fn repair_samples(dir: &Path) -> Result<u64> {
     csv_rows::cut_torn_tail(&dir.join(SAMPLES))
 }
 
-/// samples.csv, open for appending: every row is flushed to the OS before `append` returns.
-pub struct SamplesWriter(Appender);
+/// Keeps in curves.csv only the curves of samples that have a row (`finished`): a runner
+/// stopped between a sample's curve and its row left a curve its resume will take again. The
+/// file is replaced whole (a new file renamed over it).
+pub fn prune_curves(dir: &Path, finished: &BTreeSet<u64>) -> Result<()> {
+    if !Folder::new(dir).exists(CURVES) {
+        return Ok(());
+    }
+    let path = dir.join(CURVES);
+    csv_rows::cut_torn_tail(&path)?;
+    let (curves, _) = schema::curve::read_curves(&path)?;
+    if curves.keys().all(|i| finished.contains(i)) {
+        return Ok(());
+    }
+    let kept: Vec<CurveRow> = curves
+        .into_values()
+        .filter(|c| finished.contains(&c.plan_index))
+        .collect();
+    csv_rows::write_rows(&path, &kept)
+}
+
+/// samples.csv (and, in a curve run, curves.csv), open for appending: every row is flushed to
+/// the OS before `append` returns.
+pub struct SamplesWriter {
+    samples: Appender,
+    curves: Option<Appender>,
+    dir: PathBuf,
+}
 
 impl SamplesWriter {
     pub fn open(dir: &Path) -> Result<SamplesWriter> {
-        Appender::open(&dir.join(SAMPLES)).map(SamplesWriter)
+        Ok(SamplesWriter {
+            samples: Appender::open(&dir.join(SAMPLES))?,
+            curves: None,
+            dir: dir.to_path_buf(),
+        })
     }
 
-    pub fn append(&mut self, row: &SampleRow) -> Result<()> {
-        self.0
+    /// Appends a sample's row, after its curve where it has one (so that a sample with a row
+    /// always has its curve).
+    pub fn append(&mut self, row: &SampleRow, curve: Option<&CurveRow>) -> Result<()> {
+        if let Some(curve) = curve {
+            if self.curves.is_none() {
+                self.curves = Some(Appender::open(&self.dir.join(CURVES))?);
+            }
+            if let Some(curves) = self.curves.as_mut() {
+                curves
+                    .append(curve)
+                    .with_context(|| format!("the curve of plan index {}", curve.plan_index))?;
+            }
+        }
+        self.samples
             .append(row)
             .with_context(|| format!("plan index {}", row.plan_index))
     }
@@ -197,10 +239,13 @@ mod tests {
     fn samples_append_across_writers_with_one_header() {
         let dir = tmp("append");
         create(&dir).unwrap();
-        SamplesWriter::open(&dir).unwrap().append(&row(0)).unwrap();
+        SamplesWriter::open(&dir)
+            .unwrap()
+            .append(&row(0), None)
+            .unwrap();
         let mut w = SamplesWriter::open(&dir).unwrap();
-        w.append(&row(1)).unwrap();
-        w.append(&row(2)).unwrap();
+        w.append(&row(1), None).unwrap();
+        w.append(&row(2), None).unwrap();
         let planned: Vec<PlanRow> = (0..3).map(plan).collect();
         let rows = read_samples(&dir, &planned).unwrap();
         assert_eq!(rows, vec![row(0), row(1), row(2)]);
@@ -212,7 +257,10 @@ mod tests {
     fn a_partial_last_line_is_cut() {
         let dir = tmp("repair");
         create(&dir).unwrap();
-        SamplesWriter::open(&dir).unwrap().append(&row(0)).unwrap();
+        SamplesWriter::open(&dir)
+            .unwrap()
+            .append(&row(0), None)
+            .unwrap();
         let path = dir.join(SAMPLES);
         let mut f = fs::OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,0,noop,de,1,sm").unwrap();
@@ -220,7 +268,10 @@ mod tests {
         assert_eq!(read_samples(&dir, &planned).unwrap(), vec![row(0)]);
         assert_eq!(repair_samples(&dir).unwrap(), 16);
         assert_eq!(repair_samples(&dir).unwrap(), 0);
-        SamplesWriter::open(&dir).unwrap().append(&row(1)).unwrap();
+        SamplesWriter::open(&dir)
+            .unwrap()
+            .append(&row(1), None)
+            .unwrap();
         assert_eq!(read_samples(&dir, &planned).unwrap(), vec![row(0), row(1)]);
         fs::remove_dir_all(&dir).unwrap();
     }

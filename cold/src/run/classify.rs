@@ -4,6 +4,7 @@
 //! that ran. A child is `ok` only when its line is valid, its stamps are in order, and both its
 //! checksum and its byte count are the ones the runner computed for its cell.
 
+use schema::curve::{CurveLine, CurveRow};
 use schema::phases::{phases, Figure, Phase, Quantity, Stamp, Whole};
 use schema::protocol::{clip, Line};
 use schema::rows::{PlanRow, SampleRow};
@@ -155,6 +156,49 @@ pub fn reaped(
     row
 }
 
+/// The row of a reaped curve child (`--window`), and its curve: its stdout is its curve line,
+/// then its line (`schema::curve`). The line is held to everything [`reaped`] holds it to; a
+/// curve line that is missing, malformed or off the schedule makes the sample `bad-output`,
+/// with no curve.
+pub fn reaped_curve(
+    plan: &PlanRow,
+    mut r: Reaped,
+    expected: Option<&Expected>,
+    limits: Limits,
+    window: u64,
+) -> (SampleRow, Option<CurveRow>) {
+    let stdout = std::mem::take(&mut r.stdout);
+    let (curve_text, rest) = match stdout.iter().position(|&b| b == b'\n') {
+        Some(i) => (&stdout[..i], &stdout[i + 1..]),
+        None => (&stdout[..], &[][..]),
+    };
+    r.stdout = rest.to_vec();
+    let row = reaped(plan, &r, expected, limits);
+    if row.status == Status::BadOutput && rest.is_empty() && !curve_text.is_empty() {
+        let why = "one line only: a curve child (--window) prints its curve line, then its line";
+        return (failed(row, Status::BadOutput, why.to_string()), None);
+    }
+    if !row.is_ok() {
+        return (row, None);
+    }
+    let curve = std::str::from_utf8(curve_text)
+        .map_err(|_| "it is not UTF-8".to_string())
+        .and_then(CurveLine::parse)
+        .and_then(|curve| {
+            let line = Line::parse(&r.stdout)?;
+            let (fixture, init) = (line.stamps[1], line.stamps[2]);
+            curve.check(u64::from(plan.batch), window, init)?;
+            Ok(CurveRow::of(plan.plan_index, &curve, fixture))
+        });
+    match curve {
+        Ok(curve) => (row, Some(curve)),
+        Err(e) => (
+            failed(row, Status::BadOutput, format!("the curve line: {e}")),
+            None,
+        ),
+    }
+}
+
 /// The page faults of each phase from the child's readings at [`Stamp::FAULTS`] and its whole
 /// life's (`wait4`): the process's start to `main`, the input, the library's three phases
 /// together, the check, and the rest to the end.
@@ -240,6 +284,59 @@ mod tests {
 
     fn want(checksum: u64) -> Expected {
         Expected { checksum, bytes: 5 }
+    }
+
+    /// A curve child of `plan()` (10 operations, window 4: reads after 1, 2, 3, 4, 5, 7, 8, 10).
+    #[test]
+    fn a_curve_child_gives_its_curve_or_a_bad_output_that_says_why() {
+        let ops = "[1,2,3,4,5,7,8,10]";
+        let good = format!(
+            "{{\"ops\":{ops},\"ns\":[400,410,420,430,440,460,470,600],\"clock_1000_ns\":9}}\n{GOOD}"
+        );
+        let (row, curve) = reaped_curve(
+            &plan(),
+            reaped_with(Exit::Code(0), &good),
+            Some(&want(42)),
+            LIMITS,
+            4,
+        );
+        assert_eq!(row.status, Status::Ok, "{:?}", row.error);
+        let curve = curve.unwrap();
+        assert_eq!(curve.plan_index, 7);
+        assert_eq!(
+            curve.cost_ns,
+            [100, 110, 120, 130, 140, 160, 170, 300],
+            "from `fixture`"
+        );
+        for (stdout, says) in [
+            (GOOD.to_string(), "one line only"),
+            (
+                format!("{{\"ops\":[1,2],\"ns\":[400,410],\"clock_1000_ns\":9}}\n{GOOD}"),
+                "schedule",
+            ),
+            (
+                format!("{{\"ops\":{ops},\"ns\":[300,410,420,430,440,460,470,600],\"clock_1000_ns\":9}}\n{GOOD}"),
+                "before init",
+            ),
+            (format!("not a curve\n{GOOD}"), "curve line"),
+        ] {
+            let (row, curve) =
+                reaped_curve(&plan(), reaped_with(Exit::Code(0), &stdout), Some(&want(42)), LIMITS, 4);
+            assert_eq!(row.status, Status::BadOutput, "{stdout}");
+            assert!(curve.is_none());
+            let error = row.error.unwrap_or_default();
+            assert!(error.contains(says), "{error}");
+        }
+        // a curve child that failed is that failure, not a curve's
+        let (row, curve) = reaped_curve(
+            &plan(),
+            reaped_with(Exit::Code(101), &good),
+            Some(&want(42)),
+            LIMITS,
+            4,
+        );
+        assert_eq!(row.status, Status::Crash);
+        assert!(curve.is_none());
     }
 
     #[test]

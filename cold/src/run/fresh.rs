@@ -102,6 +102,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         measure: o.measure,
         stopping: o.stopping.clone(),
         shard: o.shard,
+        curve: o.curve,
     };
     let mut manifest = manifest_of(o, settings, started_utc, &prepared);
     if let Some(mask) = &manifest.settings.pinning {

@@ -535,9 +535,10 @@ fn preflight(
             drops: o.drops,
             expected: route.expected,
             check_file: learning.then(|| check_file.clone()),
+            window: o.curve.map(|c| c.window),
         };
         let _ = std::fs::remove_file(&check_file);
-        let mut row = sampler.sample(&job)?;
+        let (mut row, _) = sampler.sample(&job)?;
         if learning && row.is_ok() {
             match learn(cell, &documents[cell.fixture], &check_file, &row) {
                 Ok(expected) => {

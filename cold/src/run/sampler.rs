@@ -12,6 +12,7 @@ use crate::run::progress::Progress;
 use crate::system::cache::EvictionTally;
 use crate::system::interrupt::{self, Interrupted};
 use anyhow::{bail, Context, Result};
+use schema::curve::CurveRow;
 use schema::protocol::Args;
 use schema::rows::{PlanRow, SampleRow};
 use schema::Drops;
@@ -39,6 +40,8 @@ pub struct Job {
     pub expected: Option<Expected>,
     /// Where the child writes what it produced (a preflight's check by meaning).
     pub check_file: Option<PathBuf>,
+    /// A curve run's window (`--window`): the child prints its curve line too.
+    pub window: Option<u64>,
 }
 
 impl Job {
@@ -50,6 +53,7 @@ impl Job {
             input: self.input.clone(),
             drops: self.drops,
             check_file: self.check_file.clone(),
+            window: self.window,
         }
         .to_argv();
         self.prefix.iter().cloned().chain(protocol).collect()
@@ -115,9 +119,9 @@ impl Sampler {
         self
     }
 
-    /// Takes one sample. `Err` only when a signal stopped the run, or a new spawner cannot be
-    /// started.
-    pub fn sample(&mut self, job: &Job) -> Result<SampleRow> {
+    /// Takes one sample, with its curve in a curve run. `Err` only when a signal stopped the
+    /// run, or a new spawner cannot be started.
+    pub fn sample(&mut self, job: &Job) -> Result<(SampleRow, Option<CurveRow>)> {
         let evicted = self.cold_cache.then(|| {
             // every file the child reads: its program, its input and what it loads
             let mut all = self.eviction.evict(&job.child);
@@ -127,22 +131,23 @@ impl Sampler {
             }
             all
         });
-        let mut row = match self.counter.clone() {
+        let (mut row, curve) = match self.counter.clone() {
             None => self.run(job, job.child.clone(), job.args(), self.env.clone())?,
-            Some(counter) => self.count(job, &counter)?,
+            Some(counter) => (self.count(job, &counter)?, None),
         };
         row.evicted = evicted;
-        Ok(row)
+        Ok((row, curve))
     }
 
-    /// Runs `program argv…` for `job` with `env` and classifies how it ended.
+    /// Runs `program argv…` for `job` with `env` and classifies how it ended (and its curve, in
+    /// a curve run).
     fn run(
         &mut self,
         job: &Job,
         program: PathBuf,
         args: Vec<OsString>,
         env: Vec<(OsString, OsString)>,
-    ) -> Result<SampleRow> {
+    ) -> Result<(SampleRow, Option<CurveRow>)> {
         let request = Request {
             program,
             args,
@@ -165,7 +170,7 @@ impl Sampler {
                     )
                 })?;
                 interrupt::watch_spawner(self.spawner.pid());
-                return Ok(classify::spawner_lost(&job.plan, &lost.to_string()));
+                return Ok((classify::spawner_lost(&job.plan, &lost.to_string()), None));
             }
         };
         let limits = Limits {
@@ -173,8 +178,16 @@ impl Sampler {
             memory_limit_mib: self.memory_limit_mib,
         };
         Ok(match reply {
-            Ok(reaped) => classify::reaped(&job.plan, &reaped, job.expected.as_ref(), limits),
-            Err(why) => classify::spawn_failed(&job.plan, &why),
+            Ok(reaped) => match job.window {
+                None => (
+                    classify::reaped(&job.plan, &reaped, job.expected.as_ref(), limits),
+                    None,
+                ),
+                Some(window) => {
+                    classify::reaped_curve(&job.plan, reaped, job.expected.as_ref(), limits, window)
+                }
+            },
+            Err(why) => (classify::spawn_failed(&job.plan, &why), None),
         })
     }
 
@@ -184,7 +197,7 @@ impl Sampler {
     fn count(&mut self, job: &Job, counter: &Counter) -> Result<SampleRow> {
         counter.clear_scratch()?;
         let argv = counter.callgrind_argv(&job.child, &job.args());
-        let mut row = self.run(job, counter.valgrind.path.clone(), argv, self.env.clone())?;
+        let (mut row, _) = self.run(job, counter.valgrind.path.clone(), argv, self.env.clone())?;
         counting::clear_times(&mut row);
         if !row.is_ok() {
             let why = format!("under callgrind: {}", row.error.take().unwrap_or_default());
@@ -201,7 +214,7 @@ impl Sampler {
             notes.push(e);
         }
 
-        let alloc = self.run(
+        let (alloc, _) = self.run(
             job,
             job.child.clone(),
             job.args(),
@@ -253,8 +266,8 @@ pub fn execute(
         if let Some(stopped) = stop(taken) {
             return Err(stopped.into());
         }
-        let row = match sampler.sample(job) {
-            Ok(row) => row,
+        let (row, curve) = match sampler.sample(job) {
+            Ok(taken) => taken,
             Err(e) => {
                 return Err(match stop(taken) {
                     Some(stopped) => stopped.into(),
@@ -262,7 +275,7 @@ pub fn execute(
                 })
             }
         };
-        writer.append(&row).with_context(|| {
+        writer.append(&row, curve.as_ref()).with_context(|| {
             format!(
                 "plan index {} ({} {} ×{} on {})",
                 job.plan.plan_index, job.plan.codec, job.plan.op, job.plan.batch, job.plan.fixture

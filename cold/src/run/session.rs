@@ -102,6 +102,7 @@ pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Ve
                 drops: settings.drops,
                 expected: Some(expected),
                 check_file: None,
+                window: settings.curve.map(|c| c.window),
             })
         })
         .collect()
@@ -195,6 +196,7 @@ pub fn take_samples(
         .filter(|r| !done.contains(&r.plan_index))
         .cloned()
         .collect();
+    folder::prune_curves(dir, &done)?;
     let mut writer = SamplesWriter::open(dir)?;
     let mut before = plan.len() - left.len();
     let mut progress = Progress::new(plan.len() as u64, before as u64);
