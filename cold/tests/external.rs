@@ -573,3 +573,77 @@ fn a_resume_refuses_a_changed_runtime() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// Curve mode (`--window`, schema::curve) in each runtime's harness: a child of each runs 120
+/// `de` operations of users-1kb in windows of 7 and prints the curve line, held to the schedule
+/// from its `init` stamp, its first and last reads its `first` and `done`, then the protocol
+/// line. The JVM's is the floor, compiled here by javac from the harness's sources (a library's
+/// child needs the Maven build; the curve's loop is the harness's, the same for every child).
+#[test]
+fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
+    use schema::curve::CurveLine;
+    let root = tmp("curve");
+    let doc = root.join("users-1kb.json");
+    let users = fixtures::catalog::find("users-1kb").unwrap();
+    std::fs::write(&doc, users.document(fixtures::DEFAULT_SEED, None).unwrap()).unwrap();
+    let external = Path::new(env!("CARGO_MANIFEST_DIR")).join("external");
+    let mut children: Vec<(&str, Command)> = Vec::new();
+    if !missing(&python(), "Python environment") {
+        let mut c = Command::new(python());
+        c.arg(external.join("python/json_child.py"));
+        children.push(("python-json", c));
+    }
+    if !missing(Path::new("node"), "node") {
+        let mut c = Command::new("node");
+        c.arg(external.join("node/json_child.js"));
+        children.push(("node-json", c));
+    }
+    let jdk = Path::new("/usr/lib/jvm/temurin-25-jdk-amd64/bin");
+    if !missing(&jdk.join("java"), "JDK 25") {
+        let classes = root.join("classes");
+        let jvm = external.join("jvm/src");
+        let sources: Vec<PathBuf> = std::fs::read_dir(jvm.join("harness/java/thaw/jvm"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .chain([jvm.join("jvm-floor/java/thaw/jvm/floor/FloorChild.java")])
+            .collect();
+        let javac = Command::new(jdk.join("javac"))
+            .args(["--release", "17", "-d"])
+            .arg(&classes)
+            .args(&sources)
+            .output()
+            .unwrap();
+        assert!(javac.status.success(), "javac: {}", said(&javac));
+        let mut c = Command::new(jdk.join("java"));
+        c.args(["-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+            .arg(&classes)
+            .arg("thaw.jvm.floor.FloorChild");
+        children.push(("jvm-floor", c));
+    }
+    for (name, mut child) in children {
+        let out = child
+            .args(["--op", "de", "--batch", "120", "--window", "7", "--input"])
+            .arg(&doc)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", said(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (curve, rest) = text
+            .split_once('\n')
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        let line = schema::protocol::Line::parse(rest.as_bytes())
+            .unwrap_or_else(|e| panic!("{name}: the line after the curve line: {e}"));
+        let curve = CurveLine::parse(curve).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let [_, _, init, first, done, _] = line.stamps;
+        curve
+            .check(120, 7, init)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            (curve.ns[0], curve.ns[curve.ns.len() - 1]),
+            (first, done),
+            "{name}"
+        );
+        assert_eq!(line.bytes, std::fs::metadata(&doc).unwrap().len(), "{name}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}

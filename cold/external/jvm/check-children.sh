@@ -10,7 +10,12 @@
 #   - that the checksum is the same for --batch 1, --batch 100 and (de) --drops each, and differs
 #     when one character of a string in the input is changed;
 #   - that a model the child does not list is refused with status 2 (or, with --all-models, how
-#     the child does on it: informational).
+#     the child does on it: informational);
+#   - curve mode (--window), on the first fixture: --batch 120 --window 7 with --check-file
+#     prints the curve line, then the line; its reads are exactly the schedule (re-derived here
+#     by brute force from the rule), in order, from `init` on, the first and last being the
+#     `first` and `done` stamps; the checksum, bytes and check file are those of --batch 1;
+#     --batch 1 --window 1 and --batch 100 --window 1000 too; a bad --window is refused.
 # It also says whether ser's output equals the fixture document byte for byte (and if not,
 # where), and compares checksums across JDKs and across children of one fixture.
 #
@@ -81,6 +86,40 @@ def fnv1a(data):
 NUM = r"(0|[1-9][0-9]*)"
 LINE = re.compile(r'\{"main":%s,"fixture":%s,"init":%s,"first":%s,"done":%s,"checked":%s,'
                   r'"checksum":"([0-9a-f]{16})","bytes":%s,"hwm_kib":%s,"rss_kib":%s\}\n' % ((NUM,) * 6 + (NUM,) * 3))
+
+WHOLE = r"(?:0|[1-9][0-9]*)"
+CURVE = re.compile(r'\{"ops":\[(%s(?:,%s)*)\],"ns":\[(%s(?:,%s)*)\],"clock_1000_ns":(%s)\}\n' % ((WHOLE,) * 5))
+
+def is_checkpoint(n):
+    while n % 10 == 0:
+        n //= 10
+    return n in (1, 2, 3, 5, 7, 15)
+
+def curve_schedule(batch, window):
+    """Every operation after which a curve child reads its clock, by the rule, one by one."""
+    return [i for i in range(1, batch + 1) if is_checkpoint(i) or i % window == 0 or i == batch]
+
+def parse_curve(out, batch, window):
+    """The curve line and the line after it, each checked, and against each other."""
+    head, _, rest = out.partition("\n")
+    c = CURVE.fullmatch(head + "\n")
+    if not c:
+        return None, "bad curve line: %r" % head[:200]
+    line, why = parse_line(rest)
+    if why:
+        return None, "after the curve line, " + why
+    ops = [int(x) for x in c.group(1).split(",")]
+    ns = [int(x) for x in c.group(2).split(",")]
+    stamps = line["stamps"]
+    want = curve_schedule(batch, window)
+    if ops != want:
+        return None, f"ops {ops}, the schedule is {want}"
+    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < stamps[2]:
+        return None, f"reads not one per op, not in order, or before init: {ns} (init {stamps[2]})"
+    if (ns[0], ns[-1]) != (stamps[3], stamps[4]):
+        return None, f"first/done {stamps[3:5]} are not the first and last reads {ns[0]}, {ns[-1]}"
+    line["clock_1000_ns"] = int(c.group(3))
+    return line, None
 
 def parse_line(out):
     m = LINE.fullmatch(out)
@@ -232,6 +271,35 @@ def bad(label, why):
     failures.append(f"{label}: {why}")
     print(f"FAIL  {label}: {why}", flush=True)
 
+clock_1000 = {}  # (jdk, child) -> ns of 1,000 clock reads
+
+def curve_checks(jdk, child, op, inp, line, written, heap):
+    label = f"jdk{jdk} {child['id']:<16} {op:<3} curve"
+    path = os.path.join(tmp, "curve-check.out")
+    if os.path.exists(path):
+        os.remove(path)
+    for batch, window, check in ((120, 7, path), (1, 1, None), (100, 1000, None)):
+        args = ["--op", op, "--batch", str(batch), "--input", inp, "--window", str(window)]
+        rc, out, err = run(jdk, child, args + (["--check-file", check] if check else []), heap)
+        got, why = parse_curve(out, batch, window) if rc == 0 else (None, f"status {rc}: {err[-200:]}")
+        if why:
+            bad(label, f"--batch {batch} --window {window}: {why}")
+            return
+        if (got["checksum"], got["bytes"]) != (line["checksum"], line["bytes"]):
+            bad(label, f"--batch {batch} --window {window} printed {got['checksum']}/{got['bytes']}, --batch 1 {line['checksum']}/{line['bytes']}")
+            return
+        if check and open(check, "rb").read() != written:
+            bad(label, "--check-file in curve mode wrote other bytes than --batch 1")
+            return
+        if check:
+            clock_1000[(jdk, child["id"])] = got["clock_1000_ns"]
+    for window in ("0", "01", "x", "") if op == "de" else ():
+        rc, out, err = run(jdk, child, ["--op", op, "--batch", "3", "--input", inp, "--window", window])
+        if rc != 2 or out:
+            bad(label, f"--window {window!r}: status {rc}, stdout {out[:100]!r}")
+            return
+    ok(label, f"reads the schedule of 120 ops in windows of 7; 1,000 clock reads {clock_1000[(jdk, child['id'])]} ns")
+
 for jdk in jdks:
     for child in children:
         rc, out, err = run(jdk, child, ["--version"])
@@ -339,6 +407,8 @@ for jdk in jdks:
                     bad(label, f"a changed input: {why or 'the same checksum'}")
                     continue
                 checksums[(jdk, child["id"], fixture, op)] = line["checksum"]
+                if fixture == fixtures[0]:
+                    curve_checks(jdk, child, op, inp, line, written, heap)
                 detail = f"{line['checksum']} bytes={line['bytes']}"
                 if op == "ser" and child["style"] != "baseline":
                     if written == doc:

@@ -21,6 +21,19 @@
 // fed to FNV-1a as UTF-8 (a lone surrogate as its own three bytes, so it is kept too). Every
 // value is tagged and every string and container carries its length, so two values with the
 // same walk are the same value. JavaScript has one number type: `1` and `1.0` walk the same.
+//
+// Curve mode (`--window W`, docs/child-protocol.md; schema::curve declares it): the batch of N
+// operations runs in one loop that reads the clock after operation i when i is in the schedule
+// (`curveSchedule`: a checkpoint m·10^e with m one of 1, 2, 3, 5, 7, 15, a multiple of W, or N),
+// into a BigUint64Array made before the clock (each read still makes the BigInt hrtime returns);
+// the read after op 1 is `first`, the one after op N `done`. `de` cannot hold N copies nor N
+// values: one working Buffer (Buffer.from(data), the kind of copy `freshCopies` makes before the
+// clock) is refreshed before each call by copying the document's bytes into it (`data.copy`, no
+// allocation), and each decoded value is dropped when the next replaces it, the last kept for
+// the check, whatever `--drops` says. `ser` calls the library on its one value as outside curve
+// mode. After `checked` it times 1,000 back-to-back clock reads, and it prints the curve line
+// `{"ops":[…],"ns":[…],"clock_1000_ns":X}` before its protocol line. Without `--window` nothing
+// of this runs.
 'use strict';
 const fs = require('fs');
 
@@ -35,7 +48,7 @@ function parseArgs(argv) {
   const args = { '--drops': 'end' };
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
-    if (!['--op', '--batch', '--input', '--drops', '--check-file'].includes(flag)) {
+    if (!['--op', '--batch', '--input', '--drops', '--check-file', '--window'].includes(flag)) {
       fail(`unknown argument \`${flag}\``);
     }
     if (i + 1 >= argv.length) fail(`${flag} needs a value`);
@@ -52,7 +65,63 @@ function parseArgs(argv) {
   if (args['--drops'] !== 'end' && args['--drops'] !== 'each') {
     fail(`--drops ${args['--drops']}: give end or each`);
   }
-  return [args['--op'], batch, args['--input'], args['--drops'], args['--check-file']];
+  let window;
+  if ('--window' in args) {
+    window = Number(args['--window']);
+    if (!/^[1-9][0-9]*$/.test(args['--window']) || !Number.isSafeInteger(window)) {
+      fail(`--window ${args['--window']}: give a whole number from 1`);
+    }
+  }
+  return [args['--op'], batch, args['--input'], args['--drops'], args['--check-file'], window];
+}
+
+// Every operation count after which a curve child reads its clock, ascending (what
+// schema::curve::schedule gives): each checkpoint m·10^e (m one of 1, 2, 3, 5, 7, 15) up to
+// `batch`, each multiple of `window`, and `batch`.
+function curveSchedule(batch, window) {
+  const ops = new Set([batch]);
+  for (let n = window; n <= batch; n += window) ops.add(n);
+  for (let decade = 1; decade <= batch; decade *= 10) {
+    for (const m of [1, 2, 3, 5, 7, 15]) if (m * decade <= batch) ops.add(m * decade);
+  }
+  return [...ops].sort((a, b) => a - b);
+}
+
+// Curve mode's operations (the top of this file): `batch` calls, the clock read into `ns[k]`
+// after each operation `ops[k]`; returns the last call's result.
+function curveOps(lib, op, batch, data, work, value, ops, ns) {
+  const clock = process.hrtime.bigint;
+  const last = ops.length - 1;
+  let k = 0;
+  let at = ops[0];
+  let out;
+  if (op === 'de') {
+    for (let i = 1; i <= batch; i++) {
+      data.copy(work, 0); // the working copy, refreshed: the document's bytes into its own memory
+      out = lib.de(work);
+      if (i === at) {
+        ns[k] = clock();
+        if (k < last) at = ops[++k];
+      }
+    }
+  } else {
+    for (let i = 1; i <= batch; i++) {
+      out = lib.ser(value);
+      if (i === at) {
+        ns[k] = clock();
+        if (k < last) at = ops[++k];
+      }
+    }
+  }
+  return out;
+}
+
+// The time of 1,000 back-to-back clock reads, ns.
+function clock1000() {
+  const clock = process.hrtime.bigint;
+  const start = clock();
+  for (let i = 0; i < 1000; i++) clock();
+  return clock() - start;
 }
 
 // The neutral tree (one value per line, pre-order) as objects, arrays and scalars.
@@ -241,12 +310,21 @@ function run(mainNs, lib) {
 }
 
 function runChild(mainNs, lib, argv) {
-  const [op, batch, path, drops, checkFile] = parseArgs(argv);
+  const [op, batch, path, drops, checkFile, window] = parseArgs(argv);
   const data = fs.readFileSync(path);
+  const curve = window !== undefined;
   let copies;
   let value;
+  let work;
+  let ops;
+  let ns;
+  if (curve) {
+    ops = curveSchedule(batch, window);
+    ns = new BigUint64Array(ops.length);
+    if (op === 'de') work = Buffer.from(data);
+  }
   if (op === 'de') {
-    copies = freshCopies(data, batch);
+    if (!curve) copies = freshCopies(data, batch);
   } else {
     value = lib.baseline ? data : readTree(data.toString('utf8'));
   }
@@ -257,14 +335,21 @@ function runChild(mainNs, lib, argv) {
 
   const keep = [];
   let firstNs = 0n;
-  let out;
-  for (let i = 0; i < batch; i++) {
-    out = op === 'de' ? lib.de(copies[i]) : lib.ser(value);
-    if (op === 'de' && (drops === 'end' || i === batch - 1)) keep.push(out);
-    if (i === 0) firstNs = process.hrtime.bigint();
+  let doneNs;
+  if (curve) {
+    keep.push(curveOps(lib, op, batch, data, work, value, ops, ns));
+    firstNs = ns[0];
+    doneNs = ns[ns.length - 1];
+  } else {
+    let out;
+    for (let i = 0; i < batch; i++) {
+      out = op === 'de' ? lib.de(copies[i]) : lib.ser(value);
+      if (op === 'de' && (drops === 'end' || i === batch - 1)) keep.push(out);
+      if (i === 0) firstNs = process.hrtime.bigint();
+    }
+    if (op === 'ser') keep.push(out);
+    doneNs = process.hrtime.bigint();
   }
-  if (op === 'ser') keep.push(out);
-  const doneNs = process.hrtime.bigint();
 
   // The check: no library code, only the harness's walk and FNV-1a.
   const last = keep[keep.length - 1];
@@ -283,6 +368,7 @@ function runChild(mainNs, lib, argv) {
     size = output.length;
   }
   const checkedNs = process.hrtime.bigint();
+  const clock1000Ns = curve ? clock1000() : 0n;
 
   // The preflight only: what the operations produced, for the runner's check by meaning (for
   // `de`, written back by the library itself, outside every timed phase).
@@ -294,6 +380,9 @@ function runChild(mainNs, lib, argv) {
     fs.writeFileSync(checkFile, written);
   }
   const [hwm, rss] = memoryKib();
+  if (curve) {
+    process.stdout.write(`{"ops":[${ops.join(',')}],"ns":[${ns.join(',')}],"clock_1000_ns":${clock1000Ns}}\n`);
+  }
   process.stdout.write(
     `{"main":${mainNs},"fixture":${fixtureNs},"init":${initNs},"first":${firstNs},` +
     `"done":${doneNs},"checked":${checkedNs},"checksum":"${check}",` +
@@ -301,4 +390,4 @@ function runChild(mainNs, lib, argv) {
   );
 }
 
-module.exports = { run, readTree, freshCopies, fnv1a, fnv1aText, walkText, walkDigest };
+module.exports = { run, curveSchedule, readTree, freshCopies, fnv1a, fnv1aText, walkText, walkDigest };

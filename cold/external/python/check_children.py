@@ -10,6 +10,10 @@
   * no library call in the check phase: a fake library's write_back runs only with
     --check-file, and after `checked`;
   * each `de` call's input is a fresh copy (its own object and memory);
+  * curve mode (`--window`): the curve line before the protocol line, its reads exactly the
+    schedule (re-derived here by brute force from the rule, not from the harness), in order,
+    from `init` on, its first and last the `first` and `done` stamps; the checksum and check
+    file the same as outside curve mode; a bad `--window` refused with status 2;
   * what each ser child writes, compared with the document byte for byte (report only).
 
     python3 cold/external/python/check_children.py [--python PY] [--node NODE]
@@ -94,6 +98,87 @@ def run_child(program, child, op, batch, path, check_file=None, drops=None):
     if stamps != sorted(stamps) or stamps[0] == 0:
         return None, f"stamps out of order {stamps}"
     return {"checksum": v[6], "bytes": int(v[7]), "stamps": stamps}, None
+
+
+# --- curve mode ----------------------------------------------------------------------------
+
+CURVE = re.compile(r'\{"ops":\[((?:0|[1-9]\d*)(?:,(?:0|[1-9]\d*))*)\],'
+                   r'"ns":\[((?:0|[1-9]\d*)(?:,(?:0|[1-9]\d*))*)\],"clock_1000_ns":(0|[1-9]\d*)\}\n')
+
+
+def is_checkpoint(n):
+    while n % 10 == 0:
+        n //= 10
+    return n in (1, 2, 3, 5, 7, 15)
+
+
+def curve_schedule(batch, window):
+    """Every operation after which a curve child reads its clock, by the rule, one by one."""
+    return [i for i in range(1, batch + 1) if is_checkpoint(i) or i % window == 0 or i == batch]
+
+
+def run_curve(program, child, op, batch, window, path, check_file=None):
+    """A curve child's two lines checked against each other and the schedule: (the protocol
+    line's fields, the curve's reads), or None and why."""
+    argv = [program, child, "--op", op, "--batch", str(batch), "--input", path,
+            "--window", str(window)]
+    if check_file:
+        argv += ["--check-file", check_file]
+    p = subprocess.run(argv, capture_output=True, env=env(), cwd=ROOT)
+    out = p.stdout.decode("utf-8", "replace")
+    if p.returncode != 0:
+        return None, f"exit {p.returncode}: {p.stderr.decode('utf-8', 'replace').strip()}"
+    first_line, _, rest = out.partition("\n")
+    c = CURVE.fullmatch(first_line + "\n")
+    if not c:
+        return None, f"bad curve line {first_line[:200]!r}"
+    m = LINE.fullmatch(rest)
+    if not m:
+        return None, f"bad line after the curve line {rest!r}"
+    ops = [int(x) for x in c.group(1).split(",")]
+    ns = [int(x) for x in c.group(2).split(",")]
+    stamps = [int(x) for x in m.groups()[:6]]
+    want = curve_schedule(batch, window)
+    if ops != want:
+        return None, f"ops {ops}, the schedule is {want}"
+    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < stamps[2]:
+        return None, f"reads not one per op, not in order, or before init: {ns} (init {stamps[2]})"
+    if (ns[0], ns[-1]) != (stamps[3], stamps[4]):
+        return None, f"first/done {stamps[3:5]} are not the first and last reads {ns[0]}, {ns[-1]}"
+    if stamps != sorted(stamps) or int(c.group(3)) == 0:
+        return None, f"stamps out of order {stamps} or clock_1000_ns 0"
+    return {"checksum": m.group(7), "bytes": int(m.group(8)), "stamps": stamps,
+            "clock_1000_ns": int(c.group(3)), "reads": len(ops)}, None
+
+
+def check_curve(program, codec, child, op, in_path, tmp, line, written):
+    """Curve mode of one cell, against what its preflight (batch 1) printed and wrote."""
+    name = f"{codec} {op} curve"
+    check_path = os.path.join(tmp, "curve-check.out")
+    if os.path.exists(check_path):
+        os.remove(check_path)
+    r, err = run_curve(program, child, op, 120, 7, in_path, check_file=check_path)
+    if not check(r is not None, f"{name}: --batch 120 --window 7: two lines, the reads the "
+                                f"schedule {err or ''}"):
+        return None
+    check((r["checksum"], r["bytes"]) == (line["checksum"], line["bytes"]),
+          f"{name}: checksum and bytes as outside curve mode ({r['checksum']})")
+    check(os.path.exists(check_path) and open(check_path, "rb").read() == written,
+          f"{name}: --check-file writes what it writes outside curve mode")
+    for batch, window in ((1, 1), (100, 1000)):
+        r2, err = run_curve(program, child, op, batch, window, in_path)
+        check(r2 is not None and r2["checksum"] == line["checksum"],
+              f"{name}: --batch {batch} --window {window} {err or ''}")
+    return r["clock_1000_ns"]
+
+
+def check_bad_window(program, child, in_path):
+    for window in ("0", "01", "x", "-1", ""):
+        argv = [program, child, "--op", "de", "--batch", "3", "--input", in_path,
+                "--window", window]
+        p = subprocess.run(argv, capture_output=True, env=env(), cwd=ROOT)
+        check(p.returncode == 2 and not p.stdout,
+              f"{os.path.basename(child)}: --window {window!r} refused with status 2")
 
 
 # --- meaning -------------------------------------------------------------------------------
@@ -333,7 +418,7 @@ CHILDREN = [
 
 
 def check_cell(program, runtime, codec, child, digest, fixture, op, fixtures, tmp, learned,
-               ser_out):
+               ser_out, curve_fixture, clock_1000):
     doc_path = os.path.join(fixtures, f"{fixture}.json")
     in_path = doc_path if op == "de" else os.path.join(fixtures, f"{fixture}.tree.txt")
     doc = open(doc_path, "rb").read()
@@ -383,6 +468,10 @@ def check_cell(program, runtime, codec, child, digest, fixture, op, fixtures, tm
             check(first["checksum"] == want,
                   f"{name}: checksum = digest of the walk of json.loads(document)")
     learned[(runtime, codec, op, fixture)] = first["checksum"]
+    if fixture == curve_fixture:
+        clock = check_curve(program, codec, child, op, in_path, tmp, first, written)
+        if clock is not None:
+            clock_1000[codec] = clock
 
     mutated = mutate_document(data) if op == "de" else mutate_tree(data)
     assert len(mutated) == len(data) and mutated != data
@@ -418,13 +507,19 @@ def main():
         check_no_library_in_check_phase(a.python, a.node, small, tmp)
         learned = {}
         ser_out = {}
+        clock_1000 = {}
         for runtime, codec, child, digest in CHILDREN:
             program = a.python if runtime == "python" else a.node
             print(f"{codec} ({child})")
             for fixture in fixtures:
                 for op in ("de", "ser"):
                     check_cell(program, runtime, codec, child, digest, fixture, op, a.fixtures,
-                               tmp, learned, ser_out)
+                               tmp, learned, ser_out, fixtures[0], clock_1000)
+            check_bad_window(program, child, small)
+
+        print("curve mode: 1,000 clock reads after `checked` (the price of a read), ns")
+        for codec, ns in sorted(clock_1000.items()):
+            print(f"  {codec:12} {ns:8} ns for 1,000 reads: {ns / 1000:.0f} ns a read")
 
         print("across codecs")
         for fixture in fixtures:

@@ -13,6 +13,19 @@ and, for the runtime's floor, BASELINE = True. Nothing here imports a JSON libra
 input (a neutral tree, docs/child-protocol.md) is read by hand, and the checksum is computed by
 hand.
 
+Curve mode (`--window W`, docs/child-protocol.md; schema::curve declares it): the batch of N
+operations runs in one loop that reads the clock after operation i when i is in the schedule
+(`curve_schedule`: a checkpoint m·10^e with m one of 1, 2, 3, 5, 7, 15, a multiple of W, or N),
+into lists made before the clock; the read after op 1 is `first`, the one after op N `done`. `de`
+cannot hold N copies nor N values: before each call it makes one new bytes object copied from the
+document (bytes are immutable, so "refreshing the working copy" is a new copy, the same kind
+`fresh_copies` makes before the clock; the previous one is freed when the name is rebound), and
+each decoded value is freed when the next replaces it, the last kept for the check, whatever
+`--drops` says. `ser` calls the library on its one value as outside curve mode. After `checked`
+it times 1,000 back-to-back clock reads, and it prints the curve line
+`{"ops":[…],"ns":[…],"clock_1000_ns":X}` before its protocol line. Without `--window` nothing
+of this runs.
+
 The checksum (16 hex digits) is BLAKE2b with an 8-byte digest (`blake2b(digest_size=8)`, the
 C implementation that comes with CPython) of:
   - `ser`: the output's UTF-8 bytes;
@@ -46,7 +59,7 @@ def parse_args(argv):
     args = {"--drops": "end"}
     it = iter(argv)
     for flag in it:
-        if flag not in ("--op", "--batch", "--input", "--drops", "--check-file"):
+        if flag not in ("--op", "--batch", "--input", "--drops", "--check-file", "--window"):
             fail(f"unknown argument `{flag}`")
         try:
             args[flag] = next(it)
@@ -65,7 +78,70 @@ def parse_args(argv):
         fail(f"--op {args['--op']}: give ser or de")
     if args["--drops"] not in ("end", "each"):
         fail(f"--drops {args['--drops']}: give end or each")
-    return args["--op"], batch, args["--input"], args["--drops"], args.get("--check-file")
+    window = None
+    if "--window" in args:
+        text = args["--window"]
+        if not (text.isdigit() and text.isascii() and text[0] != "0"):
+            fail(f"--window {text}: give a whole number from 1")
+        window = int(text)
+    return args["--op"], batch, args["--input"], args["--drops"], args.get("--check-file"), window
+
+
+def curve_schedule(batch, window):
+    """Every operation count after which a curve child reads its clock, ascending (what
+    schema::curve::schedule gives): each checkpoint m·10^e (m one of 1, 2, 3, 5, 7, 15) up to
+    `batch`, each multiple of `window`, and `batch`."""
+    ops = set(range(window, batch + 1, window))
+    ops.add(batch)
+    decade = 1
+    while decade <= batch:
+        for m in (1, 2, 3, 5, 7, 15):
+            if m * decade <= batch:
+                ops.add(m * decade)
+        decade *= 10
+    return sorted(ops)
+
+
+def curve_line(ops, ns, clock_1000_ns):
+    """The curve line, `\n` included: no spaces, whole numbers."""
+    return '{"ops":[%s],"ns":[%s],"clock_1000_ns":%d}\n' % (
+        ",".join(map(str, ops)), ",".join(map(str, ns)), clock_1000_ns)
+
+
+def curve_ops(lib, op, batch, data, value, ops, ns, clock):
+    """Curve mode's operations (the module's docstring): `batch` calls, the clock read into
+    `ns[k]` after each operation `ops[k]`; returns the last call's result."""
+    k = 0
+    at = ops[0]
+    last = len(ops) - 1
+    out = None
+    if op == "de":
+        document = memoryview(data)
+        for i in range(1, batch + 1):
+            # The working copy: a new bytes object with its own memory, copied from the document.
+            out = lib.de(bytes(document))
+            if i == at:
+                ns[k] = clock()
+                if k < last:
+                    k += 1
+                    at = ops[k]
+    else:
+        for i in range(1, batch + 1):
+            out = lib.ser(value)
+            if i == at:
+                ns[k] = clock()
+                if k < last:
+                    k += 1
+                    at = ops[k]
+    return out
+
+
+def clock_1000(clock):
+    """The time of 1,000 back-to-back clock reads, ns."""
+    start = clock()
+    for _ in range(1000):
+        clock()
+    return clock() - start
 
 
 def read_tree(text):
@@ -210,11 +286,19 @@ def run(main_ns, lib):
 
 
 def _run(main_ns, lib):
-    op, batch, path, drops, check_file = parse_args(sys.argv[1:])
+    op, batch, path, drops, check_file, window = parse_args(sys.argv[1:])
     with open(path, "rb") as f:
         data = f.read()
     baseline = getattr(lib, "BASELINE", False)
-    if op == "de":
+    curve = window is not None
+    value = None
+    if curve:
+        clock = time.monotonic_ns
+        ops = curve_schedule(batch, window)
+        ns = [0] * len(ops)
+        if op == "ser":
+            value = data if baseline else read_tree(data.decode("utf-8"))
+    elif op == "de":
         copies = fresh_copies(data, batch)
     else:
         value = data if baseline else read_tree(data.decode("utf-8"))
@@ -225,20 +309,25 @@ def _run(main_ns, lib):
 
     keep = []
     first_ns = 0
-    if op == "de":
+    if curve:
+        keep.append(curve_ops(lib, op, batch, data, value, ops, ns, clock))
+        first_ns = ns[0]
+        done_ns = ns[-1]
+    elif op == "de":
         for i in range(batch):
             out = lib.de(copies[i])
             if drops == "end" or i == batch - 1:
                 keep.append(out)
             if i == 0:
                 first_ns = time.monotonic_ns()
+        done_ns = time.monotonic_ns()
     else:
         for i in range(batch):
             out = lib.ser(value)
             if i == 0:
                 first_ns = time.monotonic_ns()
         keep.append(out)
-    done_ns = time.monotonic_ns()
+        done_ns = time.monotonic_ns()
 
     # The check: no library code, only the harness's walk and digest.
     last = keep[-1]
@@ -253,6 +342,8 @@ def _run(main_ns, lib):
         check = digest(output)
         size = len(output)
     checked_ns = time.monotonic_ns()
+    if curve:
+        clock_1000_ns = clock_1000(clock)
 
     # The preflight only: what the operations produced, for the runner's check by meaning (for
     # `de`, written back by the library itself, outside every timed phase).
@@ -266,6 +357,8 @@ def _run(main_ns, lib):
         with open(check_file, "wb") as f:
             f.write(written)
     hwm, rss = memory_kib()
+    if curve:
+        sys.stdout.write(curve_line(ops, ns, clock_1000_ns))
     sys.stdout.write(
         '{"main":%d,"fixture":%d,"init":%d,"first":%d,"done":%d,"checked":%d,'
         '"checksum":"%s","bytes":%d,"hwm_kib":%d,"rss_kib":%d}\n'

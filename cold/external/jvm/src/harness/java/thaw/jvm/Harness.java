@@ -11,6 +11,10 @@
 //   - the floor (`baseline`), both ops: FNV-1a of the input's bytes (it hands them back).
 // The decoded value written back by the library (for the runner's check by meaning) is made
 // only when `--check-file` is given (the preflight), after `checked`.
+//
+// `--window W` is curve mode (Curve): the operations run in Curve's loop, which reads the clock
+// at its schedule and keeps one working copy of a `de` input instead of one per call; the check,
+// the check file and the line are as without it, the curve line printed before the line.
 
 package thaw.jvm;
 
@@ -104,6 +108,7 @@ public final class Harness {
             return;
         }
         String op = null, input = null, drops = "end", checkFile = null, batchText = null;
+        String windowText = null;
         for (int i = 0; i < argv.length; i += 2) {
             if (i + 1 >= argv.length) fail(argv[i] + " needs a value");
             String v = argv[i + 1];
@@ -113,6 +118,7 @@ public final class Harness {
                 case "--input": input = v; break;
                 case "--drops": drops = v; break;
                 case "--check-file": checkFile = v; break;
+                case "--window": windowText = v; break;
                 default: fail("unknown argument `" + argv[i] + "`");
             }
         }
@@ -120,6 +126,7 @@ public final class Harness {
         if (!op.equals("de") && !op.equals("ser")) fail("--op " + op + ": give ser or de");
         if (!drops.equals("end") && !drops.equals("each")) fail("--drops " + drops + ": give end or each");
         int batch = parseBatch(batchText);
+        Curve curve = windowText == null ? null : new Curve(batch, parseWindow(windowText));
         boolean de = op.equals("de");
         boolean dropEach = drops.equals("each");
 
@@ -133,9 +140,12 @@ public final class Harness {
             }
         }
         byte[][] copies = null;
+        byte[] work = null;
         Object value = null;
         Object built = null;
-        if (de) {
+        if (de && curve != null) {
+            work = data.clone(); // curve mode's one working copy, refreshed before each call
+        } else if (de) {
             copies = new byte[batch][];
             for (int i = 0; i < batch; i++) copies[i] = data.clone();
         } else if (!child.baseline()) {
@@ -145,7 +155,7 @@ public final class Harness {
             if (child.baselineBuildsModel()) built = child.fromTree(model, Tree.parse(data));
         }
         // Every decoded value is kept to the end (unless `--drops each`), so no drop is timed.
-        Object[] keep = de && !dropEach ? new Object[batch] : null;
+        Object[] keep = de && !dropEach && curve == null ? new Object[batch] : null;
         long fixtureNs = System.nanoTime();
 
         Library lib = child.library();
@@ -153,21 +163,27 @@ public final class Harness {
         long initNs = System.nanoTime();
 
         long firstNs = 0;
+        long doneNs;
         Object out = null;
-        if (de) {
+        if (curve != null) {
+            out = curve.run(lib, de, data, work, value);
+            firstNs = curve.first();
+            doneNs = curve.done();
+        } else if (de) {
             for (int i = 0; i < batch; i++) {
                 out = lib.de(copies[i]);
                 if (keep != null) keep[i] = out;
                 else copies[i] = null; // --drops each: the value and its copy go now
                 if (i == 0) firstNs = System.nanoTime();
             }
+            doneNs = System.nanoTime();
         } else {
             for (int i = 0; i < batch; i++) {
                 out = lib.ser(value);
                 if (i == 0) firstNs = System.nanoTime();
             }
+            doneNs = System.nanoTime();
         }
-        long doneNs = System.nanoTime();
 
         // The check: no library code, only the model's walk and FNV-1a.
         long check;
@@ -187,6 +203,7 @@ public final class Harness {
             size = output.length;
         }
         long checkedNs = System.nanoTime();
+        long clock1000Ns = curve == null ? 0 : Curve.clock1000();
         boolean diagnose = Boolean.getBoolean("thaw.diagnose");
         if (diagnose) Diagnostics.afterChecked(checkedNs);
 
@@ -209,6 +226,7 @@ public final class Harness {
             .append(",\"rss_kib\":").append(memory[1])
             .append("}\n");
         PrintStream stdout = System.out;
+        if (curve != null) stdout.write(curve.line(clock1000Ns));
         stdout.write(line.toString().getBytes(StandardCharsets.UTF_8));
         stdout.flush();
         if (stdout.checkError()) fail("cannot write the line on stdout");
@@ -228,6 +246,16 @@ public final class Harness {
         }
         if (n < 1 || n > 1_000_000) fail("--batch " + text + ": give 1 to 1000000");
         return n;
+    }
+
+    private static int parseWindow(String text) {
+        boolean digits = !text.isEmpty() && text.length() <= 7 && text.charAt(0) != '0';
+        for (int i = 0; digits && i < text.length(); i++) {
+            char c = text.charAt(i);
+            digits = c >= '0' && c <= '9';
+        }
+        if (!digits) fail("--window " + text + ": give a whole number from 1 to 9999999");
+        return Integer.parseInt(text);
     }
 
     /** VmHWM and VmRSS of /proc/self/status, KiB. */
