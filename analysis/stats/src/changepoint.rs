@@ -1,0 +1,613 @@
+//! A process's curve, segmented and classified: changepoints by PELT (Killick, Fearnhead &
+//! Eckley, "Optimal detection of changepoints with a linear computational cost", JASA 2012) for
+//! a change in mean and variance of a normal series, and each process classed as flat, warmup,
+//! slowdown or no steady state as in Barrett, Bolz-Tereick, Killick, Mount & Tratt, "Virtual
+//! Machine Warmup Blows Hot and Cold" (OOPSLA 2017).
+//!
+//! The input is a curve run's time per operation in its fixed windows (up to 2,000), in window
+//! order. The functions are pure: no clock, no I/O.
+//!
+//! **Why PELT is written here.** crates.io had no crate that does exactly this: `pelt` (cemsbv)
+//! has only L1 and L2 costs (a change in mean) and pulls in ndarray and rayon; `u-analytics` has
+//! a normal mean-and-variance cost but is a large process-control library (capability, Weibull,
+//! Gage R&R) with no control of the variance of a constant segment; `changepoint` is Bayesian
+//! online detection, not PELT. The algorithm is ~80 lines, and writing it lets the cost put a
+//! floor under the variance (below) and lets the tests hold it to a brute-force optimum.
+//!
+//! **The cost.** A segment x₍ₐ₎..x₍ᵦ₋₁₎ of m windows costs twice its normal negative
+//! log-likelihood at the fitted mean and variance, m·ln(2πσ̂²) + SSE/σ̂², where σ̂² =
+//! max(SSE/m, floor): R's `changepoint::cpt.meanvar` cost (the scale Barrett's penalty is on),
+//! except for the floor. The floor is (10⁻³ × the series' mean |x|)², i.e. no segment is taken to
+//! be quieter than 0.1% of the series' typical value. Without it an exactly constant segment has
+//! σ̂² = 0 and a cost of −∞ (R floors at an absolute 10⁻¹¹, meaningless at thaw's scale of
+//! nanoseconds). With it, σ̂² is the variance's maximum likelihood constrained to ≥ floor, so the
+//! cost is still a minimised likelihood, splitting a segment never raises it, and PELT's pruning
+//! (constant K = 0) stays exact; an exactly piecewise-constant series gives exactly its true
+//! changepoints and a constant one none. A segment quieter than the floor is judged as if its
+//! σ were the floor's: less sensitive, never more.
+//!
+//! **The search.** Optimal partitioning minimises Σ cost + β × (number of changepoints) over all
+//! segmentations with segments of at least `min_segment` windows; PELT drops a candidate last
+//! changepoint s at time t when F(s) + C(s, t) > F(t), which no later t can undo (Killick et al.,
+//! Theorem 3.1). With a minimum segment length the drop takes effect only from t + min_segment,
+//! the first end at which (t, end] is itself a valid segment, so the result equals the
+//! unpruned optimum (tested against it). Cost: O(n) expected when changepoints keep coming as
+//! the series grows (Killick et al.'s condition), O(n²) at worst (no pruning: no changepoint at
+//! all in a long noisy series); 2,000 windows take well under a millisecond either way. Memory
+//! O(n).
+//!
+//! **The classification** follows Barrett et al. §4 and their `warmup_stats`
+//! (`bin/mark_changepoints_in_json`):
+//! - penalty 15·ln(n), their choice (they found the default, MBIC, too eager on their data), and
+//!   segments of at least 2 windows (`cpt.meanvar`'s default);
+//! - the last segment is the candidate steady state. Walking back from it, segments
+//!   *equivalent* to it are skipped. If the first segment that is not equivalent ends in the last
+//!   quarter of the series (Barrett: the last 500 of 2,000 iterations), i.e. the steady run is
+//!   shorter than ⌊n/4⌋ windows, the process has **no steady state**. Otherwise, if any earlier
+//!   non-equivalent segment is faster than the last, it is a **slowdown** (the steady state is
+//!   not the best the process did); else if any is slower, **warmup**; else (no changepoint, or
+//!   every segment equivalent to the last) **flat**;
+//! - *equivalent*: means within max(1% of the larger mean, 3 standard errors of their
+//!   difference, 3·√(s₁²/m₁ + s₂²/m₂), s the windows' standard deviation in each segment).
+//!   Barrett count two segments equivalent when mean ± max(variance, 0.001 s) of the last
+//!   overlaps mean ± variance of the other. Their absolute 1 ms has no meaning for nanoseconds
+//!   per operation, and the variance is in squared units, so it is not a width at any scale
+//!   other than seconds; the relative 1% plays the part of their 1 ms (about 0.1–1% of their
+//!   iteration times) and the standard error makes a short, noisy segment (a window or two of a
+//!   collection pause) count as the same as its neighbour rather than as a regime.
+//!
+//! Simplified from Barrett: no outliers are removed before PELT (they drop points beyond
+//! 3 × (p90 − p10) of a rolling median of 200 iterations). A thaw window already averages many
+//! operations, and a one- or two-window spike usually ends up equivalent under the standard
+//! error; a longer pause can still make a changepoint, and if it falls in the last quarter, a
+//! "no steady state".
+
+use serde::Serialize;
+
+/// Barrett et al.'s penalty per changepoint is 15·ln(n).
+pub const PENALTY_PER_LN_N: f64 = 15.0;
+/// The shortest segment `classify` allows (R's `cpt.meanvar` default).
+pub const MIN_SEGMENT: usize = 2;
+/// The variance floor's standard deviation, as a fraction of the series' mean |x|.
+pub const VARIANCE_FLOOR_FRACTION: f64 = 1e-3;
+/// Segments whose means differ by less than this fraction of the larger are equivalent.
+pub const EQUIVALENT_FRACTION: f64 = 0.01;
+/// ... or by less than this many standard errors of the difference of their means.
+pub const EQUIVALENT_STANDARD_ERRORS: f64 = 3.0;
+/// A steady state must span at least the last 1/4 of the series (Barrett: 500 of 2,000).
+pub const STEADY_TAIL_DIVISOR: usize = 4;
+
+/// Prefix sums of the centred series and of its squares, for O(1) segment costs.
+struct Sums {
+    s1: Vec<f64>,
+    s2: Vec<f64>,
+    floor: f64,
+}
+
+impl Sums {
+    fn new(series: &[f64]) -> Sums {
+        let n = series.len();
+        let centre = if n == 0 {
+            0.0
+        } else {
+            series.iter().sum::<f64>() / n as f64
+        };
+        let scale = if n == 0 {
+            0.0
+        } else {
+            series.iter().map(|x| x.abs()).sum::<f64>() / n as f64
+        };
+        let sd_floor = VARIANCE_FLOOR_FRACTION * scale;
+        // An all-zero series has no scale: any positive floor leaves it one segment.
+        let floor = if sd_floor > 0.0 {
+            sd_floor * sd_floor
+        } else {
+            1.0
+        };
+        let (mut s1, mut s2) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+        let (mut a, mut b) = (0.0, 0.0);
+        s1.push(0.0);
+        s2.push(0.0);
+        for &x in series {
+            let c = x - centre;
+            a += c;
+            b += c * c;
+            s1.push(a);
+            s2.push(b);
+        }
+        Sums { s1, s2, floor }
+    }
+
+    /// The mean (of the centred data) and the sum of squared deviations of series[a..b].
+    fn moments(&self, a: usize, b: usize) -> (f64, f64) {
+        let m = (b - a) as f64;
+        let sum = self.s1[b] - self.s1[a];
+        let sse = (self.s2[b] - self.s2[a] - sum * sum / m).max(0.0);
+        (sum / m, sse)
+    }
+
+    /// Twice the normal negative log-likelihood of series[a..b] at its fitted mean and its
+    /// variance floored: m·ln(2πσ̂²) + SSE/σ̂².
+    fn cost(&self, a: usize, b: usize) -> f64 {
+        let m = (b - a) as f64;
+        let (_, sse) = self.moments(a, b);
+        let var = (sse / m).max(self.floor);
+        m * (std::f64::consts::TAU * var).ln() + sse / var
+    }
+}
+
+/// The changepoints of `series` (the index at which each new segment starts: ascending, never 0)
+/// minimising Σ segment cost + `penalty` × (number of changepoints), every segment at least
+/// `min_segment` long (taken as 1 if 0), by PELT. The cost is the normal one for a change in
+/// mean and variance, with the variance floored (see the module's comment). Empty when the
+/// series is shorter than 2 × `min_segment`, or has a value that is not finite.
+pub fn pelt(series: &[f64], penalty: f64, min_segment: usize) -> Vec<usize> {
+    pelt_counted(series, penalty, min_segment).0
+}
+
+/// [`pelt`], and the number of segment costs it evaluated (the tests hold the pruning to it).
+fn pelt_counted(series: &[f64], penalty: f64, min_segment: usize) -> (Vec<usize>, usize) {
+    let n = series.len();
+    let ms = min_segment.max(1);
+    if n < 2 * ms || series.iter().any(|x| !x.is_finite()) {
+        return (Vec::new(), 0);
+    }
+    let sums = Sums::new(series);
+    let mut evaluated = 0;
+    // f[t]: the optimum for series[..t], plus the penalty once per segment, less one penalty.
+    let mut f = vec![f64::INFINITY; n + 1];
+    let mut last = vec![0usize; n + 1];
+    // The end from which a pruned candidate is no longer considered.
+    let mut dropped_from = vec![usize::MAX; n + 1];
+    let mut values: Vec<f64> = Vec::new();
+    f[0] = -penalty;
+    let mut candidates: Vec<usize> = vec![0];
+    for t in ms..=n {
+        candidates.retain(|&s| dropped_from[s] > t);
+        values.clear();
+        let (mut best, mut arg) = (f64::INFINITY, 0);
+        for &s in &candidates {
+            let v = if t - s >= ms {
+                evaluated += 1;
+                f[s] + sums.cost(s, t)
+            } else {
+                f64::INFINITY
+            };
+            values.push(v);
+            if v + penalty < best {
+                best = v + penalty;
+                arg = s;
+            }
+        }
+        f[t] = best;
+        last[t] = arg;
+        for (&s, &v) in candidates.iter().zip(&values) {
+            if v.is_finite() && v > best && dropped_from[s] == usize::MAX {
+                dropped_from[s] = t + ms;
+            }
+        }
+        candidates.push(t);
+    }
+    let mut cps = Vec::new();
+    let mut t = n;
+    while last[t] > 0 {
+        t = last[t];
+        cps.push(t);
+    }
+    cps.reverse();
+    (cps, evaluated)
+}
+
+/// Barrett et al.'s four classes of a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// No changepoint, or every segment equivalent to the last.
+    Flat,
+    /// Earlier segments slower than the steady state, none faster.
+    Warmup,
+    /// An earlier segment faster than the steady state.
+    Slowdown,
+    /// The last change between non-equivalent segments falls in the last quarter.
+    NoSteadyState,
+}
+
+impl Class {
+    /// All four, in the order a report lists them.
+    pub const ALL: [Class; 4] = [
+        Class::Flat,
+        Class::Warmup,
+        Class::Slowdown,
+        Class::NoSteadyState,
+    ];
+
+    /// The class as Barrett et al. name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Flat => "flat",
+            Class::Warmup => "warmup",
+            Class::Slowdown => "slowdown",
+            Class::NoSteadyState => "no steady state",
+        }
+    }
+}
+
+/// One segment between changepoints: windows `start..end` (end exclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Segment {
+    pub start: usize,
+    pub end: usize,
+    /// The mean of its windows.
+    pub mean: f64,
+    /// The standard deviation of its windows (divisor m, the maximum likelihood one; not
+    /// floored).
+    pub sd: f64,
+}
+
+impl Segment {
+    /// The number of windows.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// True for a segment of no windows (never produced by [`classify`]).
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// A process's changepoints, segments and class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Classified {
+    pub class: Class,
+    /// As [`pelt`] returns them: where each new segment starts.
+    pub changepoints: Vec<usize>,
+    /// The segments they delimit, in order, covering the whole series.
+    pub segments: Vec<Segment>,
+    /// The last segment's mean, the steady state's time per operation; `None` for
+    /// [`Class::NoSteadyState`].
+    pub steady_mean: Option<f64>,
+}
+
+/// The segments of `series` cut at `changepoints` (ascending, each in 1..len).
+pub fn segments(series: &[f64], changepoints: &[usize]) -> Vec<Segment> {
+    let mut bounds = Vec::with_capacity(changepoints.len() + 2);
+    bounds.push(0);
+    bounds.extend_from_slice(changepoints);
+    bounds.push(series.len());
+    bounds
+        .windows(2)
+        .filter(|w| w[1] > w[0])
+        .map(|w| {
+            let xs = &series[w[0]..w[1]];
+            let m = xs.len() as f64;
+            let mean = xs.iter().sum::<f64>() / m;
+            let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / m;
+            Segment {
+                start: w[0],
+                end: w[1],
+                mean,
+                sd: var.sqrt(),
+            }
+        })
+        .collect()
+}
+
+/// Whether two segments' means are the same for classification: within
+/// max(1% of the larger |mean|, 3·√(sd₁²/m₁ + sd₂²/m₂)).
+pub fn equivalent(a: &Segment, b: &Segment) -> bool {
+    let diff = (a.mean - b.mean).abs();
+    let relative = EQUIVALENT_FRACTION * a.mean.abs().max(b.mean.abs());
+    let se = (a.sd * a.sd / a.len() as f64 + b.sd * b.sd / b.len() as f64).sqrt();
+    diff <= relative.max(EQUIVALENT_STANDARD_ERRORS * se)
+}
+
+/// Classifies a process from its time per operation by window, by Barrett et al.'s rules (see
+/// the module's comment): PELT with penalty 15·ln(n) and segments of at least 2 windows, then
+/// flat, warmup, slowdown or no steady state. An empty series, or one with a value that is not
+/// finite, is [`Class::NoSteadyState`] with no segments (nothing steady was seen).
+pub fn classify(series: &[f64]) -> Classified {
+    let n = series.len();
+    if n == 0 || series.iter().any(|x| !x.is_finite()) {
+        return Classified {
+            class: Class::NoSteadyState,
+            changepoints: Vec::new(),
+            segments: Vec::new(),
+            steady_mean: None,
+        };
+    }
+    let penalty = PENALTY_PER_LN_N * (n as f64).ln();
+    let changepoints = pelt(series, penalty, MIN_SEGMENT);
+    let segs = segments(series, &changepoints);
+    let steady = *segs.last().expect("a non-empty series has a segment");
+    let tail = n / STEADY_TAIL_DIVISOR;
+    let mut class = Class::Flat;
+    for seg in segs.iter().rev().skip(1) {
+        if equivalent(seg, &steady) {
+            continue;
+        }
+        if class == Class::Flat && seg.end > n - tail {
+            class = Class::NoSteadyState;
+            break;
+        }
+        if seg.mean < steady.mean {
+            class = Class::Slowdown;
+            break;
+        }
+        class = Class::Warmup;
+    }
+    Classified {
+        class,
+        changepoints,
+        segments: segs,
+        steady_mean: (class != Class::NoSteadyState).then_some(steady.mean),
+    }
+}
+
+/// How many of `classes` fall in each class, in [`Class::ALL`]'s order.
+pub fn shares(classes: &[Class]) -> [(Class, usize); 4] {
+    Class::ALL.map(|c| (c, classes.iter().filter(|&&k| k == c).count()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::normal;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn planted(parts: &[(usize, f64)]) -> Vec<f64> {
+        parts
+            .iter()
+            .flat_map(|&(len, v)| std::iter::repeat_n(v, len))
+            .collect()
+    }
+
+    /// `parts` with normal noise of sd `cv` × each part's level.
+    fn noisy(seed: u64, parts: &[(usize, f64)], cv: f64) -> Vec<f64> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        parts
+            .iter()
+            .flat_map(|&(len, v)| {
+                (0..len)
+                    .map(|_| v * (1.0 + cv * normal(&mut rng)))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Optimal partitioning by dynamic programming over every last changepoint, no pruning:
+    /// O(n²) costs, the truth PELT must reproduce.
+    fn brute_force(series: &[f64], penalty: f64, ms: usize) -> Vec<usize> {
+        let n = series.len();
+        if n < 2 * ms {
+            return Vec::new();
+        }
+        let sums = Sums::new(series);
+        let mut f = vec![f64::INFINITY; n + 1];
+        let mut last = vec![0usize; n + 1];
+        f[0] = -penalty;
+        for t in ms..=n {
+            for s in (0..=t - ms).filter(|&s| s == 0 || s >= ms) {
+                let v = f[s] + sums.cost(s, t) + penalty;
+                if v < f[t] {
+                    f[t] = v;
+                    last[t] = s;
+                }
+            }
+        }
+        let mut cps = Vec::new();
+        let mut t = n;
+        while last[t] > 0 {
+            t = last[t];
+            cps.push(t);
+        }
+        cps.reverse();
+        cps
+    }
+
+    #[test]
+    fn constant_is_flat_without_changepoints() {
+        let c = classify(&planted(&[(2000, 5000.0)]));
+        assert_eq!(c.class, Class::Flat);
+        assert!(c.changepoints.is_empty());
+        assert_eq!(c.segments.len(), 1);
+        assert_eq!(c.steady_mean, Some(5000.0));
+        // An all-zero series too (no scale for the floor).
+        assert_eq!(classify(&[0.0; 50]).class, Class::Flat);
+    }
+
+    #[test]
+    fn planted_tenfold_drop_is_warmup_at_exactly_100() {
+        let c = classify(&planted(&[(100, 20_000.0), (1900, 2_000.0)]));
+        assert_eq!(c.changepoints, vec![100]);
+        assert_eq!(c.class, Class::Warmup);
+        assert_eq!(c.steady_mean, Some(2_000.0));
+        assert_eq!(
+            c.segments,
+            vec![
+                Segment {
+                    start: 0,
+                    end: 100,
+                    mean: 20_000.0,
+                    sd: 0.0
+                },
+                Segment {
+                    start: 100,
+                    end: 2000,
+                    mean: 2_000.0,
+                    sd: 0.0
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn planted_tenfold_rise_is_slowdown_at_exactly_20() {
+        let c = classify(&planted(&[(20, 2_000.0), (1980, 20_000.0)]));
+        assert_eq!(c.changepoints, vec![20]);
+        assert_eq!(c.class, Class::Slowdown);
+        assert_eq!(c.steady_mean, Some(20_000.0));
+    }
+
+    #[test]
+    fn a_change_in_the_last_quarter_is_no_steady_state() {
+        for parts in [
+            [(1800, 5_000.0), (200, 10_000.0)],
+            [(1800, 20_000.0), (200, 2_000.0)],
+        ] {
+            let c = classify(&planted(&parts));
+            assert_eq!(c.changepoints, vec![1800]);
+            assert_eq!(c.class, Class::NoSteadyState);
+            assert_eq!(c.steady_mean, None);
+        }
+        // The boundary: a steady run of exactly n/4 windows is steady, one shorter is not.
+        let at = classify(&planted(&[(1500, 20_000.0), (500, 2_000.0)]));
+        assert_eq!(
+            (at.changepoints.clone(), at.class),
+            (vec![1500], Class::Warmup)
+        );
+        let after = classify(&planted(&[(1501, 20_000.0), (499, 2_000.0)]));
+        assert_eq!(after.class, Class::NoSteadyState);
+    }
+
+    #[test]
+    fn an_equivalent_change_neither_warms_nor_ends_the_steady_state() {
+        // 0.2% apart: PELT sees it (exact data), the classification does not (within 1%),
+        // even in the last quarter.
+        let c = classify(&planted(&[(1900, 5_000.0), (100, 5_010.0)]));
+        assert_eq!(c.changepoints, vec![1900]);
+        assert_eq!(c.class, Class::Flat);
+        assert_eq!(c.steady_mean, Some(5_010.0));
+    }
+
+    #[test]
+    fn any_faster_earlier_segment_makes_a_slowdown() {
+        // Fast, then slow, then in between: the nearest earlier segment is slower, but the
+        // process was once faster than its steady state (Barrett's rule: slowdown).
+        let c = classify(&planted(&[(300, 1_000.0), (300, 5_000.0), (1400, 2_000.0)]));
+        assert_eq!(c.changepoints, vec![300, 600]);
+        assert_eq!(c.class, Class::Slowdown);
+        // Slow, slower, fast: warmup through two tiers.
+        let c = classify(&planted(&[(300, 9_000.0), (300, 4_000.0), (1400, 2_000.0)]));
+        assert_eq!(c.changepoints, vec![300, 600]);
+        assert_eq!(c.class, Class::Warmup);
+    }
+
+    #[test]
+    fn pelt_equals_the_unpruned_optimum() {
+        let mut checked = 0;
+        for seed in 0..40u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(1000 + seed);
+            let n = 40 + (seed as usize * 7) % 120;
+            let k = 1 + seed as usize % 4;
+            // k shifts at seeded places, level and noise varying per segment.
+            let mut parts = Vec::new();
+            let mut left = n;
+            for i in 0..=k {
+                let len = if i == k {
+                    left
+                } else {
+                    (left / (k + 1 - i)).max(3)
+                };
+                let level = 100.0 * (1.0 + 4.0 * (normal(&mut rng).abs()));
+                parts.push((len, level));
+                left -= len;
+            }
+            let series = noisy(seed, &parts, 0.02 + 0.05 * (seed % 3) as f64);
+            for (penalty, ms) in [
+                (15.0 * (n as f64).ln(), 2),
+                (2.0 * (n as f64).ln(), 2),
+                (3.0, 1),
+                (5.0, 4),
+            ] {
+                let want = brute_force(&series, penalty, ms);
+                assert_eq!(
+                    pelt(&series, penalty, ms),
+                    want,
+                    "seed {seed} penalty {penalty} ms {ms}"
+                );
+                checked += !want.is_empty() as usize;
+            }
+        }
+        assert!(checked > 80, "too few cases had changepoints: {checked}");
+    }
+
+    #[test]
+    fn pruning_keeps_the_cost_linear_when_changes_keep_coming() {
+        // 2,000 windows, the level alternating every 100: the candidates alive at any time are
+        // about one segment's worth, so PELT evaluates ~100 costs a window (205,883 in all), not
+        // the n²/2 ≈ 2,000,000 of the unpruned search.
+        let parts: Vec<(usize, f64)> = (0..20)
+            .map(|i| (100, if i % 2 == 0 { 5_000.0 } else { 6_000.0 }))
+            .collect();
+        let series = noisy(7, &parts, 0.05);
+        let (cps, evaluated) = pelt_counted(&series, 15.0 * 2000f64.ln(), 2);
+        assert_eq!(cps.len(), 19, "{cps:?}");
+        assert!(evaluated < 400_000, "{evaluated} costs evaluated");
+        // With no change at all nothing is pruned: the worst case, about n²/2.
+        let flat = noisy(8, &[(2000, 5_000.0)], 0.05);
+        let (cps, evaluated) = pelt_counted(&flat, 15.0 * 2000f64.ln(), 2);
+        assert!(cps.is_empty());
+        assert!(evaluated > 1_900_000, "{evaluated} costs evaluated");
+    }
+
+    #[test]
+    fn noisy_tenfold_drop_is_warmup_near_the_truth_and_noisy_flat_is_flat() {
+        for seed in 0..10 {
+            let c = classify(&noisy(seed, &[(100, 20_000.0), (1900, 2_000.0)], 0.05));
+            assert_eq!(c.class, Class::Warmup, "seed {seed}: {:?}", c.changepoints);
+            assert!(
+                c.changepoints.iter().any(|&p| p.abs_diff(100) <= 1),
+                "seed {seed}: {:?}",
+                c.changepoints
+            );
+            let steady = c.steady_mean.unwrap();
+            assert!(
+                (steady / 2_000.0 - 1.0).abs() < 0.01,
+                "seed {seed}: {steady}"
+            );
+
+            let f = classify(&noisy(100 + seed, &[(2000, 5_000.0)], 0.05));
+            assert_eq!(f.class, Class::Flat, "seed {seed}: {:?}", f.changepoints);
+        }
+    }
+
+    #[test]
+    fn short_empty_and_non_finite_series() {
+        assert!(pelt(&[], 1.0, 2).is_empty());
+        assert!(pelt(&[1.0, 2.0, 3.0], 0.0, 2).is_empty());
+        assert_eq!(classify(&[7.0]).class, Class::Flat);
+        let e = classify(&[]);
+        assert_eq!(
+            (e.class, e.steady_mean, e.segments.len()),
+            (Class::NoSteadyState, None, 0)
+        );
+        assert_eq!(classify(&[1.0, f64::NAN, 1.0]).class, Class::NoSteadyState);
+    }
+
+    #[test]
+    fn names_and_shares() {
+        let names: Vec<_> = Class::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(names, ["flat", "warmup", "slowdown", "no steady state"]);
+        let s = shares(&[
+            Class::Warmup,
+            Class::Flat,
+            Class::Warmup,
+            Class::NoSteadyState,
+        ]);
+        assert_eq!(
+            s,
+            [
+                (Class::Flat, 1),
+                (Class::Warmup, 2),
+                (Class::Slowdown, 0),
+                (Class::NoSteadyState, 1)
+            ]
+        );
+        assert_eq!(
+            serde_json::to_string(&Class::NoSteadyState).unwrap(),
+            "\"no_steady_state\""
+        );
+    }
+}
