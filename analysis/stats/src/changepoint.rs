@@ -232,6 +232,12 @@ impl Class {
     }
 }
 
+impl std::fmt::Display for Class {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One segment between changepoints: windows `start..end` (end exclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Segment {
@@ -451,6 +457,34 @@ mod tests {
     }
 
     #[test]
+    fn the_shortest_first_segment_is_seen() {
+        // A slowdown after the first two windows (e.g. after operation 1,000 of windows of 500).
+        let c = classify(&planted(&[(2, 2_000.0), (1998, 20_000.0)]));
+        assert_eq!(
+            (c.changepoints.clone(), c.class),
+            (vec![2], Class::Slowdown)
+        );
+        let c = classify(&planted(&[(10, 20_000.0), (1990, 2_000.0)]));
+        assert_eq!((c.changepoints.clone(), c.class), (vec![10], Class::Warmup));
+    }
+
+    #[test]
+    fn a_change_inside_a_window_leaves_a_two_window_transition() {
+        // The drop falls mid-window 9, which averages the two regimes. No segment may be one
+        // window long, so PELT cuts a two-window transition holding window 9: [8, 10) or
+        // [9, 11), which cost exactly the same on exact data. The transition is slower than the
+        // steady state, so the process is a warmup, with the right steady mean.
+        let c = classify(&planted(&[(9, 20_000.0), (1, 11_000.0), (1990, 2_000.0)]));
+        assert!(
+            c.changepoints == [8, 10] || c.changepoints == [9, 11],
+            "{:?}",
+            c.changepoints
+        );
+        assert_eq!(c.class, Class::Warmup);
+        assert_eq!(c.steady_mean, Some(2_000.0));
+    }
+
+    #[test]
     fn a_change_in_the_last_quarter_is_no_steady_state() {
         for parts in [
             [(1800, 5_000.0), (200, 10_000.0)],
@@ -590,6 +624,7 @@ mod tests {
     fn names_and_shares() {
         let names: Vec<_> = Class::ALL.iter().map(|c| c.name()).collect();
         assert_eq!(names, ["flat", "warmup", "slowdown", "no steady state"]);
+        assert_eq!(Class::NoSteadyState.to_string(), "no steady state");
         let s = shares(&[
             Class::Warmup,
             Class::Flat,
