@@ -24,7 +24,11 @@
 //! cost is still a minimised likelihood, splitting a segment never raises it, and PELT's pruning
 //! (constant K = 0) stays exact; an exactly piecewise-constant series gives exactly its true
 //! changepoints and a constant one none. A segment quieter than the floor is judged as if its
-//! σ were the floor's: less sensitive, never more.
+//! σ were the floor's: less sensitive, never more. When the windows lie on a coarse grid (see
+//! [`grid`]: windows of one operation timed in whole nanoseconds), the floor is at least the
+//! grid's rounding variance q²/12, else a run of equal windows (41, 41, 41, … among 42s) would
+//! look like a quiet regime. The series is taken to be in nanoseconds per operation: a series
+//! in seconds with few decimals would be taken for a coarse grid.
 //!
 //! **The search.** Optimal partitioning minimises Σ cost + β × (number of changepoints) over all
 //! segmentations with segments of at least `min_segment` windows; PELT drops a candidate last
@@ -90,6 +94,27 @@ pub const STEADY_TAIL_DIVISOR: usize = 4;
 pub const OUTLIER_WINDOW_DIVISOR: usize = 10;
 /// No outliers are sought with a shorter run than this.
 pub const OUTLIER_MIN_WINDOW: usize = 20;
+/// The finest grid [`grid`] looks for is 1/64.
+pub const GRID_MAX_DIVISOR: usize = 64;
+
+/// The grid the data lie on, if coarse: the largest step 1/k (k = 1, …, [`GRID_MAX_DIVISOR`])
+/// of which every value is a whole multiple. A window of one operation timed in whole
+/// nanoseconds is on the grid 1, one of k operations on 1/k; a mean of many operations is on
+/// none worth knowing (`None`).
+pub fn grid(series: &[f64]) -> Option<f64> {
+    if series.is_empty() {
+        return None;
+    }
+    (1..=GRID_MAX_DIVISOR).map(|k| k as f64).find_map(|k| {
+        series
+            .iter()
+            .all(|&x| {
+                let y = x * k;
+                (y - y.round()).abs() <= 1e-9 * y.abs().max(1.0)
+            })
+            .then_some(1.0 / k)
+    })
+}
 
 /// Prefix sums of the centred series and of its squares, for O(1) segment costs.
 struct Sums {
@@ -112,9 +137,11 @@ impl Sums {
             series.iter().map(|x| x.abs()).sum::<f64>() / n as f64
         };
         let sd_floor = VARIANCE_FLOOR_FRACTION * scale;
+        // Whole nanoseconds (or halves, …) vary by at least their rounding's variance, q²/12.
+        let rounding = grid(series).map_or(0.0, |q| q * q / 12.0);
         // An all-zero series has no scale: any positive floor leaves it one segment.
         let floor = if sd_floor > 0.0 {
-            sd_floor * sd_floor
+            (sd_floor * sd_floor).max(rounding)
         } else {
             1.0
         };
@@ -344,7 +371,9 @@ fn cut(series: &[f64], excluded: &[bool], changepoints: &[usize]) -> Vec<Segment
 /// be cut short at the start, and that is where a warmup is), and a step between regimes is
 /// none either, since a run straddling it spreads p10 to p90 over both. None in a series of
 /// fewer than 200 windows (w < 20: too few for a p10 and a p90). Quantiles are type 7, as
-/// Barrett's. Cost O(n·w): the run is kept sorted as it slides.
+/// Barrett's, except that on a coarse [`grid`] the band is at least 3 steps wide (windows of one
+/// operation often have p90 = p10, which would make every other window an outlier). Cost
+/// O(n·w): the run is kept sorted as it slides.
 pub fn outliers(series: &[f64]) -> Vec<usize> {
     let n = series.len();
     let w = n / OUTLIER_WINDOW_DIVISOR;
@@ -352,6 +381,8 @@ pub fn outliers(series: &[f64]) -> Vec<usize> {
         return Vec::new();
     }
     let half = w / 2;
+    // On a coarse grid p90 and p10 can be equal: the band is at least one step wide.
+    let step = grid(series).unwrap_or(0.0);
     // The run [lo, hi) only moves right, so it is kept sorted by one insertion and one removal
     // per step (O(w) each) rather than sorted afresh.
     let mut run: Vec<f64> = Vec::with_capacity(w + 1);
@@ -379,7 +410,7 @@ pub fn outliers(series: &[f64]) -> Vec<usize> {
         else {
             continue;
         };
-        let band = 3.0 * (p90 - p10);
+        let band = 3.0 * (p90 - p10).max(step);
         if x > med + band || x < med - band {
             out.push(i);
         }
@@ -462,7 +493,7 @@ pub fn shares(classes: &[Class]) -> [(Class, usize); 4] {
 mod tests {
     use super::*;
     use crate::testutil::normal;
-    use rand::SeedableRng;
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     fn planted(parts: &[(usize, f64)]) -> Vec<f64> {
@@ -749,6 +780,7 @@ mod tests {
                 return Vec::new();
             }
             let half = w / 2;
+            let step = grid(series).unwrap_or(0.0);
             (0..n)
                 .filter(|&i| {
                     let (lo, hi) = (i.saturating_sub(half), (i + half).min(n));
@@ -757,7 +789,8 @@ mod tests {
                     }
                     let run = sorted(&series[lo..hi]);
                     let med = median(&run).unwrap();
-                    let band = 3.0 * (quantile(&run, 0.9).unwrap() - quantile(&run, 0.1).unwrap());
+                    let spread = quantile(&run, 0.9).unwrap() - quantile(&run, 0.1).unwrap();
+                    let band = 3.0 * spread.max(step);
                     series[i] > med + band || series[i] < med - band
                 })
                 .collect()
@@ -795,6 +828,37 @@ mod tests {
             let steady = c.steady_mean.unwrap();
             assert!((steady / 2_000.0 - 1.0).abs() < 0.005, "{steady}");
             assert_eq!(c.segments.iter().map(|g| g.outliers).sum::<usize>(), width);
+        }
+    }
+
+    #[test]
+    fn the_grid_of_whole_nanoseconds() {
+        assert_eq!(grid(&[41.0, 42.0, 20_000.0]), Some(1.0));
+        assert_eq!(grid(&[41.5, 42.0]), Some(0.5));
+        assert_eq!(grid(&[41.25, 42.0, 43.75]), Some(0.25));
+        assert_eq!(grid(&noisy(1, &[(50, 2_000.0)], 0.05)), None);
+        assert_eq!(grid(&[]), None);
+    }
+
+    #[test]
+    fn windows_of_one_operation_in_whole_nanoseconds_are_flat() {
+        // Most windows 41 ns, the rest 42–44: p90 = p10 = 41 in most runs, which without the
+        // grid would make every other window an outlier, and runs of equal windows segments.
+        for seed in 0..2 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let s: Vec<f64> = (0..2000)
+                .map(|_| {
+                    if rng.random::<f64>() < 0.9 {
+                        41.0
+                    } else {
+                        42.0 + (rng.random::<f64>() * 3.0).floor()
+                    }
+                })
+                .collect();
+            let c = classify(&s);
+            assert!(c.outliers.is_empty(), "{:?}", c.outliers);
+            assert_eq!(c.class, Class::Flat, "{:?}", c.changepoints);
+            assert!(c.changepoints.is_empty(), "{:?}", c.changepoints);
         }
     }
 
