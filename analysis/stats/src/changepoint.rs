@@ -19,7 +19,7 @@
 //! max(SSE/m, floor): R's `changepoint::cpt.meanvar` cost (the scale Barrett's penalty is on),
 //! except for the floor. The floor is (10⁻³ × the series' mean |x|)², i.e. no segment is taken to
 //! be quieter than 0.1% of the series' typical value. Without it an exactly constant segment has
-//! σ̂² = 0 and a cost of −∞ (R floors at an absolute 10⁻¹¹, meaningless at thaw's scale of
+//! σ̂² = 0 and a cost of −∞ (R floors it at an absolute 10⁻¹¹/m, meaningless at thaw's scale of
 //! nanoseconds). With it, σ̂² is the variance's maximum likelihood constrained to ≥ floor, so the
 //! cost is still a minimised likelihood, splitting a segment never raises it, and PELT's pruning
 //! (constant K = 0) stays exact; an exactly piecewise-constant series gives exactly its true
