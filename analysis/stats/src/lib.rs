@@ -17,6 +17,7 @@
 
 pub mod bootstrap;
 pub mod cells;
+pub mod changepoint;
 pub mod describe;
 pub mod heterogeneity;
 pub mod hodges_lehmann;
