@@ -683,6 +683,116 @@ mod tests {
         );
     }
 
+    fn key(codec: &str, batch: u32) -> CellKey {
+        CellKey {
+            fixture: "f".into(),
+            op: schema::Op::De,
+            variant: schema::Variant::PORTABLE,
+            batch,
+            codec: codec.into(),
+        }
+    }
+
+    /// A process of `codec` in `block` whose C(n) is init + per_op·n.
+    fn straight(codec: &str, block: u32, init: u64, per_op: u64) -> Process {
+        let ops = schema::curve::schedule(1000, schema::curve::window_for(1000));
+        Process {
+            key: key(codec, 1000),
+            block,
+            init_ns: init,
+            clock_1000_ns: 1_000,
+            cost_ns: ops.iter().map(|n| init + per_op * n).collect(),
+            ops,
+        }
+    }
+
+    fn warm(codec: &str, ns: f64) -> WarmEstimate {
+        WarmEstimate {
+            fixture: "f".into(),
+            op: schema::Op::De,
+            codec: codec.into(),
+            variant: Some(schema::Variant::PORTABLE),
+            median_ns: ns,
+            lo_ns: ns,
+            hi_ns: ns,
+            criterion_samples: None,
+        }
+    }
+
+    #[test]
+    fn without_a_crossing_the_steady_states_extend_the_curves_and_the_straight_line_is_beside() {
+        // a = 5,000·n; d = 3·10^6 + 3,000·n, dearer throughout the 1,000 operations measured;
+        // from C(1,000) with the steady states: 5·10^6 + 5,000·m = 6·10^6 + 3,000·m at m = 500
+        let processes: Vec<Process> = (0..6)
+            .flat_map(|b| {
+                [
+                    straight("a", b, 0, 5_000),
+                    straight("d", b, 3_000_000, 3_000),
+                ]
+            })
+            .collect();
+        let warm = [warm("a", 5_000.0), warm("d", 2_000.0)];
+        let report = analyze(
+            &processes,
+            &CurveOptions {
+                reference: Some("a"),
+                baselines: &BTreeSet::new(),
+                warm: &warm,
+                level: 0.95,
+                resamples: 50,
+                seed: 1,
+            },
+        );
+        let d = &report.crossings[0];
+        assert_eq!(
+            d.measured,
+            Measured::None {
+                cheaper: Some("a".into())
+            }
+        );
+        assert_eq!(
+            d.beyond,
+            Some(Beyond {
+                cheaper_after: "d".into(),
+                n: Some(1_500)
+            })
+        );
+        // coldwarm's line from C(100) = 3.3·10^6 with 2,000 per op against 5·10^5 with 5,000:
+        // equal at n = 100 + 2.8·10^6 / 3,000 = 1,033.3, d cheaper from 1,034
+        assert_eq!(
+            d.straight_line,
+            StraightLine::From {
+                cheaper: "d".into(),
+                n: 1_034
+            }
+        );
+        let cell = |c: &str| report.cell(&key(c, 1000)).unwrap();
+        assert_eq!(cell("a").steady_over_warm, Some(1.0));
+        assert_eq!(cell("d").steady_over_warm, Some(1.5));
+        assert_eq!(cell("d").classes[0].processes, 6, "flat");
+        assert!(warnings(&report).is_empty());
+    }
+
+    #[test]
+    fn a_dear_clock_is_warned_of() {
+        let mut p = straight("a", 0, 0, 1);
+        p.clock_1000_ns = 10_000_000;
+        let report = analyze(
+            &[p],
+            &CurveOptions {
+                reference: None,
+                baselines: &BTreeSet::new(),
+                warm: &[],
+                level: 0.95,
+                resamples: 0,
+                seed: 0,
+            },
+        );
+        let w = warnings(&report);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("the clock's reads cost"), "{}", w[0]);
+    }
+
     #[test]
     fn shown_is_the_powers_of_ten_and_the_batch() {
         assert_eq!(shown(100_000), [1, 10, 100, 1000, 10_000, 100_000]);
