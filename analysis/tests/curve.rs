@@ -202,7 +202,7 @@ fn the_report_and_summary_csv_say_it() {
 }
 
 #[test]
-fn the_clock_share_of_a_dear_clock_is_a_warning() {
+fn a_cheap_clock_is_no_warning() {
     // 20 µs per 1,000 reads: ~2,000 reads cost 40 µs, far below 0.1% of these curves
     let md = std::fs::read_to_string(report().join("report.md")).unwrap();
     assert!(!md.contains("the clock's reads cost"), "{md}");

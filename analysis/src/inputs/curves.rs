@@ -25,12 +25,16 @@ pub fn load_curves(run: &Run) -> Result<Option<(Vec<Process>, Vec<String>)>> {
     let (samples, _) = read_samples(&run.dir.join(SAMPLES), None)?;
     let mut processes = Vec::new();
     let mut off_schedule = 0usize;
+    let mut schedules: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
     for s in samples.iter().filter(|s| s.is_ok()) {
         let Some(c) = curves.get(&s.plan_index) else {
             continue;
         };
         let batch = u64::from(s.batch);
-        if c.ops != schedule(batch, window_for(batch)) {
+        let want = schedules
+            .entry(batch)
+            .or_insert_with(|| schedule(batch, window_for(batch)));
+        if c.ops != *want {
             off_schedule += 1;
             continue;
         }
