@@ -207,3 +207,60 @@ fn a_cheap_clock_is_no_warning() {
     let md = std::fs::read_to_string(report().join("report.md")).unwrap();
     assert!(!md.contains("the clock's reads cost"), "{md}");
 }
+
+#[test]
+fn curves_without_an_ok_sample_or_off_their_schedule_are_left_out_with_a_note() {
+    let root = tmp("curve-odd");
+    let folder = root.join("run");
+    std::fs::create_dir_all(&folder).unwrap();
+    write_curve_run(&folder);
+    let (curves, _) = schema::curve::read_curves(&folder.join(CURVES)).unwrap();
+    let mut rows: Vec<CurveRow> = curves.into_values().collect();
+    rows[0].ops.pop();
+    rows[0].cost_ns.pop();
+    let mut stray = rows[1].clone();
+    stray.plan_index = 999;
+    rows.push(stray);
+    schema::csv_rows::write_rows(&folder.join(CURVES), &rows).unwrap();
+    let out = root.join("report");
+    let o = run(bin()
+        .arg("report")
+        .arg(&folder)
+        .args(["--reference", "a", "--resamples", "100"])
+        .args(["--warm", "/nonexistent", "--conformance", "/nonexistent"])
+        .arg("--out")
+        .arg(&out));
+    assert!(o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("1 curve(s) whose reads are not their batch's schedule"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 curve(s) of samples that are not ok samples"),
+        "{said}"
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(curve_cell(&json, "a")["processes"], 5);
+}
+
+#[test]
+fn a_run_without_curves_has_no_curve_section_nor_columns() {
+    let root = tmp("curve-none");
+    common::synth(&root.join("run"), 12, 3, &[]);
+    let out = root.join("report");
+    let o = run(bin()
+        .arg("report")
+        .arg(root.join("run"))
+        .args(["--resamples", "100", "--warm", "/nonexistent"])
+        .args(["--conformance", "/nonexistent", "--out"])
+        .arg(&out));
+    assert!(o.status.success());
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("The cost curve"));
+    let json = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(!json.contains("\"curve\""));
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(!csv.lines().next().unwrap().contains("curve_"));
+}
