@@ -15,7 +15,7 @@ use serde::Serialize;
 /// The fewest windows a segment may hold.
 pub const MIN_SEGMENT: usize = 5;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Class {
     Flat,
     Warmup,

@@ -358,10 +358,6 @@ fn summarize_cell(key: &CellKey, ps: &[&Process], opts: &CurveOptions) -> CurveC
         .collect();
     let classified: Vec<changepoint::Classified> =
         series.iter().map(|s| changepoint::classify(s)).collect();
-    let mut counts: BTreeMap<changepoint::Class, usize> = BTreeMap::new();
-    for c in &classified {
-        *counts.entry(c.class).or_default() += 1;
-    }
     let classes = [
         changepoint::Class::Flat,
         changepoint::Class::Warmup,
@@ -369,9 +365,9 @@ fn summarize_cell(key: &CellKey, ps: &[&Process], opts: &CurveOptions) -> CurveC
         changepoint::Class::NoSteadyState,
     ]
     .into_iter()
-    .map(|c| ClassCount {
-        class: c.name(),
-        processes: counts.get(&c).copied().unwrap_or(0),
+    .map(|k| ClassCount {
+        class: k.name(),
+        processes: classified.iter().filter(|c| c.class == k).count(),
     })
     .collect();
     let positions: Vec<f64> = classified
