@@ -7,7 +7,7 @@ use analysis::cli::{
     Cli, Command, CompareArgs, ExportArgs, MergeArgs, ReportArgs, SynthArgs, TableFormat,
 };
 use analysis::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
-use analysis::inputs::{alloc, conformance, criterion, jmh, run, warm_gate};
+use analysis::inputs::{alloc, conformance, criterion, curves, jmh, run, warm_gate};
 use analysis::measure::Rules;
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
@@ -85,6 +85,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     }
     let conformance = conformance::load_conformance(&a.conformance)?;
     let timed = a.timed.as_deref().map(run::load_run).transpose()?;
+    let curves = curves::load_curves(&run)?;
     let inputs = ReportInputs {
         run,
         warm_dir: a.warm.clone(),
@@ -95,6 +96,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         conformance_path: a.conformance.clone(),
         conformance,
         timed,
+        curves,
     };
     let opts = ReportOptions {
         reference: a.reference,

@@ -315,6 +315,7 @@ impl Rules for Measure {
                 Precision,
                 Noise,
                 ColdWarm,
+                Curve,
                 PerCell,
                 Allocations,
                 Conformance,

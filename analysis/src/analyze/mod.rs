@@ -7,6 +7,7 @@ pub mod cells;
 pub mod coldwarm;
 pub mod conformance;
 pub mod contrasts;
+pub mod curve;
 pub mod machines;
 pub mod manifest;
 pub mod noise;

@@ -208,7 +208,7 @@ pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
 }
 
 /// Operation counts on the cost chart's x axis: 1, 10, 100, 1000, then 10⁴…
-fn ops_label(n: f64) -> String {
+pub(crate) fn ops_label(n: f64) -> String {
     if n < 1e4 {
         format!("{n:.0}")
     } else {
@@ -457,7 +457,7 @@ fn measured_then_extended(
 }
 
 /// One line of a chart's legend: a short stroke in the series' colour and its name.
-fn legend_entry(svg: &mut Svg, (lx, ly): (f64, f64), color: &str, label: &str) {
+pub(crate) fn legend_entry(svg: &mut Svg, (lx, ly): (f64, f64), color: &str, label: &str) {
     svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid(color, 2.5));
     svg.text(
         (lx + 28.0, ly + 4.0),

@@ -8,6 +8,7 @@
 pub mod chart_data;
 pub mod charts;
 pub mod console;
+pub mod curve_charts;
 pub mod doc;
 pub mod format;
 pub mod html;

@@ -11,6 +11,7 @@ use crate::analyze::contrasts::{
     adjust, against_reference, between_builds, process_ratios, variant_order, ContrastRow,
     ProcessRatio,
 };
+use crate::analyze::curve::{CurveOptions, CurveReport, Process};
 use crate::analyze::machines::{across, AcrossReport, Machines};
 use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
@@ -53,6 +54,8 @@ pub struct ReportInputs {
     pub conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
     /// With a counted run: a timed run whose medians are set beside the counts (`--timed`).
     pub timed: Option<Run>,
+    /// A curve run's processes and the notes of reading them; `None` without curves.csv.
+    pub curves: Option<(Vec<Process>, Vec<String>)>,
 }
 
 /// How the statistics are computed.
@@ -134,6 +137,9 @@ pub struct Report {
     pub break_evens: Vec<BreakEven>,
     /// The break-evens of the process over its floor (the second headline figure).
     pub process_break_evens: Vec<BreakEven>,
+    /// A curve run's figures (`cold run --curve N`); absent from summary.json otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve: Option<CurveReport>,
     pub alloc_source: Source,
     pub alloc: Option<Vec<AllocRow>>,
     pub conformance_source: Source,
@@ -408,6 +414,20 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         None => (None, Vec::new()),
     };
 
+    let curve = inputs.curves.map(|(processes, read_notes)| {
+        notes.extend(read_notes);
+        crate::analyze::curve::analyze(
+            &processes,
+            &CurveOptions {
+                reference: reference.as_deref(),
+                baselines: &baselines,
+                warm: &warm,
+                level: opts.level,
+                resamples: opts.resamples,
+                seed,
+            },
+        )
+    });
     let finished_samples = run.samples.len();
     let mut warnings = warnings(
         manifest,
@@ -418,6 +438,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     );
     warnings.extend(short_warm_runs(&warm));
     warnings.extend(run.measure.warnings(&cells));
+    warnings.extend(curve.iter().flat_map(crate::analyze::curve::warnings));
     let precision_run = manifest.and_then(|m| {
         let rule = m.settings.stopping.as_ref()?;
         Some(PrecisionRun::of(
@@ -469,6 +490,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         curves,
         break_evens,
         process_break_evens,
+        curve,
         alloc_source: Source {
             path: inputs.alloc_path.display().to_string(),
             present: alloc.is_some(),

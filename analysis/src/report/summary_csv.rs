@@ -2,7 +2,8 @@
 //! raw units for spreadsheets and scripts. Each column is declared once below with what fills
 //! it; the columns of a cell's figures carry the run's quantity in their names
 //! (`init_plus_ops_median_ns` in a timed run, `init_plus_ops_median_instr` in a counted one),
-//! so a file never holds one unit under another's name.
+//! so a file never holds one unit under another's name. A curve run's file has the curve's
+//! columns after these (`curve_…`); a run without curves.csv has none of them.
 
 use super::model::Report;
 use crate::analyze::cells::CellSummary;
@@ -287,7 +288,91 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         &format!("timed_{}_median_ns", Phase::FirstOp),
         Box::new(move |r, c| beside(r, c, |b| b.first_op_ns)),
     );
+    if r.curve.is_some() {
+        curve_columns(&mut columns);
+    }
     columns
+}
+
+/// A curve run's columns (only in a curve run's summary.csv): the cell's curve, and its
+/// codec's crossing with the reference, measured, beyond the last read and by the straight line.
+fn curve_columns(columns: &mut Vec<(String, Fill)>) {
+    use crate::analyze::curve::{CurveCell, CurveCrossing, Measured, StraightLine};
+    type OfCell = fn(&CurveCell) -> String;
+    type OfCrossing = fn(&CurveCrossing) -> String;
+    let cell: [(&str, OfCell); 6] = [
+        ("curve_processes", |c| c.processes.to_string()),
+        ("curve_class", |c| {
+            c.classes
+                .iter()
+                .filter(|k| k.processes > 0)
+                .map(|k| format!("{} {}", k.class, k.processes))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }),
+        ("curve_changepoint_ops", |c| opt(c.changepoint_ops)),
+        ("curve_steady_ns_per_op", |c| opt(c.steady_ns)),
+        ("curve_steady_over_warm", |c| opt(c.steady_over_warm)),
+        ("curve_clock_share", |c| opt(c.clock_share)),
+    ];
+    for (name, f) in cell {
+        columns.push((
+            name.into(),
+            Box::new(move |r, c| {
+                r.curve
+                    .as_ref()
+                    .and_then(|k| k.cell(&c.key))
+                    .map_or(String::new(), f)
+            }),
+        ));
+    }
+    let crossing: [(&str, OfCrossing); 10] = [
+        ("curve_against", |c| c.reference.clone()),
+        ("curve_crossing_cheaper", |c| match &c.measured {
+            Measured::From { cheaper, .. } => cheaper.clone(),
+            Measured::None { .. } => String::new(),
+        }),
+        ("curve_crossing_n", |c| match &c.measured {
+            Measured::From { n, .. } => n.to_string(),
+            Measured::None { .. } => String::new(),
+        }),
+        ("curve_crossing_lo", |c| match &c.measured {
+            Measured::From { lo, .. } => opt(*lo),
+            Measured::None { .. } => String::new(),
+        }),
+        ("curve_crossing_hi", |c| match &c.measured {
+            Measured::From { hi, .. } => opt(*hi),
+            Measured::None { .. } => String::new(),
+        }),
+        ("curve_cheaper_throughout", |c| match &c.measured {
+            Measured::None { cheaper } => opt(cheaper.as_ref()),
+            Measured::From { .. } => String::new(),
+        }),
+        ("curve_beyond_cheaper", |c| {
+            opt(c.beyond.as_ref().map(|b| &b.cheaper_after))
+        }),
+        ("curve_beyond_n", |c| {
+            opt(c.beyond.as_ref().and_then(|b| b.n))
+        }),
+        ("curve_straight_line_n", |c| match &c.straight_line {
+            StraightLine::From { n, .. } => n.to_string(),
+            _ => String::new(),
+        }),
+        ("curve_measured_over_straight", |c| {
+            opt(c.measured_over_straight)
+        }),
+    ];
+    for (name, f) in crossing {
+        columns.push((
+            name.into(),
+            Box::new(move |r, c| {
+                r.curve
+                    .as_ref()
+                    .and_then(|k| k.crossing_of(&c.key))
+                    .map_or(String::new(), f)
+            }),
+        ));
+    }
 }
 
 /// The header and rows of summary.csv.

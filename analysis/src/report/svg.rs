@@ -162,6 +162,24 @@ impl Svg {
         );
     }
 
+    /// A filled band between two lines of the same x's: `upper` left to right, then `lower`
+    /// back.
+    pub fn band(&mut self, upper: &[(f64, f64)], lower: &[(f64, f64)], fill: &str, opacity: f64) {
+        if upper.len() < 2 || lower.len() < 2 {
+            return;
+        }
+        let p: Vec<String> = upper
+            .iter()
+            .chain(lower.iter().rev())
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        let _ = writeln!(
+            self.body,
+            r#"<polygon points="{}" fill="{fill}" fill-opacity="{opacity}" stroke="none"/>"#,
+            p.join(" ")
+        );
+    }
+
     /// Vertical grid lines from `y0` down to `y1`, one per `(pixel x, label)`, each labelled
     /// below `y1`.
     pub fn x_grid(&mut self, ticks: impl IntoIterator<Item = (f64, String)>, (y0, y1): (f64, f64)) {

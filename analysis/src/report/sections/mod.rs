@@ -17,6 +17,7 @@ mod cold_warm;
 mod comparisons;
 mod conditions;
 mod counts;
+mod curve;
 mod headline;
 mod machines;
 mod noise;
@@ -32,6 +33,8 @@ use comparisons::{against_reference, chart_blocks};
 use conditions::conditions;
 pub use counts::{counted_text, counts_table, NOT_SHOWN};
 use counts::{counts, timing_skipped};
+use curve::curve;
+pub use curve::{beyond_text, measured_text, straight_text};
 use headline::headline;
 pub use headline::{headline_table, headline_tables_text, headline_text};
 use machines::machines;
@@ -157,6 +160,8 @@ pub enum Section {
     Precision,
     Noise,
     ColdWarm,
+    /// A curve run's cost curve (nothing without curves.csv).
+    Curve,
     PerCell,
     Counts,
     TimingSkipped,
@@ -179,6 +184,7 @@ impl Section {
             Section::Precision => precision(r),
             Section::Noise => noise(r),
             Section::ColdWarm => cold_warm(r),
+            Section::Curve => curve(r),
             Section::PerCell => per_cell(r),
             Section::Counts => counts(r),
             Section::TimingSkipped => timing_skipped(r),

@@ -1,0 +1,69 @@
+//! Reading a curve run's curves: `curves.csv` (schema's reader, bounded, no link followed) joined
+//! by plan index to the ok samples of samples.csv, into one [`Process`] per sample. A folder
+//! without curves.csv is not a curve run (`None`); a curve without an ok sample, or whose reads
+//! are not its batch's schedule, is left out with a note.
+
+use crate::analyze::curve::Process;
+use crate::inputs::run::Run;
+use anyhow::{Context, Result};
+use schema::curve::{read_curves, schedule, window_for, CURVES};
+use schema::files::Folder;
+use schema::phases::{Figure, Phase};
+use schema::rows::read_samples;
+use schema::run_folder::SAMPLES;
+
+/// The processes of a curve run and the notes about what was left out; `None` when the run
+/// folder holds no curves.csv.
+pub fn load_curves(run: &Run) -> Result<Option<(Vec<Process>, Vec<String>)>> {
+    let folder = Folder::new(&run.dir);
+    if !folder.exists(CURVES) {
+        return Ok(None);
+    }
+    let path = run.dir.join(CURVES);
+    let (curves, torn) = read_curves(&path).with_context(|| format!("{}", path.display()))?;
+    let mut notes: Vec<String> = torn.into_iter().collect();
+    let (samples, _) = read_samples(&run.dir.join(SAMPLES), None)?;
+    let mut processes = Vec::new();
+    let mut off_schedule = 0usize;
+    let mut schedules: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+    for s in samples.iter().filter(|s| s.is_ok()) {
+        let Some(c) = curves.get(&s.plan_index) else {
+            continue;
+        };
+        let batch = u64::from(s.batch);
+        let want = schedules
+            .entry(batch)
+            .or_insert_with(|| schedule(batch, window_for(batch)));
+        if c.ops != *want {
+            off_schedule += 1;
+            continue;
+        }
+        processes.push(Process {
+            key: s.cell(),
+            block: s.block,
+            init_ns: s.get(Figure::time(Phase::Init)).unwrap_or(0),
+            clock_1000_ns: c.clock_1000_ns,
+            ops: c.ops.clone(),
+            cost_ns: c.cost_ns.clone(),
+        });
+    }
+    let ok: std::collections::BTreeSet<u64> = samples
+        .iter()
+        .filter(|s| s.is_ok())
+        .map(|s| s.plan_index)
+        .collect();
+    let unmatched = curves.keys().filter(|i| !ok.contains(i)).count();
+    if unmatched > 0 {
+        notes.push(format!(
+            "{}: {unmatched} curve(s) of samples that are not ok samples of samples.csv were left out",
+            path.display()
+        ));
+    }
+    if off_schedule > 0 {
+        notes.push(format!(
+            "{}: {off_schedule} curve(s) whose reads are not their batch's schedule (`schema::curve::schedule`) were left out",
+            path.display()
+        ));
+    }
+    Ok(Some((processes, notes)))
+}
