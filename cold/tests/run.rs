@@ -781,24 +781,28 @@ fn a_resume_without_a_manifest_is_refused() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// A curve run: every child runs N operations in one process, and each ok sample's curve is a
-/// row of curves.csv holding the library's cumulative cost at every read of the schedule. The
-/// stand-ins plant exact curves (a flat one, a 10× drop after operation 5,000, a slowdown after
-/// operation 1,000), so the file must hold exactly them; no figure depends on the machine.
+/// A curve run, end to end: every child runs N operations in one process, each ok sample's
+/// curve is a row of curves.csv holding the library's cumulative cost at every read of the
+/// schedule, and the report reads the crossing and each process's class from them. The
+/// stand-ins plant exact curves: serde_json flat at 5,000 ns per operation, miniserde 10× faster
+/// after operation 5,000 (20,000 then 2,000 ns), nanoserde 10× slower after operation 1,000 (2,000
+/// then 20,000 ns), so the file must hold exactly them, miniserde must cross serde_json at
+/// exactly n = 30,000 and nanoserde at 1,200, with their changepoints after operations 5,000 and
+/// 1,000; nothing depends on the machine's speed.
 #[test]
-fn a_curve_run_records_each_process_on_the_schedule() {
+fn a_curve_run_gives_the_planted_crossing_and_changepoints() {
     let root = tmp("curve");
     let dir = root.join("run");
     let stand_ins = common::stand_ins(
         &root,
         "steady",
-        &["THAW_TEST_CURVE=noop:flat,cpu-features:drop,serde_json:slowdown".to_string()],
+        &["THAW_TEST_CURVE=serde_json:flat,miniserde:drop,nanoserde:slowdown".to_string()],
     );
     let out = cold()
         .args([
             "run",
             "--codecs",
-            "noop,cpu-features,serde_json",
+            "serde_json,miniserde,nanoserde",
             "--ops",
             "de",
         ])
@@ -835,15 +839,80 @@ fn a_curve_run_records_each_process_on_the_schedule() {
         assert_eq!(curve.ops, schedule);
         assert!(curve.clock_1000_ns > 0);
         let planted = |n: u64| match s.codec.as_str() {
-            "noop" => 5_000 * n,
-            "cpu-features" if n <= 5_000 => 20_000 * n,
-            "cpu-features" => 100_000_000 + 2_000 * (n - 5_000),
+            "serde_json" => 5_000 * n,
+            "miniserde" if n <= 5_000 => 20_000 * n,
+            "miniserde" => 100_000_000 + 2_000 * (n - 5_000),
             _ if n <= 1_000 => 2_000 * n,
             _ => 2_000_000 + 20_000 * (n - 1_000),
         };
         let want: Vec<u64> = schedule.iter().map(|&n| planted(n)).collect();
         assert_eq!(curve.cost_ns, want, "{}", s.codec);
         assert_eq!(s.get(Figure::time(Phase::Init)), Some(0));
+    }
+
+    let report = root.join("report");
+    let out = Command::new(common::beside_runner("analysis"))
+        .arg("report")
+        .arg(&dir)
+        .args(["--warm", "/nonexistent", "--out"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap())
+            .unwrap();
+    let curve = &summary["curve"];
+    let crossing = |codec: &str| {
+        curve["crossings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["codec"] == codec)
+            .unwrap_or_else(|| panic!("no crossing of {codec}: {curve}"))["measured"]
+            .clone()
+    };
+    let drop = crossing("miniserde");
+    assert_eq!(
+        (&drop["cheaper"], &drop["n"]),
+        (&"miniserde".into(), &30_000.into())
+    );
+    let slowdown = crossing("nanoserde");
+    assert_eq!(
+        (&slowdown["cheaper"], &slowdown["n"]),
+        (&"serde_json".into(), &1_200.into())
+    );
+    let cell = |codec: &str| {
+        curve["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["key"]["codec"] == codec)
+            .unwrap()
+            .clone()
+    };
+    for (codec, class, after) in [
+        ("serde_json", "flat", None),
+        ("miniserde", "warmup", Some(5_000.0)),
+        ("nanoserde", "slowdown", Some(1_000.0)),
+    ] {
+        let c = cell(codec);
+        let classes: Vec<(String, u64)> = c["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| {
+                (
+                    k["class"].as_str().unwrap().to_string(),
+                    k["processes"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert!(
+            classes.contains(&(class.to_string(), 6)),
+            "{codec}: {classes:?}"
+        );
+        assert_eq!(c["changepoint_ops"].as_f64(), after, "{codec}");
     }
     std::fs::remove_dir_all(&root).unwrap();
 }
