@@ -382,27 +382,24 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
         warm_ns: c.warm_ns,
         boot: Vec::new(),
     };
-    let mut ns: Vec<u64> = (0..resamples)
+    let found: Vec<Option<u64>> = (0..resamples)
         .map(|r| {
             let (ar, br) = (rebuilt(a, r), rebuilt(b, r));
             match break_even(&be.scenario, &ar, &br)
                 .as_ref()
                 .and_then(|x| far_end(x, lo_n))
             {
-                Some((c, n)) if c == codec => n,
-                _ => u64::MAX,
+                Some((c, n)) if c == codec => Some(n),
+                _ => None,
             }
         })
         .collect();
-    ns.sort_unstable();
-    let alpha = (1.0 - level) / 2.0;
-    let last = (ns.len() - 1) as f64;
-    let pick = |q: f64| Some(ns[q as usize]).filter(|&v| v != u64::MAX);
+    let (lo, hi) = stats::bootstrap::crossing_interval(found, level);
     Some(Settles {
         codec: codec.to_string(),
         n,
-        lo: pick((alpha * last).floor()),
-        hi: pick(((1.0 - alpha) * last).ceil()),
+        lo,
+        hi,
         level,
     })
 }

@@ -10,7 +10,6 @@ use super::cells::{cell_seed, CellKey};
 use super::coldwarm::{break_evens, find_warm, Cost, CostCurve, Scenario};
 use super::contrasts::pair;
 // STAND-IN: becomes `use stats::changepoint;` when the `stats` branch is merged.
-use stats::changepoint;
 use crate::inputs::criterion::WarmEstimate;
 use crate::parallel::par_map;
 use crate::stats::median_interval::order_statistic_interval;
@@ -19,6 +18,7 @@ use crate::stats::quantile::{median, sorted};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+use stats::changepoint;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The clock's price above which the report warns: 0.1% of C(N).
@@ -421,7 +421,7 @@ fn crossing_interval(
     }
     let ops = &pairs[0].0.ops;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut ns: Vec<u64> = (0..resamples)
+    let found: Vec<Option<u64>> = (0..resamples)
         .map(|_| {
             let drawn: Vec<usize> = (0..pairs.len())
                 .map(|_| rng.random_range(0..pairs.len()))
@@ -429,20 +429,13 @@ fn crossing_interval(
             let a: Vec<&Process> = drawn.iter().map(|&i| pairs[i].0).collect();
             let b: Vec<&Process> = drawn.iter().map(|&i| pairs[i].1).collect();
             match crossing(ops, &median_curve(&a), &median_curve(&b)) {
-                Cross::From { cheaper: c, n } if c == cheaper => n,
-                Cross::Throughout { cheaper: c } if c == cheaper => ops[0],
-                _ => u64::MAX,
+                Cross::From { cheaper: c, n } if c == cheaper => Some(n),
+                Cross::Throughout { cheaper: c } if c == cheaper => Some(ops[0]),
+                _ => None,
             }
         })
         .collect();
-    ns.sort_unstable();
-    let alpha = (1.0 - level) / 2.0;
-    let last = (ns.len() - 1) as f64;
-    let pick = |q: f64| Some(ns[q as usize]).filter(|&v| v != u64::MAX);
-    (
-        pick((alpha * last).floor()),
-        pick(((1.0 - alpha) * last).ceil()),
-    )
+    stats::bootstrap::crossing_interval(found, level)
 }
 
 /// Straight lines from C(N) with each codec's steady state per operation: from which whole n

@@ -227,27 +227,20 @@ pub(crate) fn ops_label(n: f64) -> String {
     }
 }
 
-/// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
-/// where extrapolated with the warm time per operation; rings where a codec crosses the reference.
-pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
-    let curves = chart_curves(report, s);
-    if curves.is_empty() {
-        return None;
-    }
-    let colors = codec_colors(report);
-    let (x_lo, x_hi) = x_range(report, s, &curves);
-    let (left, right, top, bottom) = (78.0, 190.0, 24.0, 48.0);
-    let (width, height) = (980.0, 460.0);
-    let mut series = cost_series(&curves, x_lo, x_hi);
-    let (y_lo, y_hi) = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.1))
-        .filter(|v| *v > 0.0)
-        .fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
-    if !y_lo.is_finite() {
-        return None;
-    }
-    let mut svg = Svg::new(width, height);
+/// The size of the cost charts, and their margins (left, right, top, bottom).
+pub(crate) const SIZE: (f64, f64) = (980.0, 460.0);
+pub(crate) const MARGINS: (f64, f64, f64, f64) = (78.0, 190.0, 24.0, 48.0);
+
+/// A log-log frame of the cost charts (a cold run's and a curve's): the scales, the grid and the
+/// axes' titles.
+pub(crate) fn frame(
+    svg: &mut Svg,
+    (x_lo, x_hi): (f64, f64),
+    (y_lo, y_hi): (f64, f64),
+    y_title: &str,
+) -> (LogScale, LogScale) {
+    let (width, height) = SIZE;
+    let (left, right, top, bottom) = MARGINS;
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo, y_hi, height - bottom, top);
     svg.x_grid(
@@ -266,6 +259,36 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
         (width - right, height - bottom),
         height,
         "operations in one process (log scale)",
+        y_title,
+    );
+    (x, y)
+}
+
+/// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
+/// where extrapolated with the warm time per operation; rings where a codec crosses the reference.
+pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
+    let curves = chart_curves(report, s);
+    if curves.is_empty() {
+        return None;
+    }
+    let colors = codec_colors(report);
+    let (x_lo, x_hi) = x_range(report, s, &curves);
+    let (_, right, top, _) = MARGINS;
+    let (width, height) = SIZE;
+    let mut series = cost_series(&curves, x_lo, x_hi);
+    let (y_lo, y_hi) = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(|v| *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
+    if !y_lo.is_finite() {
+        return None;
+    }
+    let mut svg = Svg::new(width, height);
+    let (x, y) = frame(
+        &mut svg,
+        (x_lo, x_hi),
+        (y_lo, y_hi),
         "cumulative cost (log scale)",
     );
     sort_by_final_value(&mut series);

@@ -4,15 +4,11 @@
 //! tiers and changes of regime show. What they draw is computed in `analyze::curve`.
 
 use super::chart_data::codec_colors;
-use super::charts::{legend_entry, ops_label};
-use super::format;
+use super::charts::{frame, legend_entry, MARGINS, SIZE};
 use super::model::Report;
-use super::svg::{Font, LogScale, Stroke, Svg, GREY};
+use super::svg::{Font, Stroke, Svg, GREY};
 use crate::analyze::coldwarm::Scenario;
 use crate::analyze::curve::{CurveCell, CurveReport, Measured};
-
-const SIZE: (f64, f64) = (980.0, 460.0);
-const MARGINS: (f64, f64, f64, f64) = (78.0, 190.0, 24.0, 48.0);
 
 /// The curve cells of a scenario, in the report's order.
 fn cells<'a>(r: &Report, curve: &'a CurveReport, s: &Scenario) -> Vec<&'a CurveCell> {
@@ -29,38 +25,6 @@ fn positive_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
         .filter(|v| *v > 0.0 && v.is_finite())
         .fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(v), h.max(v)));
     lo.is_finite().then_some((lo, hi))
-}
-
-/// A log-log frame: the scales, the grid and the axes' titles.
-fn frame(
-    svg: &mut Svg,
-    (x_lo, x_hi): (f64, f64),
-    (y_lo, y_hi): (f64, f64),
-    y_title: &str,
-) -> (LogScale, LogScale) {
-    let (width, height) = SIZE;
-    let (left, right, top, bottom) = MARGINS;
-    let x = LogScale::covering(x_lo, x_hi, left, width - right);
-    let y = LogScale::covering(y_lo, y_hi, height - bottom, top);
-    svg.x_grid(
-        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
-        (top, height - bottom),
-    );
-    svg.y_grid(
-        y.ticks()
-            .into_iter()
-            .map(|t| (y.map(t), format::tick_ns(t))),
-        (left, width - right),
-    );
-    svg.axes((left, top), (width - right, height - bottom));
-    svg.axis_titles(
-        (left, top),
-        (width - right, height - bottom),
-        height,
-        "operations in one process (log scale)",
-        y_title,
-    );
-    (x, y)
 }
 
 /// C(n) per codec with its interval band, the crossings with the reference ringed, and each

@@ -118,6 +118,24 @@ pub fn median_ratio_interval(
     percentile_interval(mb.iter().zip(&ma).map(|(b, a)| b / a).collect(), level)
 }
 
+/// The percentile bootstrap interval at `level` of a crossing found in each resample: `found`
+/// holds one n per resample, `None` where that resample has no crossing. Its bounds are the
+/// order statistics at ⌊α·(R − 1)⌋ and ⌈(1 − α)·(R − 1)⌉ of the ascending n (α = (1 − level)/2),
+/// a missing crossing counting as beyond every n: a bound that falls on one is `None` ("never").
+pub fn crossing_interval(mut found: Vec<Option<u64>>, level: f64) -> (Option<u64>, Option<u64>) {
+    if found.is_empty() {
+        return (None, None);
+    }
+    found.sort_unstable_by_key(|n| n.unwrap_or(u64::MAX));
+    let alpha = (1.0 - level) / 2.0;
+    let last = (found.len() - 1) as f64;
+    let pick = |q: f64| found[(q as usize).min(found.len() - 1)];
+    (
+        pick((alpha * last).floor()),
+        pick(((1.0 - alpha) * last).ceil()),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +275,17 @@ mod tests {
                 "n={na},{nb}: covered {covered}/{runs}"
             );
         }
+    }
+
+    #[test]
+    fn a_crossing_interval_counts_a_missing_crossing_beyond_every_n() {
+        // 100 resamples, 5 of them without a crossing: the upper bound (rank 98) is one of those
+        let found: Vec<Option<u64>> = (1..=95).map(Some).chain([None; 5]).collect();
+        assert_eq!(crossing_interval(found, 0.95), (Some(3), None));
+        let found: Vec<Option<u64>> = (1..=99).map(Some).chain([None]).collect();
+        assert_eq!(crossing_interval(found, 0.95), (Some(3), Some(98)));
+        let all: Vec<Option<u64>> = (1..=101).rev().map(Some).collect();
+        assert_eq!(crossing_interval(all, 0.95), (Some(3), Some(99)));
+        assert_eq!(crossing_interval(Vec::new(), 0.95), (None, None));
     }
 }
