@@ -6,7 +6,9 @@
 # temporary folder's path: every binary, child and hostile helper runs from inside it).
 #
 # The probes are issue 21's nineteen defects (hostile run folders, warm folders, children and
-# external descriptions: `p01`…`p19`), and the older probes of the runner (two writers, kills
+# external descriptions: `p01`…`p19`), issue 31's sixteen (limits a child cannot lift, outputs
+# that never land on inputs, hard links, bounded reads, clipped and escaped text: `q01`…`q16`),
+# and the older probes of the runner (two writers, kills
 # and signals, a full disk, edited or damaged folders, children that hang, flood or leave
 # processes behind, numbers out of range, a wrong corpus, conformance, compare), made exact as
 # issue 20 asks. No sleep decides a result: where a probe waits for an event (a child started,
@@ -28,7 +30,7 @@
 # The full-disk probe mounts a small tmpfs and the device probe makes a device node, so they
 # need root; elsewhere they say they were skipped (SKIP, which does not fail the script, except
 # under THAW_CI=1: CI states that it runs as root, so there a skipped probe fails).
-# Needs perl, setsid, pgrep, timeout, prlimit, mkfifo, and a grep with -P.
+# Needs perl, setsid, pgrep, timeout, prlimit, mkfifo, python3, truncate, and a grep with -P.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -62,7 +64,7 @@ needed=(cold cold-spawner analysis fixtures child-noop-de-any child-noop-ser-any
 for b in "${needed[@]}"; do
   [ -x "$src/$b" ] || { echo "no $src/$b: build it with $build_hint" >&2; exit 2; }
 done
-for tool in perl setsid pgrep pkill timeout prlimit mkfifo sha256sum; do
+for tool in perl setsid pgrep pkill timeout prlimit mkfifo sha256sum python3 truncate; do
   command -v "$tool" >/dev/null || { echo "$0 needs $tool" >&2; exit 2; }
 done
 echo x | grep -qP 'x' 2>/dev/null || { echo "$0 needs a grep with -P (PCRE)" >&2; exit 2; }
@@ -736,9 +738,9 @@ p12_formulas() {
   run "$d/names-compare.said" analysis compare "$d/names" "$d/names-b" --out "$d/names-compare.csv"; code2=$?
   local risky; risky=$(formulas "$d/names-report/summary.csv" "$d/names-compare.csv" 2>/dev/null | head -2 | sed "s|$d/||g" | tr '\n' ' ')
   record "p12a codec ids +TORTURE and -TORTURE (stricter choice: refused, a name starts with a letter or a digit)" \
-    "report and compare exit 2 naming plan.csv or samples.csv; no CSV written with a formula" \
-    "report exit $code: $(grep -m1 -oE '[a-z]+\.csv: line [0-9]+: codec `[^`]*`' "$d/names-report.said"); compare exit $code2; formulas: ${risky:-none}" \
-    "$(test $code = 2 -a $code2 = 2 -a -z "$risky" && grep -qE 'plan\.csv|samples\.csv' "$d/names-report.said" && grep -qE 'plan\.csv|samples\.csv' "$d/names-compare.said" && echo 0 || echo 1)"
+    "report and compare exit 2 naming manifest.json (its codec ids are checked first), plan.csv or samples.csv; no CSV written with a formula" \
+    "report exit $code: $(grep -m1 -oE '[a-z]+\.(csv|json): (line [0-9]+: codec|codecs\[[0-9]+\]\.id) `[^`]*`' "$d/names-report.said"); compare exit $code2; formulas: ${risky:-none}" \
+    "$(test $code = 2 -a $code2 = 2 -a -z "$risky" && grep -qE 'plan\.csv|samples\.csv|manifest\.json' "$d/names-report.said" && grep -qE 'plan\.csv|samples\.csv|manifest\.json' "$d/names-compare.said" && echo 0 || echo 1)"
 
   # Free text of the manifest that reaches the CSV files: a codec's runtime, library, version.
   synth_run "$d/text"
@@ -1323,6 +1325,390 @@ o_compare_small_n() {
     "$(test $code = 0 && has "$work/one.said" "0 improved, 0 regressed, 0 unchanged; 4 with too few samples" && ! has "$work/one.said" panicked && echo 0 || echo 1)"
 }
 
+# ---- issue 31 ----------------------------------------------------------------------------------
+
+# 1. The memory limit holds whatever the child does: it raises its own limit (RLIMIT_DATA to
+# unlimited: refused without privilege, allowed as root) or takes shared memory, which
+# RLIMIT_DATA does not count. Either way its peak is past the limit and the sample is `memory`.
+q01_memory() {
+  local d=$work/q01 code kind body
+  mkdir -p "$d"
+  for kind in lift shared; do
+    if [ $kind = lift ]; then
+      body='if [ "$n" -ge 2 ]; then python3 -c "import resource as r
+try: r.setrlimit(r.RLIMIT_DATA, (-1, -1))
+except (ValueError, OSError): pass
+b = bytearray(700 << 20)" || exit 1; fi'
+    else
+      body='if [ "$n" -ge 2 ]; then python3 -c "import mmap
+m = mmap.mmap(-1, 700 << 20, mmap.MAP_SHARED)
+for i in range(0, 700 << 20, 4096): m[i] = 1" || exit 1; fi'
+    fi
+    kids "$d/$kind" "child-noop-de-any=$body"
+    run "$d/$kind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 2 \
+      --memory-limit 256 --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    record "q01 $([ $kind = lift ] && echo 'a child raises its RLIMIT_DATA to unlimited, then takes 700 MB' || echo 'a child touches a 700 MB shared anonymous mapping') (--memory-limit 256)" \
+      "exit 3; memory×2 (never ok); nothing left" \
+      "exit $code; $(statuses "$d/$kind-run"); $(row_error "$d/$kind-run" 1 | cut -c1-90); $(ours) left" \
+      "$(test $code = 3 -a "$(statuses "$d/$kind-run")" = "memory×2" -a "$(ours)" = 0 && echo 0 || echo 1)"
+    sweep
+  done
+}
+
+# 2. No output lands on an input: a run's files, warm results, a file of the user's, a link.
+q02_outputs() {
+  local d=$work/q02 code before
+  mkdir -p "$d"; victim "$d/victim"; local vb; vb=$(sha "$d/victim")
+  synth_run "$d/a"; synth_run "$d/b"
+  before=$(tree_sha "$d/a")
+  run "$d/cmp.said" analysis compare "$d/a" "$d/b" --out "$d/a/samples.csv"; code=$?
+  record "q02a analysis compare A B --out A/samples.csv" \
+    "exit 2 naming --out A/samples.csv (a file is there already); A unchanged" \
+    "exit $code: $(said "$d/cmp.said" "--out" | cut -c1-110); A $([ "$before" = "$(tree_sha "$d/a")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$d/a")" && has "$d/cmp.said" "a file is there already" && echo 0 || echo 1)"
+
+  run "$d/new.said" analysis compare "$d/a" "$d/b" --out "$d/a/new.csv"; code=$?
+  record "q02b analysis compare A B --out A/new.csv (a new file in a run folder)" \
+    "exit 2: its folder holds a run; A unchanged" \
+    "exit $code: $(said "$d/new.said" "--out" | cut -c1-110); A $([ "$before" = "$(tree_sha "$d/a")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$d/a")" && has "$d/new.said" "holds a run" && echo 0 || echo 1)"
+
+  run "$d/export.said" analysis export --format hyperfine "$d/a" --out "$d/a/manifest.json"; code=$?
+  record "q02c analysis export --out RUN/manifest.json" \
+    "exit 2 naming --out; the run unchanged" \
+    "exit $code: $(said "$d/export.said" "--out" | cut -c1-110); run $([ "$before" = "$(tree_sha "$d/a")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$d/a")" && has "$d/export.said" "manifest.json" && echo 0 || echo 1)"
+
+  synth_run "$d/s1" "$d/warm"
+  local wb; wb=$(tree_sha "$d/warm")
+  run "$d/warm.said" analysis synth --out "$d/s2" --samples 60 --warm "$d/warm"; code=$?
+  record "q02d analysis synth --out NEW --warm WARM (WARM holds warm results)" \
+    "exit 2 naming --warm; WARM unchanged; NEW not made" \
+    "exit $code: $(said "$d/warm.said" "--warm" | cut -c1-110); warm $([ "$wb" = "$(tree_sha "$d/warm")" ] && echo unchanged || echo CHANGED); NEW $([ -e "$d/s2" ] && echo MADE || echo absent)" \
+    "$(test $code = 2 -a "$wb" = "$(tree_sha "$d/warm")" -a ! -e "$d/s2" && has "$d/warm.said" "--warm" && echo 0 || echo 1)"
+
+  run "$d/conf.said" analysis synth --out "$d/s3" --samples 60 --conformance "$d/victim"; code=$?
+  record "q02e analysis synth --conformance FILE (a file of the user's)" \
+    "exit 2 naming --conformance; the file unchanged" \
+    "exit $code: $(said "$d/conf.said" "--conformance" | cut -c1-110); file $([ "$vb" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$vb" = "$(sha "$d/victim")" && has "$d/conf.said" "--conformance" && echo 0 || echo 1)"
+
+  ln -s "$d/victim" "$d/link.csv"
+  run "$d/link.said" analysis compare "$d/a" "$d/b" --out "$d/link.csv"; code=$?
+  run "$d/force.said" analysis compare "$d/a" "$d/b" --out "$d/link.csv" --force; local code2=$?
+  local now=link; [ -L "$d/link.csv" ] || { [ -f "$d/link.csv" ] && now="a regular file"; }
+  record "q02f compare --out LINK (a symbolic link to a victim), then with --force" \
+    "exit 2, then exit 0; the victim unchanged; the link replaced by a regular file" \
+    "exit $code then $code2; victim $([ "$vb" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED); link.csv now $now" \
+    "$(test $code = 2 -a $code2 = 0 -a "$vb" = "$(sha "$d/victim")" -a "$now" = "a regular file" && echo 0 || echo 1)"
+
+  run "$d/rep.said" report "$d/b" --out "$d/a"; code=$?
+  record "q02g analysis report B --out A (A a run folder)" \
+    "exit 2 naming --out (it holds a run); A unchanged" \
+    "exit $code: $(said "$d/rep.said" "--out" | cut -c1-110); A $([ "$before" = "$(tree_sha "$d/a")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$d/a")" && has "$d/rep.said" "holds a run" && echo 0 || echo 1)"
+}
+
+# 3. The runner killed with SIGKILL (by the user, or by its own child) while a child that left a
+# daemon (its own session, HUP and TERM ignored) runs: nothing of the run is left.
+q03_runner_killed() {
+  local d=$work/q03 kind pid
+  mkdir -p "$d"
+  local daemon='setsid sh -c '\''trap "" HUP TERM; exec "$0" 1000'\'' "$B/tsleep" </dev/null >/dev/null 2>&1 & touch "$K/daemon"'
+  for kind in outside child; do
+    if [ $kind = outside ]; then
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 3 ]; then $daemon; fi
+$(gate 3)"
+    else
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 3 ]; then $daemon; touch \"\$K/blocked\"; kill -KILL \"\$(awk '{print \$4}' /proc/\$PPID/stat)\"; \"\$B/tsleep\" 60; fi"
+    fi
+    "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 5 --timeout 600 \
+      --children-dir "$d/$kind" --out "$d/$kind-run" >"$d/$kind.said" 2>&1 &
+    pid=$!
+    if ! until_true 60 test -e "$d/$kind/blocked"; then
+      kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+      record "q03 the runner killed ($kind)" "nothing left" "the third child never started within 60 s" 1
+      sweep; continue
+    fi
+    [ $kind = outside ] && kill -KILL $pid
+    wait $pid 2>/dev/null; local code=$?
+    local left; left=$(settle 10)
+    record "q03 $([ $kind = outside ] && echo 'kill -9 of the runner' || echo 'a child kills its own runner (kill -9)') while a child with a setsid daemon (HUP, TERM ignored) runs" \
+      "the runner dies of SIGKILL (137); the daemon started; nothing left within 10 s (spawner, child, daemon)" \
+      "runner exit $code; daemon $([ -e "$d/$kind/daemon" ] && echo started || echo 'NOT started'); $left left" \
+      "$(test $code = 137 -a -e "$d/$kind/daemon" -a "$left" = 0 && echo 0 || echo 1)"
+    sweep
+  done
+}
+
+# 4. Hard links (which O_NOFOLLOW does not see) in a run folder and a report folder.
+q04_hard_links() {
+  local d=$work/q04 code before after bs
+  mkdir -p "$d"; victim "$d/victim"; before=$(sha "$d/victim")
+  unfinished_run "$d/lock"
+  rm -f "$d/lock/.lock"; ln "$d/victim" "$d/lock/.lock"
+  bs=$(sha "$d/lock/samples.csv")
+  run "$d/lock.said" cold resume "$d/lock"; code=$?
+  record "q04a RUN/.lock a hard link to a victim, then cold resume" \
+    "exit 1 naming .lock (hard links); the victim and samples.csv unchanged; nothing left" \
+    "exit $code: $(said "$d/lock.said" .lock | cut -c1-110); victim $([ "$before" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED); samples.csv $([ "$bs" = "$(sha "$d/lock/samples.csv")" ] && echo unchanged || echo CHANGED); $(ours) left" \
+    "$(test $code = 1 -a "$before" = "$(sha "$d/victim")" -a "$bs" = "$(sha "$d/lock/samples.csv")" -a "$(ours)" = 0 && has "$d/lock.said" "hard links" && echo 0 || echo 1)"
+
+  unfinished_run "$d/samples"
+  cp "$d/samples/samples.csv" "$d/victim-samples.csv"; printf '2,1,no' >>"$d/victim-samples.csv"
+  local vb; vb=$(sha "$d/victim-samples.csv")
+  rm "$d/samples/samples.csv"; ln "$d/victim-samples.csv" "$d/samples/samples.csv"
+  run "$d/samples.said" cold resume "$d/samples"; code=$?
+  record "q04b RUN/samples.csv a hard link to a file outside (a torn last row), then cold resume" \
+    "exit 1 naming samples.csv (hard links); the other file unchanged (not cut, not appended to)" \
+    "exit $code: $(said "$d/samples.said" samples.csv | cut -c1-110); other file $([ "$vb" = "$(sha "$d/victim-samples.csv")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$vb" = "$(sha "$d/victim-samples.csv")" && has "$d/samples.said" "hard links" && echo 0 || echo 1)"
+  sweep
+
+  synth_run "$d/synth"
+  mkdir -p "$d/synth/report"; ln "$d/victim" "$d/synth/report/report.md"
+  run "$d/report.said" report "$d/synth"; code=$?
+  record "q04c RUN/report/report.md a hard link to a victim, then analysis report RUN" \
+    "exit 0; the victim unchanged (report.md written new and renamed)" \
+    "exit $code: $(last "$d/report.said"); victim $([ "$before" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 0 -a "$before" = "$(sha "$d/victim")" && echo 0 || echo 1)"
+}
+
+# 5. A sparse 4 GB file in a run or warm folder: a clear error at once, in little memory.
+q05_sparse() {
+  local d=$work/q05 code kind t0 ms
+  mkdir -p "$d"
+  for kind in newline torn gate; do
+    synth_run "$d/$kind" "$d/$kind-warm"
+    local f=$d/$kind/samples.csv
+    if [ $kind = gate ]; then f=$d/$kind-warm/gate.csv; printf 'fixture,op,codec\n' >"$f"; fi
+    truncate -s +4G "$f"
+    [ $kind = torn ] || echo >>"$f"
+    t0=$(date +%s%N)
+    run "$d/$kind.said" timeout -k 5 60 prlimit --data=$((100 << 20)) -- "$bin/analysis" report "$d/$kind" \
+      --warm "$d/$kind-warm" --conformance "$work/none.csv" --out "$d/$kind-report"; code=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    local name; name=$(basename "$f")
+    record "q05 a sparse 4 GB $name ($([ $kind = torn ] && echo 'no final newline' || echo 'a final newline')), report in 100 MB of data" \
+      "exit 2 within 1 s naming $name: a line longer than 1 MiB" \
+      "exit $code after $ms ms: $(said "$d/$kind.said" "$name" | cut -c1-120)" \
+      "$(test $code = 2 -a $ms -lt 1000 && has "$d/$kind.said" "$name" && has "$d/$kind.said" "longer than 1 MiB" && echo 0 || echo 1)"
+    rm -f "$f"
+  done
+}
+
+# 6. RUN_DIR (or the `latest` pointer) a FIFO or a device.
+q06_pointer() {
+  local d=$work/q06 code t0 secs
+  mkdir -p "$d/root"; mkfifo "$d/root/latest"
+  t0=$(date +%s)
+  run "$d/fifo.said" timeout -k 5 30 "$bin/analysis" report "$d/root/latest" --warm "$work/no-warm" \
+    --conformance "$work/none.csv"; code=$?
+  secs=$(($(date +%s) - t0))
+  record "q06a results/cold/latest a FIFO, then analysis report of it (30 s at most)" \
+    "exit 2 at once naming latest: it is a FIFO" \
+    "exit $code after ${secs} s: $(said "$d/fifo.said" latest | cut -c1-120)" \
+    "$(test $code = 2 && has "$d/fifo.said" latest && has "$d/fifo.said" FIFO && echo 0 || echo 1)"
+  run "$d/zero.said" timeout -k 5 30 prlimit --as=$((2 << 30)) -- "$bin/analysis" report /dev/zero \
+    --warm "$work/no-warm" --conformance "$work/none.csv"; code=$?
+  record "q06b analysis report /dev/zero (30 s and 2 GiB at most)" \
+    "exit 2 at once naming /dev/zero: it is a device" \
+    "exit $code: $(said "$d/zero.said" /dev/zero | cut -c1-120)" \
+    "$(test $code = 2 && has "$d/zero.said" /dev/zero && has "$d/zero.said" device && echo 0 || echo 1)"
+}
+
+# 7. A child that stops the runner (SIGSTOP): the spawner continues it once the sample is over.
+q07_runner_stopped() {
+  local d=$work/q07 code t0 secs
+  mkdir -p "$d"
+  kids "$d/kids" 'child-noop-de-any=if [ "$n" = 3 ]; then kill -STOP "$(awk "{print \$4}" /proc/$PPID/stat)"; touch "$K/stopped"; fi'
+  t0=$(date +%s)
+  run "$d/said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de --fixture small \
+    --batches 1 --samples 5 --timeout 1 --children-dir "$d/kids" --out "$d/run"; code=$?
+  secs=$(($(date +%s) - t0))
+  record "q07 a child stops its runner (kill -STOP), --timeout 1 (60 s at most)" \
+    "the runner stopped; exit 0 within 60 s; ok×5; each index once; nothing left" \
+    "runner $([ -e "$d/kids/stopped" ] && echo stopped || echo 'NOT stopped'); exit $code after ${secs} s; $(statuses "$d/run"); $(indices "$d/run"); $(ours) left" \
+    "$(test -e "$d/kids/stopped" -a $code = 0 -a "$(statuses "$d/run")" = "ok×5" -a "$(indices "$d/run")" = "each of 5 plan indices once" -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
+# 8. Notes from hostile warm and conformance files are clipped: a line, and the list.
+q08_notes() {
+  local d=$work/q08 code kind
+  mkdir -p "$d"
+  for kind in name junk detail; do
+    synth_run "$d/$kind" "$d/$kind-warm" --conformance "$d/$kind-conformance.csv"
+    case $kind in
+      name) mkdir -p "$d/$kind-warm/jmh/jdk25"
+        perl -e 'print "[{\"benchmark\": \"" . ("B" x 5000000) . "\", \"mode\": \"avgt\"}]\n"' >"$d/$kind-warm/jmh/jdk25/jmh.json" ;;
+      junk) mkdir -p "$d/$kind-warm/jmh/jdk25"
+        perl -e 'print "[" . join(",", map { "{\"benchmark\": \"junk$_\"}" } 1 .. 20000) . "]\n"' >"$d/$kind-warm/jmh/jdk25/jmh.json" ;;
+      detail) perl -0777 -i -pe 's/^([^,\n]+,[^,\n]+,[^,\n]+,[^,\n]+,)false,[^\n]*$/$1 . "false," . ("D" x 200000)/me' "$d/$kind-conformance.csv" ;;
+    esac
+    run "$d/$kind.said" analysis report "$d/$kind" --warm "$d/$kind-warm" \
+      --conformance "$d/$kind-conformance.csv" --out "$d/$kind-report"; code=$?
+    local longest; longest=$(cat "$d/$kind.said" "$d/$kind-report/report.md" 2>/dev/null | awk '{ if (length > m) m = length } END {print m + 0}')
+    local kb; kb=$(du -k "$d/$kind-report/report.md" 2>/dev/null | cut -f1)
+    record "q08 $(case $kind in name) echo 'a JMH result named by 5 MB' ;; junk) echo '20,000 junk JMH results' ;; detail) echo 'a conformance detail of 200 KB' ;; esac)" \
+      "exit 0; every line of the terminal and report.md under 5,000 characters; report.md under 1 MB" \
+      "exit $code; longest line $longest; report.md ${kb:-0} KB" \
+      "$(test $code = 0 -a "$longest" -lt 5000 -a "${kb:-0}" -gt 0 -a "${kb:-0}" -lt 1024 && echo 0 || echo 1)"
+  done
+}
+
+# 9. A dry run builds nothing: no cargo, no linker, for a described build or the default one.
+q09_dry_run() {
+  local d=$work/q09 code
+  mkdir -p "$d/variants" "$d/fakebin"
+  printf '#!/bin/sh\ntouch %q\nexit 1\n' "$d/linked" >"$d/linker.sh"
+  printf '#!/bin/sh\ntouch %q\nexit 1\n' "$d/cargo-ran" >"$d/fakebin/cargo"
+  chmod +x "$d/linker.sh" "$d/fakebin/cargo"
+  printf 'about = "torture"\nrustflags = "-C linker=%s"\n' "$d/linker.sh" >"$d/variants/torture.toml"
+  run "$d/said" env PATH="$d/fakebin:$PATH" CARGO="$d/fakebin/cargo" THAW_VARIANTS="$d/variants" \
+    timeout -k 5 "$LIMIT" "$bin/cold" run --dry-run --variant torture,portable --codecs noop --ops de \
+    --fixture small --batches 1 --samples 1; code=$?
+  record "q09 cold run --dry-run --variant torture,portable (torture's linker a script; cargo a script)" \
+    "neither cargo nor the linker runs; no panic" \
+    "exit $code: $(last "$d/said" | cut -c1-100); cargo $([ -e "$d/cargo-ran" ] && echo RAN || echo 'not run'); linker $([ -e "$d/linked" ] && echo RAN || echo 'not run')" \
+    "$(test ! -e "$d/cargo-ran" -a ! -e "$d/linked" && ! has "$d/said" panicked && echo 0 || echo 1)"
+  sweep
+}
+
+# 10. cold list of a $THAW_EXTERNAL whose library name holds escapes.
+q10_list_escapes() {
+  local d=$work/q10 code
+  describe "$d/esc" tort torture-esc
+  perl -0777 -i -pe 's/library = "torture"/library = "torture\\u001b]0;pwned\\u0007\\u001b[2J"/' "$d/esc/rt/codec-x.toml"
+  run "$d/said" env THAW_EXTERNAL="$d/esc" timeout -k 5 "$LIMIT" "$bin/cold" list; code=$?
+  local raw; raw=$(raw_controls "$d/said")
+  record "q10 cold list, THAW_EXTERNAL's library name holding ESC and BEL" \
+    "exit 0; the name shown escaped (torture\\u{1b}); no raw control character" \
+    "exit $code: $(said "$d/said" torture-esc | cut -c1-100); $raw line(s) with raw control characters" \
+    "$(test $code = 0 -a "$raw" = 0 && has "$d/said" 'torture\u{1b}' && echo 0 || echo 1)"
+}
+
+# 11. Bare URLs from a manifest, --env, a sample's error and a conformance detail never become
+# links in report.md.
+q11_urls() {
+  local d=$work/q11 code
+  mkdir -p "$d"
+  synth_run "$d/run" "" --fail-rate 0.05 --conformance "$d/conformance.csv"
+  TEXT=' https://evil.example/p www.evil.example' hostile_manifest "$d/run/manifest.json"
+  TEXT=' https://evil.example/error www.evil.example' hostile_errors "$d/run/samples.csv"
+  perl -0777 -i -pe 's/"child_env": \[\]/"child_env": [["TORTURE", "https:\/\/evil.example\/env"]]/' "$d/run/manifest.json"
+  perl -0777 -i -pe 's/^([^,\n]+,[^,\n]+,[^,\n]+,[^,\n]+,)false,[^\n]*$/$1false,https:\/\/evil.example\/detail/mg' "$d/conformance.csv"
+  run "$d/said" analysis report "$d/run" --warm "$work/no-warm" --conformance "$d/conformance.csv" \
+    --out "$d/report"; code=$?
+  local bare; bare=$(grep -cE 'https?://evil|www\.evil' "$d/report/report.md" "$d/said" 2>/dev/null | awk -F: '{n += $NF} END {print n + 0}')
+  local shown; shown=$(grep -c 'evil' "$d/report/report.md" 2>/dev/null)
+  record "q11 URLs in the manifest (library, version, CPU, details, reasons, --env), a sample's error, a conformance detail" \
+    "exit 0; report.md shows them (evil.example) but holds no bare URL (https[:]//, www[.]); nor does the terminal" \
+    "exit $code; lines of report.md showing evil.example: ${shown:-0}; lines with a bare URL: $bare" \
+    "$(test $code = 0 -a "$bare" = 0 -a "${shown:-0}" -gt 0 && grep -q 'https\[:\]//evil' "$d/report/report.md" && echo 0 || echo 1)"
+}
+
+# 12. Criterion estimates too small to be a time per operation.
+q12_tiny_estimates() {
+  local d=$work/q12 code v
+  mkdir -p "$d"
+  synth_run "$d/run" "$d/warm"
+  local est=$d/warm/criterion/portable/users-2kb_de/serde_json/new/estimates.json
+  cp "$est" "$d/est.good"
+  for v in 1e-9 1e-300 5e-324; do
+    cp "$d/est.good" "$est"
+    edit "$est" 's/"point_estimate":[0-9.e+-]+/"point_estimate":'"$v"'/g; s/"(lower|upper)_bound":[0-9.e+-]+/"$1_bound":'"$v"'/g'
+    rm -rf "$d/report"
+    run "$d/said" analysis report "$d/run" --warm "$d/warm" --conformance "$work/none.csv" --out "$d/report"; code=$?
+    local in_md=no shown=""
+    grep -qF "serde_json/new/estimates.json" "$d/report/report.md" 2>/dev/null && in_md=yes
+    grep -qE '[0-9]{9,}(\.[0-9]+)?×|inf×' "$d/report/report.md" 2>/dev/null && shown=" but report.md shows an impossible penalty"
+    record "q12 estimates.json with a median of $v ns" \
+      "exit 0; that estimates.json named as skipped on the terminal and in report.md; no impossible cold penalty" \
+      "exit $code; terminal: $(said "$d/said" "serde_json/new/estimates.json" | cut -c1-90); report.md names it: $in_md$shown" \
+      "$(test $code = 0 -a $in_md = yes -a -z "$shown" && has "$d/said" "serde_json/new/estimates.json" && echo 0 || echo 1)"
+  done
+}
+
+# 13. A shard with no block.
+q13_empty_shard() {
+  local d=$work/q13 code
+  mkdir -p "$d"
+  run "$d/said" cold run --codecs noop --fixture small --batches 1 --samples 3 --shard 1/4 \
+    --children-dir "$bin" --out "$d/run"; code=$?
+  record "q13 cold run --samples 3 --shard 1/4" \
+    "exit 1 saying the shard gets no block (not that the gate failed); no folder" \
+    "exit $code: $(last "$d/said" | cut -c1-120); folder $([ -e "$d/run" ] && echo MADE || echo absent)" \
+    "$(test $code = 1 -a ! -e "$d/run" && has "$d/said" "gets none" && ! has "$d/said" "correctness gate" && echo 0 || echo 1)"
+}
+
+# 14. Names in a manifest that no run writes: a codec id ../../x, a child's binary ../../x.
+q14_manifest_names() {
+  local d=$work/q14 code bs
+  mkdir -p "$d"
+  synth_run "$d/synth"
+  edit "$d/synth/manifest.json" 's/"id": "serde_json"/"id": "..\/..\/x"/'
+  run "$d/id.said" report "$d/synth" --out "$d/id-report"; code=$?
+  record "q14a a manifest codec id ../../x, then analysis report" \
+    "exit 2 naming manifest.json and the id; no report" \
+    "exit $code: $(said "$d/id.said" manifest.json | cut -c1-120); report $([ -e "$d/id-report/report.md" ] && echo WRITTEN || echo absent)" \
+    "$(test $code = 2 -a ! -e "$d/id-report/report.md" && has "$d/id.said" '../../x' && echo 0 || echo 1)"
+
+  unfinished_run "$d/run"
+  edit "$d/run/manifest.json" 's/"binary": "child-noop-de-any"/"binary": "..\/..\/x"/'
+  bs=$(sha "$d/run/samples.csv")
+  run "$d/binary.said" cold resume "$d/run"; code=$?
+  record "q14b a manifest child's binary ../../x, then cold resume" \
+    "exit 1 naming manifest.json and binary; samples.csv unchanged; nothing run" \
+    "exit $code: $(said "$d/binary.said" manifest.json | cut -c1-120); samples.csv $([ "$bs" = "$(sha "$d/run/samples.csv")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$bs" = "$(sha "$d/run/samples.csv")" && has "$d/binary.said" binary && has "$d/binary.said" manifest.json && echo 0 || echo 1)"
+  sweep
+}
+
+# 15. Long values the user gave are echoed clipped.
+q15_long_values() {
+  local d=$work/q15 code
+  mkdir -p "$d"
+  run "$d/codec.said" cold run --codecs "$(head -c 100000 /dev/zero | tr '\0' y)" --out "$d/run"; code=$?
+  local longest; longest=$(awk '{ if (length > m) m = length } END {print m + 0}' "$d/codec.said")
+  record "q15a cold run --codecs (a 100 KB unknown name)" \
+    "exit 1: unknown codec, the name clipped; every line under 2,000 characters; no folder" \
+    "exit $code: $(said "$d/codec.said" "unknown codec" | cut -c1-90); longest line $longest" \
+    "$(test $code = 1 -a "$longest" -lt 2000 -a ! -e "$d/run" && has "$d/codec.said" "unknown codec" && echo 0 || echo 1)"
+  run "$d/timeout.said" cold run --timeout 1e300 --out "$d/run"; code=$?
+  record "q15b cold run --timeout 1e300" \
+    "exit 1: \"--timeout 1e300: give\"; no folder" \
+    "exit $code: $(last "$d/timeout.said" | cut -c1-120)" \
+    "$(test $code = 1 -a ! -e "$d/run" && has "$d/timeout.said" "--timeout 1e300: give" && echo 0 || echo 1)"
+}
+
+# 16. A run killed before its manifest (its preflight running): its folder is reused by a new run.
+q16_killed_before_manifest() {
+  local d=$work/q16 pid code
+  mkdir -p "$d"
+  kids "$d/kids" "child-noop-de-any=$(gate 1)"
+  "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 3 \
+    --children-dir "$d/kids" --out "$d/run" >"$d/first.said" 2>&1 &
+  pid=$!
+  if ! until_true 60 test -e "$d/kids/blocked"; then
+    kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+    record "q16 a run killed before its manifest" "reusable" "the preflight never started within 60 s" 1
+    sweep; return
+  fi
+  kill -KILL $pid; wait $pid 2>/dev/null
+  settle 10 >/dev/null
+  local manifest=absent; [ -e "$d/run/manifest.json" ] && manifest=present
+  run "$d/resume.said" cold resume "$d/run"; local rcode=$?
+  kids "$d/kids2"
+  run "$d/again.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 3 \
+    --children-dir "$d/kids2" --out "$d/run"; code=$?
+  record "q16 a run killed (SIGKILL) in its preflight, before its manifest; then resume; then run --out the same folder" \
+    "no manifest; resume exit 1 naming cold run --out; the new run exit 0, each of 3 plan indices once" \
+    "manifest $manifest; resume exit $rcode: $(said "$d/resume.said" "cold run --out" | cut -c1-80); run exit $code: $(indices "$d/run")" \
+    "$(test $manifest = absent -a $rcode = 1 -a $code = 0 -a "$(indices "$d/run")" = "each of 3 plan indices once" && has "$d/resume.said" "cold run --out" && echo 0 || echo 1)"
+  sweep
+}
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1333,6 +1719,9 @@ all=(
   o_not_a_run o_edited_folders o_damaged_folders o_bad_numbers o_wrong_corpus o_conformance
   o_two_writers "o_signal INT 130" "o_signal TERM 143" o_orphan o_hang o_flood o_runner_killed
   o_report_columns o_compare_disjoint o_compare_small_n
+  q01_memory q02_outputs q03_runner_killed q04_hard_links q05_sparse q06_pointer
+  q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
+  q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   slow
   p07_huge_name o_disk_full
 )

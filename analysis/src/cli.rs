@@ -164,9 +164,13 @@ pub struct CompareArgs {
     /// Bootstrap seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Also write the table as CSV to this file.
+    /// Also write the table as CSV to this file (refused if a file is there, or if its folder
+    /// holds a run or warm results).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Let --out replace a file that is there already.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// How `compare` writes its table.
@@ -184,9 +188,13 @@ pub struct ExportArgs {
     /// The cold run folder.
     #[arg(default_value = DEFAULT_RUN)]
     pub run_dir: PathBuf,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (refused if a file is there, or if its folder holds
+    /// a run or warm results).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Let --out replace a file that is there already.
+    #[arg(long)]
+    pub force: bool,
     /// Which timing stands for a run's time (hyperfine measures wall-clock time).
     #[arg(long, value_enum, default_value_t = Span::Wall)]
     pub figure: Span,
@@ -253,10 +261,14 @@ pub struct SynthArgs {
     /// them is that machine's planted effect).
     #[arg(long, value_name = "NAME", value_parser = machine_name)]
     pub machine: Option<String>,
-    /// Also write warm results here (criterion/portable/… and alloc.csv).
+    /// Also write warm results here (criterion/portable/… and alloc.csv); refused if it holds
+    /// warm results or a run already.
     #[arg(long, value_name = "DIR")]
     pub warm: Option<PathBuf>,
-    /// Also write a conformance table here.
+    /// Also write a conformance table here; refused if a file is there already.
     #[arg(long, value_name = "FILE")]
     pub conformance: Option<PathBuf>,
+    /// Let --warm and --conformance replace what is there already.
+    #[arg(long)]
+    pub force: bool,
 }

@@ -479,11 +479,15 @@ pub fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -
     )
 }
 
-/// compare's CSV: one row per cell and figure.
-pub fn write_csv(path: &std::path::Path, changes: &[CellChange]) -> anyhow::Result<()> {
+/// compare's CSV: one row per cell and figure, written as an output that never lands on an
+/// input (see [`schema::files::write_output`]; `force` is `--force`).
+pub fn write_csv(
+    path: &std::path::Path,
+    changes: &[CellChange],
+    force: bool,
+) -> anyhow::Result<()> {
     use anyhow::Context;
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "fixture",
         "op",
@@ -532,9 +536,12 @@ pub fn write_csv(path: &std::path::Path, changes: &[CellChange]) -> anyhow::Resu
             w.write_record(record.iter().map(|c| schema::text::for_spreadsheet(c)))?;
         }
     }
-    w.flush()
+    let bytes = w
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("{}", e.error()))
         .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    schema::files::write_output(path, "--out", force, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A median as a table shows it, in the measure's unit.

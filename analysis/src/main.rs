@@ -42,6 +42,15 @@ fn main() -> ExitCode {
 
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
+    if let Some(out) = &a.out {
+        if let Some(what) = schema::files::holds_inputs(out) {
+            bail!(
+                "--out {}: it holds {what}, an input of thaw's, which the report's files would \
+                 sit among or replace; give another folder",
+                out.display()
+            );
+        }
+    }
     let mut run = run::load_run(&a.run_dir)?;
     if let Some(name) = &a.machine {
         analysis::inputs::machine::restrict(&mut run, name)?;
@@ -197,7 +206,16 @@ fn sides(a: &CompareArgs) -> Result<Sides> {
     })
 }
 
+/// Refuses, before any work, an output the user named that would land on an input.
+fn refuse_output(path: Option<&std::path::Path>, option: &str, force: bool) -> Result<()> {
+    match path.and_then(|p| schema::files::output_refused(p, option, force)) {
+        Some(why) => bail!(why),
+        None => Ok(()),
+    }
+}
+
 fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
+    refuse_output(a.out.as_deref(), "--out", a.force)?;
     let Sides {
         measure,
         a: (name_a, samples_a),
@@ -260,7 +278,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         }
     }
     if let Some(path) = &a.out {
-        write_csv(path, &changes)?;
+        write_csv(path, &changes, a.force)?;
     }
     let regressed: Vec<&CellChange> = changes
         .iter()
@@ -281,12 +299,12 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode> {
+    refuse_output(a.out.as_deref(), "--out", a.force)?;
     let run = run::load_run(&a.run_dir)?;
     let text = a.format.exporter().export(&run, a.figure)?;
     match &a.out {
-        Some(path) => {
-            fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?
-        }
+        Some(path) => schema::files::write_output(path, "--out", a.force, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
@@ -333,6 +351,15 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
             a.measure
         );
     }
+    refuse_output(a.conformance.as_deref(), "--conformance", a.force)?;
+    if let Some(dir) = &a.warm {
+        if let Some(what) = schema::files::holds_inputs(dir).filter(|_| !a.force) {
+            bail!(
+                "--warm {}: it holds {what}, which synth would replace; give a new or empty folder (or --force)",
+                dir.display()
+            );
+        }
+    }
     let s = synth(SynthOptions {
         samples: a.samples,
         seed: a.seed,
@@ -365,13 +392,8 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         for w in &s.warm {
             criterion::write_fake_bench(&root, VARIANT, w)?;
         }
-        let path = dir.join("alloc.csv");
-        let mut wr = csv::Writer::from_path(&path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        for r in &s.alloc {
-            wr.serialize(r)?;
-        }
-        wr.flush()?;
+        let path = dir.join(schema::warm_files::ALLOC);
+        schema::csv_rows::write_rows(&path, &s.alloc)?;
         println!(
             "wrote {} warm estimates and {} under {}",
             s.warm.len(),
@@ -384,12 +406,15 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
             fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        let mut wr = csv::Writer::from_path(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let mut wr = csv::Writer::from_writer(Vec::new());
         for r in &s.conformance {
             wr.serialize(r)?;
         }
-        wr.flush()?;
+        let bytes = wr
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("{}", e.error()))?;
+        schema::files::write_output(path, "--conformance", a.force, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

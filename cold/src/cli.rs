@@ -349,7 +349,7 @@ impl RunArgs {
             bail!(
                 "--timeout {}: give a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} \
                  (a day)",
-                self.timeout
+                schema::text::echo_number(self.timeout)
             );
         }
         if !MEMORY_LIMIT_MIB.contains(&self.memory_limit) {
@@ -373,6 +373,19 @@ impl RunArgs {
         }
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
         let corpora = self.corpora.folder();
+        let shard = self
+            .shard
+            .as_deref()
+            .map(|s| shard_of(s, |k| std::env::var(k).ok()))
+            .transpose()?;
+        if let Some(s) = shard.filter(|s| stopping.is_none() && s.blocks(samples).is_empty()) {
+            bail!(
+                "--shard {s} with --samples {samples}: the plan has {samples} blocks (one per \
+                 sample), split by whole blocks, and this shard gets none; give at most \
+                 {samples} shards, or at least {} samples",
+                s.count
+            );
+        }
         Ok(RunRequest::Fresh(Box::new(RunOptions {
             codecs,
             ops,
@@ -397,11 +410,7 @@ impl RunArgs {
             corpora,
             measure: self.measure,
             stopping,
-            shard: self
-                .shard
-                .as_deref()
-                .map(|s| shard_of(s, |k| std::env::var(k).ok()))
-                .transpose()?,
+            shard,
             curve,
             require_runtimes: self.require_runtimes,
             dry_run: self.dry_run,
@@ -451,7 +460,7 @@ pub fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shar
 }
 
 fn clip(text: &str) -> String {
-    schema::text::for_terminal(&schema::text::clip(text, 40), false)
+    schema::text::echo(text)
 }
 
 #[cfg(test)]

@@ -25,6 +25,12 @@ pub const TOOL: &str = "callgrind";
 /// The allocation counter's file name, beside the runner and in the run folder's `tools/`.
 pub const ALLOC_LIBRARY: &str = "libthaw_alloc_phases.so";
 
+/// The run folder's `tools/`: the allocation counter a counted run's children are counted with.
+pub const TOOLS: &str = "tools";
+
+/// The run folder's `.counting/`: callgrind's dumps of the sample in flight.
+pub const SCRATCH: &str = ".counting";
+
 /// The environment variable that tells the allocation counter where to write.
 pub const ALLOC_OUT_VAR: &str = "THAW_ALLOC_PHASES";
 
@@ -148,12 +154,12 @@ pub fn alloc_counter_beside_runner() -> Result<PathBuf> {
 /// The counter of a fresh run: the allocation counter copied into the run folder's `tools/`
 /// (so that a resume uses the very same file), a scratch folder for each sample's counts.
 pub fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result<Counter> {
-    let tools = run_dir.join("tools");
+    let tools = run_dir.join(TOOLS);
     let copy = tools.join(ALLOC_LIBRARY);
     let bytes = schema::files::read_regular(alloc_counter, schema::files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read {}", alloc_counter.display()))?;
     Folder::new(run_dir)
-        .write_atomically(Path::new("tools").join(ALLOC_LIBRARY), &bytes)
+        .write_atomically(Path::new(TOOLS).join(ALLOC_LIBRARY), &bytes)
         .with_context(|| {
             format!(
                 "cannot copy {} into {}",
@@ -164,7 +170,7 @@ pub fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result
     Ok(Counter {
         valgrind,
         alloc_library: copy,
-        scratch: run_dir.join(".counting"),
+        scratch: run_dir.join(SCRATCH),
     })
 }
 
@@ -196,7 +202,7 @@ pub fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
     Ok(Counter {
         valgrind,
         alloc_library: library,
-        scratch: run_dir.join(".counting"),
+        scratch: run_dir.join(SCRATCH),
     })
 }
 

@@ -1,12 +1,22 @@
 //! `cold list`: the Rust codecs (id, library, version, style, ser output), the codecs of other
 //! runtimes (with whether each runtime is there), and the fixtures (name, size, what it is), so a
-//! user can see the valid values of `--codecs` and `--fixture`.
+//! user can see the valid values of `--codecs` and `--fixture`. The descriptions of other
+//! runtimes are the user's files (`$THAW_EXTERNAL`): the whole listing goes through the one
+//! escape for a terminal, so no name in them reaches it raw.
 
 use anyhow::Result;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
 pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
+    let mut text = String::new();
+    listing(seed, corpora, &mut text)?;
+    write!(out, "{}", schema::text::for_terminal(&text, true))?;
+    Ok(())
+}
+
+fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
     write!(out, "{}", codecs::codec_table())?;
     writeln!(out)?;
     let external = crate::runtimes::all()?;

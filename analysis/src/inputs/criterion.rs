@@ -2,6 +2,7 @@
 //! (the id, `<fixture>/<op>/<codec>`) and `estimates.json` (the median time per iteration, ns,
 //! with criterion's own interval). One iteration is one operation in thaw's warm benches.
 
+use super::{plausible_ns, MAX_NS, MIN_NS};
 use anyhow::{Context, Result};
 use schema::{Op, Variant};
 use serde::{Deserialize, Serialize};
@@ -84,7 +85,7 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
         if ![m.point_estimate, lo, hi].iter().all(|v| plausible_ns(*v)) || lo > hi {
             notes.push(format!(
                 "{}: the median {:e} ns [{lo:e}, {hi:e}] is not a time per operation (finite, \
-                 above 0 and below 10^15 ns, the interval in order); skipped",
+                 from {MIN_NS} ns to below {MAX_NS:e} ns, the interval in order); skipped",
                 epath.display(),
                 m.point_estimate
             ));
@@ -144,11 +145,6 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
         (&a.variant, &a.fixture, &a.op, &a.codec).cmp(&(&b.variant, &b.fixture, &b.op, &b.codec))
     });
     Ok(Some((out, notes)))
-}
-
-/// Whether `ns` can be a warm time per operation: finite, above 0, below 10^15 ns (11.6 days).
-fn plausible_ns(ns: f64) -> bool {
-    ns.is_finite() && ns > 0.0 && ns < 1e15
 }
 
 /// The most thaw reads of one criterion JSON file (they are a few KB).
@@ -221,13 +217,15 @@ pub fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate) -> Re
         "mean": estimate, "median": estimate, "median_abs_dev": estimate, "slope": null,
         "std_dev": estimate,
     });
-    fs::write(dir.join("benchmark.json"), bench.to_string())?;
-    fs::write(dir.join("estimates.json"), estimates.to_string())?;
+    // written new and renamed: a link or a hard link planted in the folder is never written through
+    let folder = schema::files::Folder::new(&dir);
+    folder.write_atomically("benchmark.json", bench.to_string().as_bytes())?;
+    folder.write_atomically("estimates.json", estimates.to_string().as_bytes())?;
     if let Some(n) = est.criterion_samples {
         let times = vec![est.median_ns; n];
         let sample =
             serde_json::json!({"sampling_mode": "Linear", "iters": vec![1.0; n], "times": times});
-        fs::write(dir.join("sample.json"), sample.to_string())?;
+        folder.write_atomically("sample.json", sample.to_string().as_bytes())?;
     }
     Ok(())
 }
@@ -258,7 +256,10 @@ mod tests {
         };
         write_fake_bench(&root, Variant::NATIVE, &other).unwrap();
         // impossible estimates (the 1e308 that once hung a report's chart) are skipped with a note
-        for (i, bad) in [1e308, f64::NAN, -5.0, 0.0].into_iter().enumerate() {
+        for (i, bad) in [1e308, f64::NAN, -5.0, 0.0, 1e-9, 1e-300, 5e-324]
+            .into_iter()
+            .enumerate()
+        {
             let impossible = WarmEstimate {
                 fixture: format!("bad-{i}"),
                 median_ns: bad,
@@ -268,10 +269,10 @@ mod tests {
         }
         let (got, notes) = load_criterion(&root).unwrap().unwrap();
         assert_eq!(got, vec![est], "{notes:?}");
-        assert_eq!(notes.len(), 5, "{notes:?}");
+        assert_eq!(notes.len(), 8, "{notes:?}");
         // NaN cannot be written in JSON: that file does not read, and is skipped too
         let why = |n: &String| n.contains("not a time per operation") as usize;
-        assert_eq!(notes[1..].iter().map(why).sum::<usize>(), 3, "{notes:?}");
+        assert_eq!(notes[1..].iter().map(why).sum::<usize>(), 6, "{notes:?}");
         assert!(notes[2].contains("not criterion's format"), "{notes:?}");
         assert!(load_criterion(&root.join("absent")).unwrap().is_none());
     }

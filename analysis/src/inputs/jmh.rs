@@ -22,6 +22,7 @@
 //! folder are never followed.
 
 use super::criterion::WarmEstimate;
+use super::plausible_ns;
 use super::warm_gate::{load_gate, GateRow};
 use anyhow::{Context, Result};
 use schema::{Op, Variant};
@@ -421,12 +422,6 @@ fn unit_seconds(label: &str) -> Option<f64> {
     })
 }
 
-/// Whether `ns` can be a warm time per operation: finite, above 0, below 10^15 ns (criterion's
-/// reader's rule).
-fn plausible_ns(ns: f64) -> bool {
-    ns.is_finite() && ns > 0.0 && ns < 1e15
-}
-
 /// One result as a cell: its key, its time per operation, and why the iterations' range stood in
 /// for JMH's interval, if it did.
 fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>), String> {
@@ -507,7 +502,9 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
     if !plausible_ns(ns) {
         return Err(format!(
             "score {score} {unit} is {ns:e} ns per operation: not a time per operation (finite, \
-             above 0 and below 10^15 ns)"
+             from {} ns to below {:e} ns)",
+            super::MIN_NS,
+            super::MAX_NS
         ));
     }
     let interval = match m.score_confidence.as_slice() {

@@ -55,8 +55,12 @@ pub fn writer_of(folder: &Folder) -> Option<String> {
     Some(schema::text::clip(holder.trim(), 300))
 }
 
+/// The most read of a file that names a run folder (`results/cold/latest` as a file).
+const POINTER_LIMIT: u64 = 4096;
+
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
-/// first line of the file `path`, relative to that file's folder.
+/// first line of the file `path`, relative to that file's folder. Only a regular file of at most
+/// [`POINTER_LIMIT`] bytes is read: a FIFO or a device (`/dev/zero`) is refused at once.
 pub fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
     let meta = fs::metadata(path).with_context(|| {
         format!(
@@ -67,8 +71,14 @@ pub fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
     let dir = if meta.is_dir() {
         path.to_path_buf()
     } else {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes = schema::files::read_regular(path, POINTER_LIMIT).with_context(|| {
+            format!(
+                "{}: not a run folder, nor a file naming one (RUN_DIR is a folder, or a small \
+                 file whose first line names one)",
+                path.display()
+            )
+        })?;
+        let text = String::from_utf8_lossy(&bytes);
         let name = text.lines().next().unwrap_or("").trim();
         if name.is_empty() {
             bail!(
@@ -238,6 +248,16 @@ mod tests {
         let e = resolve_run_dir(&root.join("bad")).unwrap_err().to_string();
         assert!(e.contains("not a folder"), "{e}");
         assert!(resolve_run_dir(&root.join("absent")).is_err());
+        // neither a FIFO nor a device is read: refused at once, saying what it is
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = format!("{:#}", resolve_run_dir(&root.join("fifo")).unwrap_err());
+        assert!(e.contains("FIFO") && e.contains("RUN_DIR"), "{e}");
+        let e = format!("{:#}", resolve_run_dir(Path::new("/dev/zero")).unwrap_err());
+        assert!(e.contains("device"), "{e}");
     }
 
     #[test]

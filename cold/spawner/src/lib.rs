@@ -16,12 +16,15 @@
 //!
 //! Nothing outlives the runner: the spawner runs in a process group of its own (a Ctrl-C at the
 //! terminal reaches the runner only, which decides), asks the kernel for SIGTERM when the runner
-//! dies and then kills the child in flight with its group before exiting; if the spawner itself
-//! dies, the runner (a child subreaper) adopts the child in flight, finds it among its own
-//! children, and kills its group. The
-//! spawner is a subreaper too: whatever a child leaves behind is adopted by it, killed with the
-//! child's group at the end of the sample, and reaped. It also caps, for itself and so for every
-//! child, the size of any file a process may write (the capture files included) and core dumps.
+//! dies, however it dies (SIGKILL included), and then kills the child in flight with its group,
+//! reaps it, kills everything left below the spawner (a daemon in a session of its own too) and
+//! exits; if the spawner itself dies, the runner (a child subreaper) adopts the child in flight,
+//! finds it among its own children, and kills its group. The spawner is a subreaper too:
+//! whatever a child leaves behind is adopted by it, killed with the child's group at the end of
+//! the sample, and reaped. A runner a child stopped (SIGSTOP) is continued once the sample's
+//! processes are gone. It also caps, for itself and so for every child, the size of any file a
+//! process may write (the capture files included) and core dumps, and sets the memory limit as
+//! a hard limit, which a child cannot raise without privilege.
 
 pub mod capture;
 pub mod process;
@@ -33,7 +36,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Duration;
 
 /// The spawner binary's name, next to the runner's executable.
@@ -222,13 +225,46 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
 /// The child in flight (its pid, which is its group's id), for the signal handler; 0 when none.
 static IN_FLIGHT: AtomicI32 = AtomicI32::new(0);
 
+/// Set by the signal handler: the runner is gone (or the spawner was told to stop). The main
+/// loop then clears what is left below the spawner and exits, instead of serving on.
+static GONE: AtomicBool = AtomicBool::new(false);
+
+/// SIGTERM (the runner's death), SIGHUP or SIGINT: the child in flight is killed with its group
+/// at once; the main loop, which reaps it, then kills whatever else is left below the spawner
+/// (that walk reads /proc and allocates, so it is not done here) and exits.
 extern "C" fn runner_gone(_signal: libc::c_int) {
+    GONE.store(true, Ordering::SeqCst);
     let pid = IN_FLIGHT.load(Ordering::SeqCst);
     if pid > 0 {
-        // SAFETY: killpg and _exit are async-signal-safe.
+        // SAFETY: killpg is async-signal-safe.
         unsafe { libc::killpg(pid, libc::SIGKILL) };
     }
-    unsafe { libc::_exit(1) };
+}
+
+/// Whether the runner has been told to go (see [`runner_gone`]).
+pub fn gone() -> bool {
+    GONE.load(Ordering::SeqCst)
+}
+
+/// The state letter of process `pid` (`T`: stopped), from /proc.
+fn state_of(pid: libc::pid_t) -> Option<u8> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    stat.get(close + 2).copied()
+}
+
+/// After a sample, with its processes gone: the runner (this process's parent) continued if it
+/// is stopped, since only a child of the sample, or the user, could have stopped it, and a
+/// stopped runner would wait for ever. Returns whether it was stopped.
+pub fn continue_runner() -> bool {
+    // SAFETY: getppid has no preconditions.
+    let runner = unsafe { libc::getppid() };
+    if runner > 1 && matches!(state_of(runner), Some(b'T') | Some(b't')) {
+        // SAFETY: kill with a positive pid signals that one process.
+        unsafe { libc::kill(runner, libc::SIGCONT) };
+        return true;
+    }
+    false
 }
 
 /// The signals the runner takes with `sigwait` (and so blocks), unblocked in the spawner: it
@@ -293,16 +329,22 @@ pub fn bind_to_runner() -> io::Result<()> {
 
 /// After each sample in the spawner process: kills every process left below it (a child's
 /// leftovers, in its group or in a session of their own: see [`process::kill_below`]) and reaps
-/// those that have died; those still dying are reaped after a later sample.
+/// those that have died, those still dying reaped after a later sample; then continues the
+/// runner if a child stopped it ([`continue_runner`]).
 pub fn clear_leftovers() {
     // SAFETY: getpid has no preconditions.
     process::kill_below(unsafe { libc::getpid() });
     reap_orphans();
+    continue_runner();
 }
 
-/// Sets the spawner's soft `RLIMIT_DATA`, which every child it starts inherits (set here, not
-/// between fork and exec in the child, so that children are still started by `posix_spawn`, as
-/// fast as without a limit); 0 leaves it alone.
+/// Sets the spawner's `RLIMIT_DATA`, soft and hard, which every child it starts inherits (set
+/// here, not between fork and exec in the child, so that children are still started by
+/// `posix_spawn`, as fast as without a limit); 0 leaves it alone. The hard limit is what a child
+/// cannot raise (only a privileged one can: as root, what holds is the runner's check of the
+/// child's peak against the limit after the fact). Lowering a hard limit cannot be undone
+/// without privilege, so a later request for more keeps the lower one (stricter, never looser).
+/// `RLIMIT_AS` is not set: the JVM and V8 reserve far more address space than they use.
 fn limit_memory(bytes: u64) {
     if bytes == 0 {
         return;
@@ -310,9 +352,22 @@ fn limit_memory(bytes: u64) {
     // SAFETY: rlimit is plain old data; getrlimit fills it, setrlimit reads it.
     unsafe {
         let mut r: libc::rlimit = std::mem::zeroed();
-        if libc::getrlimit(libc::RLIMIT_DATA, &mut r) == 0 && r.rlim_cur != bytes {
-            r.rlim_cur = bytes.min(r.rlim_max);
-            libc::setrlimit(libc::RLIMIT_DATA, &r);
+        if libc::getrlimit(libc::RLIMIT_DATA, &mut r) == 0
+            && (r.rlim_cur != bytes || r.rlim_max != bytes)
+        {
+            let capped = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_DATA, &capped) != 0 {
+                // raising a hard limit needs privilege: keep the lower one, hard
+                let lower = bytes.min(r.rlim_max);
+                let capped = libc::rlimit {
+                    rlim_cur: lower,
+                    rlim_max: lower,
+                };
+                libc::setrlimit(libc::RLIMIT_DATA, &capped);
+            }
         }
     }
 }
@@ -337,8 +392,17 @@ pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut())
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
     while let Some(q) = read_request(&mut input)? {
+        if gone() {
+            break;
+        }
         limit_memory(q.memory_limit);
-        let mut started = |pid: u32| IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
+        let mut started = |pid: u32| {
+            IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
+            // a signal that came between the spawn and the store found no child to kill
+            if gone() {
+                process::kill_group(pid as libc::pid_t);
+            }
+        };
         let reply = process::run(
             &q.program,
             &q.args,
@@ -351,6 +415,9 @@ pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut())
         .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
         IN_FLIGHT.store(0, Ordering::SeqCst);
         after_each();
+        if gone() {
+            break;
+        }
         write_reply(&mut output, &reply)?;
     }
     Ok(())

@@ -31,14 +31,46 @@ pub fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
     dir
 }
 
-/// Creates a fresh run folder: `dir` must not exist, or be an empty folder. Anything else is
-/// refused (a run: finish it with `cold resume`; other files: never overwritten).
+/// What a run writes before its manifest (its lock, its inputs, a counted run's tools and
+/// scratch, a preflight's check file): a folder holding nothing else was left by a run killed
+/// before it started measuring.
+const BEFORE_MANIFEST: [&str; 5] = [
+    FIXTURES,
+    schema::run_folder::LOCK,
+    crate::counting::TOOLS,
+    crate::counting::SCRATCH,
+    crate::run::prepare::CHECK_FILE,
+];
+
+/// Whether `dir` holds no manifest and nothing but what a run writes before it (and temporary
+/// files of its writers): a run killed before its manifest, which a new run may take over.
+pub fn unstarted(dir: &Path) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    let mut any = false;
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let temporary = name.starts_with('.') && name.contains(".tmp-");
+        if !(BEFORE_MANIFEST.contains(&name.as_str()) || temporary) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// Creates a fresh run folder: `dir` must not exist, be an empty folder, or hold only what a run
+/// killed before its manifest left ([`unstarted`]; its lock then says whether that run still
+/// lives). Anything else is refused (a run: finish it with `cold resume`; other files: never
+/// overwritten).
 pub fn create(dir: &Path) -> Result<()> {
     if dir.exists() {
         let empty = fs::read_dir(dir)
             .map(|mut entries| entries.next().is_none())
             .unwrap_or(false);
-        if !empty {
+        if !empty && !unstarted(dir) {
             let what = if dir.join(MANIFEST).exists() {
                 format!(
                     "it holds a run: finish it with `cold resume {}`, or give another --out",

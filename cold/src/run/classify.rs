@@ -1,5 +1,6 @@
 //! A sample's row: what one reaped child (or a failed spawn) means. Pure: it decides the status
-//! (`ok`, `timeout`, `signal:N`, `crash`, `bad-output`, `wrong-checksum`, `spawn-failed`), and
+//! (`ok`, `timeout`, `memory`, `signal:N`, `crash`, `bad-output`, `wrong-checksum`,
+//! `spawn-failed`; `memory` too for any child whose peak passed the memory limit), and
 //! fills the phases and the child's own memory only for an `ok` sample, rusage for every child
 //! that ran. A child is `ok` only when its line is valid, its stamps are in order, and both its
 //! checksum and its byte count are the ones the runner computed for its cell.
@@ -88,6 +89,17 @@ pub fn reaped(
     if r.timed_out {
         let why = format!("killed after {} s", limits.timeout_secs);
         return failed(row, Status::Timeout, why);
+    }
+    // The limit is a hard one, but a privileged child can raise it and a shared mapping is not
+    // counted in it: whatever held, a child whose peak went past the limit is never `ok`.
+    let limit_kib = limits.memory_limit_mib.saturating_mul(1024);
+    if limits.memory_limit_mib > 0 && u.maxrss_kib > limit_kib {
+        let why = format!(
+            "it ran out of its {} MiB (--memory-limit): its peak resident memory was {} MiB",
+            limits.memory_limit_mib,
+            u.maxrss_kib / 1024
+        );
+        return failed(row, Status::Memory, why);
     }
     let failed_how = match r.exit {
         Exit::Signal(libc::SIGXFSZ) => {
@@ -490,6 +502,17 @@ mod tests {
         let row = reaped(&plan(), &r, Some(&want(42)), LIMITS);
         assert_eq!(row.status, Status::Memory);
         assert!(row.error.unwrap().contains("8192 MiB"));
+        // a child that lifted its limit (or mapped shared memory) and exited cleanly
+        let mut r = reaped_with(Exit::Code(0), GOOD);
+        r.usage.maxrss_kib = 8192 * 1024 + 1;
+        let row = reaped(&plan(), &r, Some(&want(42)), LIMITS);
+        assert_eq!(row.status, Status::Memory, "{row:?}");
+        assert!(row
+            .error
+            .unwrap()
+            .contains("peak resident memory was 8192 MiB"));
+        r.usage.maxrss_kib = 8192 * 1024;
+        assert!(reaped(&plan(), &r, Some(&want(42)), LIMITS).is_ok());
         let lost = spawner_lost(&plan(), "the spawner stopped answering");
         assert_eq!(lost.status, Status::SpawnerLost);
     }

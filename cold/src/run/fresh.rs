@@ -2,6 +2,7 @@
 //! documents, create the run folder (fresh, or refuse) and lock it, prepare everything before
 //! the first sample (inputs, gate, preflight, plan: see `prepare`), write the manifest and then
 //! plan.csv, take every sample, mark the manifest finished and print the summary.
+//! `--dry-run` builds nothing (no cargo, no linker): it plans with the children already built.
 //!
 //! The folder is written in an order where every prefix is either plainly not a run (no
 //! manifest yet) or resumable: the manifest holds the settings plan.csv is derived from, and
@@ -229,6 +230,14 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
                     runtime,
                     std::path::absolute(dir)?.display().to_string(),
                 ),
+                // a dry run builds nothing (no cargo, no linker): it takes what is built
+                (None, Some(_)) if o.dry_run => VariantEntry::new(
+                    variant,
+                    runtime,
+                    crate::system::variants::children_dir(variant)
+                        .display()
+                        .to_string(),
+                ),
                 (None, Some(d)) => {
                     say!("building the {variant} children ({})", d.description.about);
                     let built = d.build(needed)?;
@@ -238,7 +247,11 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
                     e
                 }
                 (None, None) => {
-                    if let Some(command) = binaries::cargo_build_command(variant, needed)? {
+                    let command = match o.dry_run {
+                        true => None,
+                        false => binaries::cargo_build_command(variant, needed)?,
+                    };
+                    if let Some(command) = command {
                         say!("building the {variant} children (started by cargo run)");
                         binaries::build(command)?;
                     }

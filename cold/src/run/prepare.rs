@@ -31,6 +31,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+/// The run folder's `.preflight-output`: a child of another runtime's `--check-file` during
+/// its preflight.
+pub const CHECK_FILE: &str = ".preflight-output";
+
 /// Each fixture's canonical document, by fixture name.
 pub type Documents = HashMap<&'static str, Vec<u8>>;
 
@@ -507,7 +511,7 @@ fn preflight(
     let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?
         .with_memory_limit(o.memory_limit_mib);
     let several = units.iter().any(|(_, v)| *v != units[0].1);
-    let check_file = dir.join(".preflight-output");
+    let check_file = dir.join(CHECK_FILE);
     for (cell, variant) in units {
         let (gate_cell, variant) = (cell.gate_cell(), *variant);
         if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {

@@ -37,8 +37,17 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     if !schema::files::Folder::new(dir).exists(MANIFEST) {
         bail!(
             "resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
-             it had one (while preparing its children and inputs); start a new run",
-            dir.display()
+             it had one (while preparing its children and inputs), which measured nothing; \
+             start a new run{}",
+            dir.display(),
+            if folder::unstarted(dir) {
+                format!(
+                    ", which may reuse this folder: cold run --out {} …",
+                    schema::text::for_shell(&dir.display().to_string())
+                )
+            } else {
+                String::new()
+            }
         );
     }
     let _lock = if dry_run {

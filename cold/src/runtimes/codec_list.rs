@@ -22,7 +22,8 @@ pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     let mut groups = vec![RUST];
     groups.extend(runtimes::groups());
     bail!(
-        "unknown codec `{id}`; known codecs: {}; or a runtime group: {}",
+        "unknown codec `{}`; known codecs: {}; or a runtime group: {}",
+        schema::text::echo(id),
         known.join(", "),
         groups.join(", ")
     )
