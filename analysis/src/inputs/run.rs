@@ -9,7 +9,7 @@ use crate::measure::Rules;
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
 use schema::files::Folder;
-use schema::rows::{read_plan, PlanCount, PlanRow, SampleRow, Samples};
+use schema::rows::{Plan, PlanCount, PlanRow, SampleRow, Samples};
 use schema::run_folder::{Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::Measure;
 use std::fs;
@@ -129,8 +129,10 @@ pub fn load_run(path: &Path) -> Result<Run> {
     };
 
     let plan_path = dir.join(PLAN);
-    let plan_rows: Option<Vec<PlanRow>> = if folder.exists(PLAN) {
-        let (rows, note) = read_plan(&plan_path)?;
+    // The plan, compactly: a million planned samples are eight megabytes, not a row of strings
+    // each.
+    let plan: Option<Plan> = if folder.exists(PLAN) {
+        let (rows, note) = Plan::read(&plan_path)?;
         notes.extend(note);
         if let Some(m) = manifest
             .as_ref()
@@ -161,7 +163,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
     // samples.csv holds counts and no time, which only a counted run writes.
     let said = manifest.as_ref().map(|m| m.settings.measure);
     let required = said.map_or(&[][..], |m| m.required());
-    let (samples, note) = Samples::read(&samples_path, plan_rows.as_deref(), required)?;
+    let (samples, note) = Samples::read(&samples_path, plan.as_ref(), required)?;
     notes.extend(note);
     let measure = said.unwrap_or_else(|| {
         let m = crate::measure::of_samples(&samples);
@@ -181,7 +183,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
         dir,
         writing,
         manifest,
-        plan: plan_rows.as_deref().map(PlanCount::of).unwrap_or_default(),
+        plan: plan.as_ref().map(Plan::count).unwrap_or_default(),
         samples,
         measure,
         notes,

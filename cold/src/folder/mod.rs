@@ -163,7 +163,8 @@ pub fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
     if !Folder::new(dir).exists(SAMPLES) {
         return Ok(Samples::default());
     }
-    Ok(Samples::read(&dir.join(SAMPLES), Some(plan), &[])?.0)
+    let plan = schema::rows::Plan::of(plan);
+    Ok(Samples::read(&dir.join(SAMPLES), Some(&plan), &[])?.0)
 }
 
 /// The plan indices that already have a row (checked against `plan`).
