@@ -1,6 +1,6 @@
 //! Which child binaries exist: one per codec × op × target, derived from the codec registry, and
 //! the one-line source of each (`src/bin/child-<codec>-<op>-<target>.rs`). Cargo needs a file per
-//! binary, so the sources are generated from this list and checked in; `tests/generated.rs`
+//! binary, so the sources are generated from this list and checked in; `tests/all/generated.rs`
 //! fails when they differ from it and writes them with `THAW_WRITE_CHILDREN=1`.
 //!
 //! The runner asks [`binary_name`] which child runs a cell.

@@ -4,7 +4,7 @@
 //! by runtime, each measured from its own runtime's floor, the child sizes from the manifest's
 //! children, and Rust and the other languages in one cost chart.
 
-mod common;
+use crate::common;
 
 use common::{bin, run, summary_rows, tmp};
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! ±3%), with a planted truth, and the report's own paired ratios are checked against it over
 //! 100 seeds, beside the fixed 30-sample run. Also a precision run's and its report's shape.
 
-mod common;
+use crate::common;
 
 use analysis::analyze::cells::{group, CellKey};
 use analysis::analyze::contrasts::{adjust, against_reference};
@@ -79,8 +79,8 @@ fn trial(seed: u64, precision: Option<f64>) -> Trial {
 /// Over 100 seeds, at a nominal 95%: how often the stopped run's interval of the headline
 /// ratio covers the planted ratio. The bar is 93 of 100; the fixed 30-sample run is beside it.
 /// About a minute in a debug build on two cores (the stopping rule computes some 3,500 intervals
-/// per run), so it is left out of the default suite: `cargo test -p analysis --test precision
-/// -- --ignored --nocapture` prints the figures the README quotes.
+/// per run), so it is left out of the default suite: `cargo test -p analysis --test all
+/// precision:: -- --ignored --nocapture` prints the figures the README quotes.
 #[test]
 #[ignore = "about four minutes here: run with --ignored (CI does); its figures are in docs/findings.md"]
 fn stopping_at_three_percent_keeps_the_ratio_intervals_covering() {

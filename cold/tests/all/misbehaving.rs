@@ -13,7 +13,7 @@ use spawner::process::Watch;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-{name}-{}", std::process::id()));

@@ -3,7 +3,7 @@
 //! the real counted folder in tests/data (noop, serde_json and simd-json; de and ser; batches 1
 //! and 10; 3 samples per cell, counted under valgrind-3.19.0).
 
-mod common;
+use crate::common;
 
 use analysis::synth::planted;
 use common::{bin, cells, run, summary_rows, synth, tmp};

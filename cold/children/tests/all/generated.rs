@@ -2,7 +2,7 @@
 //! one file per codec × op × target, each the generated line; and Cargo.toml lists every binary
 //! of the package with `test = false` (a child has no tests of its own, and a test harness per
 //! child is a link of every library per child in `cargo test`). `THAW_WRITE_CHILDREN=1 cargo
-//! test -p children --test generated` writes both (after a codec is added or removed) and
+//! test -p children --test all generated` writes both (after a codec is added or removed) and
 //! removes the sources no codec calls for.
 
 use std::collections::BTreeMap;
@@ -41,7 +41,7 @@ fn every_child_source_is_the_generated_one() {
     assert!(
         cargo_toml == with_bins(&cargo_toml, &bins),
         "cold/children/Cargo.toml does not list every binary of src/bin with `test = false`; run \
-         `THAW_WRITE_CHILDREN=1 cargo test -p children --test generated`"
+         `THAW_WRITE_CHILDREN=1 cargo test -p children --test all generated`"
     );
     let missing: Vec<&String> = want.keys().filter(|n| !have.contains_key(*n)).collect();
     let extra: Vec<&String> = have.keys().filter(|n| !want.contains_key(*n)).collect();
@@ -53,11 +53,11 @@ fn every_child_source_is_the_generated_one() {
     assert!(
         missing.is_empty() && extra.is_empty() && stale.is_empty(),
         "the child sources differ from the registry: missing {missing:?}, extra {extra:?}, \
-         stale {stale:?}; run `THAW_WRITE_CHILDREN=1 cargo test -p children --test generated`"
+         stale {stale:?}; run `THAW_WRITE_CHILDREN=1 cargo test -p children --test all generated`"
     );
 }
 
-const BEGIN: &str = "# BEGIN the binaries, generated: THAW_WRITE_CHILDREN=1 cargo test -p children --test generated";
+const BEGIN: &str = "# BEGIN the binaries, generated: THAW_WRITE_CHILDREN=1 cargo test -p children --test all generated";
 const END: &str = "# END the binaries";
 
 /// `cargo_toml` with its list of binaries made from the files now in `bins`, each `test = false`.

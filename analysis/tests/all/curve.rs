@@ -8,9 +8,9 @@
 //!
 //! The run folder is written here (plan.csv, samples.csv, curves.csv; no clock is read).
 
-mod common;
+use crate::common;
 
-use common::{bin, run, summary_rows, tmp};
+use crate::common::{bin, run, summary_rows, tmp};
 use schema::curve::{schedule, window_for, CurveRow, CURVES};
 use schema::phases::{Figure, Phase};
 use schema::rows::{PlanRow, SampleRow};

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{build_beside_runner as build_children, cold};
 
 fn tmp(name: &str) -> PathBuf {

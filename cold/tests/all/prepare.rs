@@ -77,7 +77,7 @@ static WRONG_CHILD: Double = Double {
     wrong_output: true,
 };
 
-mod common;
+use crate::common;
 
 /// The children and the spawner beside this test's runner.
 fn children_dir() -> PathBuf {

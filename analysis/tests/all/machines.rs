@@ -4,7 +4,7 @@
 //! machine effect, against the planted truth; and the real path: `cold run --shard K/3` three
 //! times as separate processes, merged, against the unsharded plan.
 
-mod common;
+use crate::common;
 
 use analysis::synth::truth;
 use common::{bin, run, synth, tmp};

@@ -12,7 +12,7 @@
 //! `--threshold`, `--ignore-variant`, and `--fail-on-regression`'s exit status, on runs written by
 //! hand or by `analysis synth`; exact outcomes only, never elapsed time.
 
-mod common;
+use crate::common;
 
 use analysis::compare::{classify, Change};
 use common::{bin, cells, run, summary_rows, synth, tmp};

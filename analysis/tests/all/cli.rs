@@ -1,7 +1,7 @@
 //! End-to-end checks of the `analysis` binary on synthetic runs: report, compare, export, bad
 //! input, and how the report's time grows with the samples.
 
-mod common;
+use crate::common;
 
 use common::{bin, cells, run, summary_rows, synth, tmp};
 
