@@ -146,16 +146,19 @@ impl Reads {
         }
     }
 
-    /// The clock after operation `n`, when the schedule reads it there.
+    /// Reads the clock after operation `n` when the schedule reads it there; the read after
+    /// the first operation is also `clock`'s `first` stamp.
     #[inline(always)]
-    fn after(&mut self, n: u64) -> Option<u64> {
+    fn after(&mut self, n: u64, clock: &mut Clock) {
         if self.schedule.get(self.next) != Some(&n) {
-            return None;
+            return;
         }
         let t = monotonic_ns();
         self.ns.push(t);
         self.next += 1;
-        Some(t)
+        if n == 1 {
+            clock.stamps[3] = t;
+        }
     }
 
     /// The curve line, with the price of a read taken now (after the check, outside every
@@ -206,11 +209,7 @@ fn curve_de<C: Codec, T: Target>(
         } else {
             drop(black_box(value));
         }
-        if let Some(t) = reads.after(n) {
-            if n == 1 {
-                clock.stamps[3] = t;
-            }
-        }
+        reads.after(n, &mut clock);
     }
     clock.done_at(reads.ns.last().copied().unwrap_or_else(monotonic_ns));
 
@@ -244,11 +243,7 @@ fn curve_ser<C: Codec, T: Target>(
             .ser::<T>(black_box(&value), &mut out)
             .map_err(|e| format!("ser failed on call {n}: {e}"))?;
         black_box(&mut out);
-        if let Some(t) = reads.after(n) {
-            if n == 1 {
-                clock.stamps[3] = t;
-            }
-        }
+        reads.after(n, &mut clock);
     }
     clock.done_at(reads.ns.last().copied().unwrap_or_else(monotonic_ns));
 
@@ -370,8 +365,8 @@ mod tests {
         (fixture.model(fixtures::DEFAULT_SEED).unwrap(), document)
     }
 
-    #[test]
-    fn children_print_the_checksum_the_runner_expects() {
+    /// users-1kb's document, and its model as a typed `ser` child's prepared input.
+    fn users_inputs() -> (Vec<u8>, Vec<u8>) {
         let (users_model, document) = users();
         let model = prepare(
             InputKind::Model(codecs::models::ModelKind::Users),
@@ -379,6 +374,12 @@ mod tests {
             &document,
         )
         .unwrap();
+        (document, model)
+    }
+
+    #[test]
+    fn children_print_the_checksum_the_runner_expects() {
+        let (document, model) = users_inputs();
         let tree = prepare(InputKind::Tree, None, &document).unwrap();
         for batch in [1, 3] {
             for drops in Drops::ALL {
@@ -420,13 +421,7 @@ mod tests {
 
     #[test]
     fn a_curve_child_reads_its_clock_on_the_schedule_and_checks_the_same_value() {
-        let (users_model, document) = users();
-        let model = prepare(
-            InputKind::Model(codecs::models::ModelKind::Users),
-            Some(&users_model),
-            &document,
-        )
-        .unwrap();
+        let (document, model) = users_inputs();
         for (op, input) in [(Op::De, &document), (Op::Ser, &model)] {
             let a = Args {
                 window: Some(7),
