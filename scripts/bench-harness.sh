@@ -9,6 +9,11 @@
 # runner's three processes (runner, spawner, child) cross between CPUs where hyperfine's two need
 # not, which costs several per cent on a 2-CPU virtual machine.
 #
+# Beside them, the minimal spawner (scripts/minimal-spawner.c, compiled here with cc): posix_spawn
+# then wait4, CLOCK_MONOTONIC read around both and nothing else, on the same command line and
+# environment; once as hyperfine starts a child (output to /dev/null) and once as thaw's spawner
+# does (its own process group, output to a file). docs/findings.md explains the differences.
+#
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
 #   THAW_HARNESS_CPU=0 scripts/bench-harness.sh   pin to CPU 0 (default: the last CPU)
@@ -33,11 +38,16 @@ if ! command -v taskset >/dev/null 2>&1; then
   echo "bench-harness: needs taskset on PATH for the pinned rounds (Debian: util-linux)" >&2
   exit 2
 fi
+if ! command -v cc >/dev/null 2>&1; then
+  echo "bench-harness: needs a C compiler (cc) for the minimal spawner (Debian: apt-get install -y gcc)" >&2
+  exit 2
+fi
 
 cargo build --release -p cold -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
 bin="$PWD/target/release"
 work="$(mktemp -d "${TMPDIR:-/tmp}/thaw-bench-harness.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+cc -O2 -o "$work/minimal-spawner" scripts/minimal-spawner.c
 
 # The median of the numbers on stdin (one per line).
 median() {
@@ -79,18 +89,30 @@ run_hyperfine() {
   awk -v s="$s" 'BEGIN { printf "%.0f", s * 1e9 }'
 }
 
-direct=() ; cargo=() ; hf=() ; pinned=() ; hf_pinned=()
-printf '%-6s %14s %14s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" "hyperfine (us)" \
-  "pinned (us)" "hf pinned (us)"
+# The minimal spawner on the same command line and environment; $1: the run folder whose fixture
+# it reads, then its own options (-g, -o FILE). Prints the median in ns.
+run_minimal() {
+  local input="$1/fixtures/$fixture.json"
+  shift
+  "$work/minimal-spawner" -n "$samples" -w 5 "$@" -e "PATH=$PATH" -e "HOME=$HOME" -- \
+    "$bin/child-noop-$op-any" --op "$op" --batch 1 --input "$input" --drops end
+}
+
+direct=() ; cargo=() ; hf=() ; pinned=() ; hf_pinned=() ; minimal=() ; minimal_thaw=()
+printf '%-6s %14s %14s %14s %14s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" \
+  "hyperfine (us)" "minimal (us)" "min. thaw (us)" "pinned (us)" "hf pinned (us)"
 for round in $(seq 1 "$rounds"); do
   d_ns="$(run_cold direct "$work/direct-$round")"
   c_ns="$(run_cold cargo "$work/cargo-$round")"
   h_ns="$(run_hyperfine "$work/direct-$round" "$work/hyperfine-$round.json")"
+  m_ns="$(run_minimal "$work/direct-$round")"
+  t_ns="$(run_minimal "$work/direct-$round" -g -o "$work/minimal-capture")"
   p_ns="$(run_cold pinned "$work/pinned-$round")"
   hp_ns="$(run_hyperfine "$work/direct-$round" "$work/hyperfine-pinned-$round.json" taskset -c "$cpu")"
   direct+=("$d_ns"); cargo+=("$c_ns"); hf+=("$h_ns"); pinned+=("$p_ns"); hf_pinned+=("$hp_ns")
-  awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" -v p="$p_ns" -v q="$hp_ns" \
-    'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, p / 1e3, q / 1e3 }'
+  minimal+=("$m_ns"); minimal_thaw+=("$t_ns")
+  awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" -v m="$m_ns" -v t="$t_ns" -v p="$p_ns" -v q="$hp_ns" \
+    'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, m / 1e3, t / 1e3, p / 1e3, q / 1e3 }'
 done
 
 d_all="$(printf '%s\n' "${direct[@]}" | median)"
@@ -98,7 +120,11 @@ c_all="$(printf '%s\n' "${cargo[@]}" | median)"
 h_all="$(printf '%s\n' "${hf[@]}" | median)"
 p_all="$(printf '%s\n' "${pinned[@]}" | median)"
 q_all="$(printf '%s\n' "${hf_pinned[@]}" | median)"
-awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v p="$p_all" -v q="$q_all" -v n="$samples" -v r="$rounds" -v cpu="$cpu" 'BEGIN {
+m_all="$(printf '%s\n' "${minimal[@]}" | median)"
+t_all="$(printf '%s\n' "${minimal_thaw[@]}" | median)"
+awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v m="$m_all" -v t="$t_all" -v p="$p_all" -v q="$q_all" -v n="$samples" -v r="$rounds" -v cpu="$cpu" 'BEGIN {
   printf "\nnoop wall, median of %d rounds of %d samples: direct %.1f us, cargo run %.1f us, hyperfine -N %.1f us;\n", r, n, d / 1e3, c / 1e3, h / 1e3
+  printf "minimal spawner: as hyperfine starts a child %.1f us, as thaw does (own group, output to a file) %.1f us\n", m / 1e3, t / 1e3
+  printf "side by side: thaw %.1f us, hyperfine -N %.1f us, minimal %.1f us; thaw / minimal %.3f (%+.1f%%), thaw / minimal as thaw %.3f (%+.1f%%), hyperfine / minimal %.3f (%+.1f%%)\n", d / 1e3, h / 1e3, m / 1e3, d / m, (d / m - 1) * 100, d / t, (d / t - 1) * 100, h / m, (h / m - 1) * 100
   printf "pinned to CPU %s: cold run --pin %.1f us, taskset hyperfine -N %.1f us\n", cpu, p / 1e3, q / 1e3
   printf "cargo run / direct: %.3f (%+.1f%%); direct / hyperfine: %.3f (%+.1f%%); pinned / pinned: %.3f (%+.1f%%)\n", c / d, (c / d - 1) * 100, d / h, (d / h - 1) * 100, p / q, (p / q - 1) * 100 }'
