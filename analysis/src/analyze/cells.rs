@@ -7,7 +7,7 @@ use crate::measure::{Measure, Rules, Span};
 use crate::parallel::par_map;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::precision::relative_half_width;
-use crate::stats::quantile::{median, sorted};
+use crate::stats::quantile::median_unsorted;
 use crate::stats::spearman::{spearman, Spearman};
 use schema::phases::{Figure, Phase, Quantity, Whole};
 use schema::rows::{CellSamples, PlanCount, Samples};
@@ -79,7 +79,7 @@ impl Spread {
         let v: Vec<f64> = values.iter().map(|&x| x as f64).collect();
         Some(Spread {
             n: values.len(),
-            median: median(&sorted(&v))?,
+            median: median_unsorted(v)?,
             min,
             max,
         })
@@ -212,7 +212,7 @@ pub struct StatOptions {
 
 /// The page faults of each phase of `cell`, medians, where the child read them.
 fn fault_medians(cell: &CellSamples) -> Vec<PhaseFaults> {
-    let m = |f: Figure| median(&stats::cells::values(cell, f));
+    let m = |f: Figure| median_unsorted(cell.values_by(|i| cell.get(f, i)));
     let mut out = Vec::new();
     for p in Phase::ALL {
         let (minor, major) = if p == Phase::Init {
@@ -303,7 +303,7 @@ fn summarize_cell(
     let init_plus_ops_half_width = init_plus_ops
         .as_ref()
         .and_then(|d| relative_half_width(d.median, d.interval()?));
-    let whole = |w: Whole| median(&stats::cells::values(cell, Figure::Whole(w)));
+    let whole = |w: Whole| median_unsorted(cell.values_by(|i| cell.get(Figure::Whole(w), i)));
     CellSummary {
         key: key.clone(),
         quantity: q,

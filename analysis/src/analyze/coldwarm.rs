@@ -369,22 +369,26 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
     if resamples == 0 {
         return None;
     }
-    let rebuilt = |c: &CostCurve, r: usize| CostCurve {
+    // each resample's curves: the same curves, their points' costs replaced in place
+    let without_boot = |c: &CostCurve| CostCurve {
         cost: c.cost,
         scenario: c.scenario.clone(),
         codec: c.codec.clone(),
-        points: c
-            .points
-            .iter()
-            .zip(&c.boot)
-            .map(|(p, bm)| (p.0, bm[r]))
-            .collect(),
+        // a point without bootstrap medians has no resampled cost
+        points: c.points[..c.points.len().min(c.boot.len())].to_vec(),
         warm_ns: c.warm_ns,
         boot: Vec::new(),
     };
+    let (mut ar, mut br) = (without_boot(a), without_boot(b));
+    let resampled = |into: &mut CostCurve, from: &CostCurve, r: usize| {
+        for (p, bm) in into.points.iter_mut().zip(&from.boot) {
+            p.1 = bm[r];
+        }
+    };
     let found: Vec<Option<u64>> = (0..resamples)
         .map(|r| {
-            let (ar, br) = (rebuilt(a, r), rebuilt(b, r));
+            resampled(&mut ar, a, r);
+            resampled(&mut br, b, r);
             match break_even(&be.scenario, &ar, &br)
                 .as_ref()
                 .and_then(|x| far_end(x, lo_n))

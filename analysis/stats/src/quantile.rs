@@ -37,6 +37,23 @@ pub fn median(sorted: &[f64]) -> Option<f64> {
     })
 }
 
+/// The median of `values` in any order, NaNs left out: the same number as
+/// `median(&sorted(&values))`, found by selection in O(n) rather than by a sort.
+pub fn median_unsorted(mut values: Vec<f64>) -> Option<f64> {
+    values.retain(|x| !x.is_nan());
+    let n = values.len();
+    if n == 0 {
+        return None;
+    }
+    let (below, &mut middle, _) = values.select_nth_unstable_by(n / 2, f64::total_cmp);
+    Some(if n % 2 == 1 {
+        middle
+    } else {
+        let lower = below.iter().copied().max_by(f64::total_cmp)?;
+        (lower + middle) / 2.0
+    })
+}
+
 /// The median absolute deviation of an ascending slice, unscaled: median(|x − median(x)|).
 pub fn mad(sorted: &[f64]) -> Option<f64> {
     let m = median(sorted)?;
@@ -66,6 +83,20 @@ mod tests {
         assert_eq!(median(&[1.0, 2.0, 9.0]), Some(2.0));
         assert_eq!(median(&[1.0, 2.0, 4.0, 9.0]), Some(3.0));
         assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn median_by_selection_is_the_median_of_the_sorted_values() {
+        // odd and even lengths, ties, a NaN, and a pseudo-random order
+        let mut x: Vec<f64> = (0..101u64).map(|i| ((i * 7919) % 37) as f64).collect();
+        for n in [1, 2, 3, 4, 10, 51, 100, 101] {
+            let v = x[..n].to_vec();
+            assert_eq!(median_unsorted(v.clone()), median(&sorted(&v)), "n = {n}");
+        }
+        x.push(f64::NAN);
+        assert_eq!(median_unsorted(x.clone()), median(&sorted(&x)));
+        assert_eq!(median_unsorted(vec![f64::NAN]), None);
+        assert_eq!(median_unsorted(Vec::new()), None);
     }
 
     #[test]
