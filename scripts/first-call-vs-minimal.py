@@ -8,8 +8,21 @@ per codec, the medians and the median of the paired ratios child / reference wit
 
     cargo build --release --workspace
     scripts/first-call-vs-minimal.py [--pairs 200] [--codecs serde_json,simd-json] [--dir target/release]
+
+With --jvm, the JVM children of the common model (kotlinx, gson, jackson, fory: `<lib>-common`)
+against their minimal programs (`<Lib>CommonMinimal`, on the child's class path, with the
+runtime's flags: initialise the model's classes, make the library's object, one call), both ops,
+on users-2kb of a run folder's inputs. The figure is model + init + first call; --classes also
+counts the classes each loads (-Xlog:class+load, stamped with System.nanoTime) before its timed
+region (the library's object and the call) and inside it.
+
+    cargo run --release -p cold -- run --codecs jvm-common --samples 1   # builds the children
+    scripts/first-call-vs-minimal.py --jvm [--pairs 30] [--libs kotlinx,gson] [--classes]
+        [--build target/external/jvm] [--inputs results/cold/latest/fixtures]
 """
 import argparse, json, os, random, statistics, subprocess, sys, tempfile
+
+import jvm_first_call  # noqa: E402  (the --jvm mode: scripts/jvm_first_call.py)
 
 CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
 
@@ -29,7 +42,10 @@ def main():
     p.add_argument("--codecs", default=",".join(CODECS))
     p.add_argument("--dir", default=os.path.join(root, "target", "release"))
     p.add_argument("--seed", type=int, default=20261130)
+    jvm_first_call.add_arguments(p)
     a = p.parse_args()
+    if a.jvm:
+        return jvm_first_call.main(a, root)
     codecs = [c for c in a.codecs.split(",") if c]
     unknown = [c for c in codecs if c not in CODECS]
     if unknown or a.pairs < 1:

@@ -104,7 +104,8 @@ pub struct ReportArgs {
         default_value = "results/conformance/conformance.csv"
     )]
     pub conformance: PathBuf,
-    /// The codec every other is compared against [default: serde_json].
+    /// The codec every other is compared against [default: serde_json, else kotlinx, else
+    /// kotlinx-common, the first the run has].
     #[arg(long, value_name = "CODEC")]
     pub reference: Option<String>,
     /// Where to write the report [default: RUN_DIR/report].

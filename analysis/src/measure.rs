@@ -37,9 +37,10 @@ pub enum Span {
     Wall,
 }
 
-/// Every phase but the input's.
-const PROCESS: [Phase; 6] = [
+/// Every phase but the input's (the model's is the process's: a program pays it).
+const PROCESS: [Phase; 7] = [
     Phase::SpawnToMain,
+    Phase::Model,
     Phase::Init,
     Phase::FirstOp,
     Phase::RemainingOps,

@@ -126,7 +126,8 @@ pub struct RunArgs {
     /// With --precision: no round of blocks that would end past this (90s, 10m, 2h).
     #[arg(long, value_name = "DURATION", requires = "precision", value_parser = precision::parse_duration)]
     pub max_time: Option<Duration>,
-    /// With --precision: the codec the ratios are taken against [default: serde_json, when run].
+    /// With --precision: the codec the ratios are taken against [default: serde_json, else
+    /// kotlinx, else kotlinx-common, the first the run has].
     #[arg(long, value_name = "CODEC", requires = "precision")]
     pub reference: Option<String>,
     /// What each sample records: `time` (the child runs natively), or `instructions` (it runs
@@ -319,10 +320,10 @@ impl RunArgs {
                         }
                         Some(c.id().to_string())
                     }
-                    None => codecs
-                        .iter()
-                        .find(|c| c.id() == precision::DEFAULT_REFERENCE)
-                        .map(|c| c.id().to_string()),
+                    None => {
+                        let ids: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
+                        schema::words::default_reference(&ids).map(str::to_string)
+                    }
                 };
                 Some(Stopping {
                     precision: p,

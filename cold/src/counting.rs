@@ -1,6 +1,6 @@
 //! `cold run --measure instructions`: each sample counted instead of timed. The child runs once
 //! under Valgrind's callgrind, which dumps its instruction count each time the child enters
-//! `clock_gettime` (a child reads CLOCK_MONOTONIC exactly at its six stamps), so the dumps are
+//! `clock_gettime` (a child reads CLOCK_MONOTONIC exactly at its seven stamps), so the dumps are
 //! the phases: exec → main, fixture, init, first_op, remaining_ops, check, and the rest to the
 //! process's end. The children are the timed ones, unchanged. Then the child runs once more,
 //! natively, with the allocation counter (`alloc-phases`, an LD_PRELOAD library) that counts
@@ -367,13 +367,13 @@ mod tests {
     const CALLGRIND: &str = "version: 1\ncreator: callgrind-3.19.0\npart: 1\n\
         desc: Trigger: --dump-before=clock_gettime@@GLIBC_2.17\nevents: Ir\nsummary: 284970\n\
         fn=x\n0 3\ntotals: 284970\npart: 2\nsummary: 5859\npart: 3\nsummary: 18\npart: 4\n\
-        summary: 64896\npart: 5\nsummary: 23\npart: 6\nsummary: 8704\npart: 7\n\
-        desc: Trigger: Program termination\nsummary: 26916\n";
+        summary: 40\npart: 5\nsummary: 64896\npart: 6\nsummary: 23\npart: 7\nsummary: 8704\n\
+        part: 8\ndesc: Trigger: Program termination\nsummary: 26916\n";
 
     #[test]
     fn callgrind_parts_in_order() {
         let parts = parse_callgrind(CALLGRIND).unwrap();
-        assert_eq!(parts, [284970, 5859, 18, 64896, 23, 8704, 26916]);
+        assert_eq!(parts, [284970, 5859, 18, 40, 64896, 23, 8704, 26916]);
         let mut row = row();
         fill_instructions(&mut row, &parts).unwrap();
         let instr = |p| row.get(Figure::Of(Quantity::Instructions, p));
@@ -384,8 +384,8 @@ mod tests {
     #[test]
     fn a_child_that_reads_the_clock_more_often_has_no_phases() {
         let mut row = row();
-        let e = fill_instructions(&mut row, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap_err();
-        assert!(e.contains("8 parts") && e.contains("7 times"), "{e}");
+        let e = fill_instructions(&mut row, &[1, 2, 3, 4, 5, 6, 7, 8, 9]).unwrap_err();
+        assert!(e.contains("9 parts") && e.contains("8 times"), "{e}");
         assert_eq!(
             row.get(Figure::Of(Quantity::Instructions, Phase::FirstOp)),
             None
@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn allocations_by_phase() {
-        let text = "clock_reads 6\n9 2620\n18 2498\n0 0\n86 6537\n0 0\n0 0\n10 5700\n0 0\n";
+        let text = "clock_reads 7\n9 2620\n0 0\n18 2498\n0 0\n86 6537\n0 0\n0 0\n10 5700\n0 0\n";
         let (reads, phases) = parse_alloc(text).unwrap();
         let mut row = row();
         fill_allocations(&mut row, reads, &phases).unwrap();
@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(alloc(Quantity::AllocBlocks, Phase::FirstOp), Some(86));
         assert_eq!(alloc(Quantity::AllocBytes, Phase::FirstOp), Some(6537));
         assert_eq!(alloc(Quantity::AllocBlocks, Phase::RemainingOps), Some(0));
-        assert!(fill_allocations(&mut row, 7, &phases).is_err());
+        assert!(fill_allocations(&mut row, 8, &phases).is_err());
         assert!(parse_alloc("clock_reads x\n").is_err());
         assert!(parse_alloc("clock_reads 6\n1 2 3\n").is_err());
     }

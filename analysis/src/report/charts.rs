@@ -125,7 +125,7 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
 
 /// The colour of each phase, in [`Phase::ALL`]'s order.
 pub const PHASE_COLORS: [&str; Phase::ALL.len()] = [
-    "#bab0ac", "#d7b5d8", "#f28e2b", "#e15759", "#4e79a7", "#76b7b2", "#9c755f",
+    "#bab0ac", "#edc948", "#d7b5d8", "#f28e2b", "#e15759", "#4e79a7", "#76b7b2", "#9c755f",
 ];
 
 /// Stacked median phases of each codec's process at `batch`, horizontal bars, linear x.

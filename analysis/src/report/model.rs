@@ -35,8 +35,6 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// The reference codec when none is asked for.
-pub const DEFAULT_REFERENCE: &str = "serde_json";
 /// At most this many points per cell in the strip chart (evenly spaced order statistics).
 pub const STRIP_POINTS: usize = 300;
 
@@ -273,12 +271,16 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
             "--reference {r}: no such codec in this run; valid values: {}",
             codecs_in_run.iter().copied().collect::<Vec<_>>().join(", ")
         ),
-        None if codecs_in_run.contains(DEFAULT_REFERENCE) => Some(DEFAULT_REFERENCE.to_string()),
         None => {
-            notes.push(format!(
-                "No {DEFAULT_REFERENCE} samples in this run, so no codec is compared against a reference (pass --reference)."
-            ));
-            None
+            let ids: Vec<&str> = codecs_in_run.iter().copied().collect();
+            let found = schema::words::default_reference(&ids).map(str::to_string);
+            if found.is_none() {
+                notes.push(format!(
+                    "None of {} in this run, so no codec is compared against a reference (pass --reference).",
+                    schema::words::DEFAULT_REFERENCES.join(", ")
+                ));
+            }
+            found
         }
     };
 

@@ -206,6 +206,7 @@ pub fn planted(codec: &str, op: Op, batch: u32, scale: f64) -> Option<Figures> {
     let mut f = Figures::default();
     let instructions = [
         250_000 + m.child_kib * 20,
+        0, // model: a Rust child has none to load
         if op == Op::De { 7_400 } else { 35_000 },
         instr(m.init),
         instr(first),

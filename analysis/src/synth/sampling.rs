@@ -132,7 +132,8 @@ impl Sampler<'_> {
                         row.figures = planted(m.id, c.op, c.batch, k).unwrap_or_default();
                     }
                     _ => {
-                        let phases = [spawn, fixture, init_ns, first_ns, rem, check, exit];
+                        // model: a Rust child has none to load (0 at this precision)
+                        let phases = [spawn, 0, fixture, init_ns, first_ns, rem, check, exit];
                         for (ph, v) in Phase::ALL.into_iter().zip(phases) {
                             row.set(Figure::time(ph), Some(v));
                         }

@@ -92,8 +92,9 @@ fn name(e: &Value) -> String {
     format!("{} ×{}", s(&e["codec"]), u(&e["batch"]))
 }
 
-const PHASES: [&str; 7] = [
+const PHASES: [&str; 8] = [
     "spawn_to_main",
+    "model",
     "fixture",
     "init",
     "first_op",
@@ -534,7 +535,7 @@ fn hand_run(dir: &Path, cells: &[(&str, Vec<u64>)]) {
             };
             let mut r = SampleRow::planned(&p);
             let ns = ipo[block];
-            let phases = [500_000, 17_000, 0, ns, 0, 400, 90_000];
+            let phases = [500_000, 0, 17_000, 0, ns, 0, 400, 90_000];
             for (phase, v) in Phase::ALL.into_iter().zip(phases) {
                 r.set(Figure::time(phase), Some(v));
             }

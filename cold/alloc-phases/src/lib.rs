@@ -6,17 +6,18 @@
 //! `aligned_alloc`, `posix_memalign`), counting each successful call as one block of the size
 //! asked for (a `realloc` as one block of its new size, as the warm track's counting allocator
 //! does), and hands the call to glibc's own (`__libc_malloc`, …). It also interposes
-//! `clock_gettime`: a child reads CLOCK_MONOTONIC exactly at its six stamps (main, fixture, init,
-//! first, done, checked), so the number of such reads so far is the phase an allocation falls
-//! in: 0 before main, 1 fixture, 2 init, 3 first_op, 4 remaining_ops, 5 check, 6 exit. At exit it
+//! `clock_gettime`: a child reads CLOCK_MONOTONIC exactly at its seven stamps (main, model,
+//! fixture, init, first, done, checked), so the number of such reads so far is the phase an
+//! allocation falls in: 0 before main, 1 model, 2 fixture, 3 init, 4 first_op, 5 remaining_ops,
+//! 6 check, 7 exit. At exit it
 //! writes the counts to the file `$THAW_ALLOC_PHASES`: a line `clock_reads N`, then one line
 //! `blocks bytes` per phase. It never allocates itself.
 
 use libc::{c_char, c_int, c_void, clockid_t, size_t, timespec};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-/// The phases counted: the seven of the protocol, and one for reads past the sixth.
-const PHASES: usize = 8;
+/// The phases counted: the eight of the protocol, and one for reads past the seventh.
+const PHASES: usize = 9;
 
 static CLOCK_READS: AtomicUsize = AtomicUsize::new(0);
 static BLOCKS: [AtomicU64; PHASES] = [const { AtomicU64::new(0) }; PHASES];

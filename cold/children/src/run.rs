@@ -13,6 +13,7 @@ use crate::memory::peak_and_current_kib;
 use codecs::inputs::Target;
 use codecs::{ser_checksum, Codec, Op};
 use schema::curve::CurveLine;
+use schema::phases::Stamp;
 use schema::protocol::{monotonic_ns, Faults};
 use schema::protocol::{Args, Line, FAILURE_EXIT};
 use schema::Drops;
@@ -67,36 +68,50 @@ fn read_input(args: &Args) -> Result<Vec<u8>, String> {
 
 /// What a child has read of its clock and its page faults so far.
 struct Clock {
-    stamps: [u64; 6],
+    line: Line,
     /// At [`schema::phases::Stamp::FAULTS`]: read after `main`, before `fixture`, after `done` and before
     /// `checked`, so never inside the library's timed phases.
     faults: [Faults; 4],
 }
 
 impl Clock {
-    /// `main` and the faults after it.
+    /// `main`, the faults after it, and `model`: a Rust child's model is compiled in, with no
+    /// class to load or static to initialise, so its model phase is one more read of the clock
+    /// (docs/child-protocol.md).
     fn start(main: u64) -> Clock {
         let mut clock = Clock {
-            stamps: [0; 6],
+            line: Line {
+                stamps: [0; Stamp::CHILD.len()],
+                faults: None,
+                checksum: 0,
+                bytes: 0,
+                hwm_kib: 0,
+                rss_kib: 0,
+            },
             faults: [Faults::default(); 4],
         };
-        clock.stamps[0] = main;
+        clock.line.set(Stamp::Main, main);
         clock.faults[0] = Faults::now();
+        clock.line.set(Stamp::Model, monotonic_ns());
         clock
     }
 
     /// The faults, then `fixture`.
     fn fixture(&mut self) {
         self.faults[1] = Faults::now();
-        self.stamps[1] = monotonic_ns();
+        self.line.set(Stamp::Fixture, monotonic_ns());
     }
 
     fn init(&mut self) {
-        self.stamps[2] = monotonic_ns();
+        self.line.set(Stamp::Init, monotonic_ns());
     }
 
     fn first(&mut self) {
-        self.stamps[3] = monotonic_ns();
+        self.first_at(monotonic_ns());
+    }
+
+    fn first_at(&mut self, t: u64) {
+        self.line.set(Stamp::First, t);
     }
 
     /// `done`, then the faults.
@@ -106,22 +121,22 @@ impl Clock {
 
     /// `done` read as `t` (a curve's last read), then the faults.
     fn done_at(&mut self, t: u64) {
-        self.stamps[4] = t;
+        self.line.set(Stamp::Done, t);
         self.faults[2] = Faults::now();
     }
 
     /// After the checksum: the faults, `checked`, then the process's own memory.
     fn finish(mut self, checksum: u64, bytes: u64) -> Line {
         self.faults[3] = Faults::now();
-        self.stamps[5] = monotonic_ns();
+        self.line.set(Stamp::Checked, monotonic_ns());
         let (hwm_kib, rss_kib) = peak_and_current_kib();
         Line {
-            stamps: self.stamps,
             faults: Some(self.faults),
             checksum,
             bytes,
             hwm_kib,
             rss_kib,
+            ..self.line
         }
     }
 }
@@ -157,7 +172,7 @@ impl Reads {
         self.ns.push(t);
         self.next += 1;
         if n == 1 {
-            clock.stamps[3] = t;
+            clock.first_at(t);
         }
     }
 
@@ -433,16 +448,16 @@ mod tests {
             }
             .unwrap();
             let curve = curve.expect("a curve child prints its curve");
-            curve.check(120, 7, line.stamps[2]).unwrap();
+            curve.check(120, 7, line.at(Stamp::Init)).unwrap();
             assert_eq!(curve.ops, schema::curve::schedule(120, 7));
             assert_eq!(
                 curve.ns.first(),
-                Some(&line.stamps[3]),
+                Some(&line.at(Stamp::First)),
                 "the first read is `first`"
             );
             assert_eq!(
                 curve.ns.last(),
-                Some(&line.stamps[4]),
+                Some(&line.at(Stamp::Done)),
                 "the last read is `done`"
             );
             assert_eq!(line.checksum, expected::<SerdeJsonTyped>(op, input));

@@ -3,6 +3,8 @@
 # child (codec-*.toml), fixture and op it runs the child as the runner would (the runtime's flags,
 # the child's class path file) with --batch 1 and --batch 100, each with --check-file, and checks
 #   - the line, strictly (keys, order, digits, stamps in order), and exit status 0;
+#   - the model work: every child of a mode loads the same classes before its `model` stamp, in
+#     both ops (-Xlog:class+load up to the harness's marker; see model_checks);
 #   - by meaning, that what it wrote equals the document (members in any order, integers exact,
 #     the Clients balance exact as a decimal, other doubles within 3 ULP);
 #   - `bytes` (the document's length for de, the output's for ser) and, for ser, that the
@@ -84,8 +86,9 @@ def fnv1a(data):
     return "%016x" % h
 
 NUM = r"(0|[1-9][0-9]*)"
-LINE = re.compile(r'\{"main":%s,"fixture":%s,"init":%s,"first":%s,"done":%s,"checked":%s,'
-                  r'"checksum":"([0-9a-f]{16})","bytes":%s,"hwm_kib":%s,"rss_kib":%s\}\n' % ((NUM,) * 6 + (NUM,) * 3))
+LINE = re.compile(r'\{"main":%s,"model":%s,"fixture":%s,"init":%s,"first":%s,"done":%s,"checked":%s,'
+                  r'"checksum":"([0-9a-f]{16})","bytes":%s,"hwm_kib":%s,"rss_kib":%s\}\n' % ((NUM,) * 7 + (NUM,) * 3))
+STAMP = {s: i for i, s in enumerate(["main", "model", "fixture", "init", "first", "done", "checked"])}
 
 WHOLE = r"(?:0|[1-9][0-9]*)"
 CURVE = re.compile(r'\{"ops":\[(%s(?:,%s)*)\],"ns":\[(%s(?:,%s)*)\],"clock_1000_ns":(%s)\}\n' % ((WHOLE,) * 5))
@@ -114,10 +117,11 @@ def parse_curve(out, batch, window):
     want = curve_schedule(batch, window)
     if ops != want:
         return None, f"ops {ops}, the schedule is {want}"
-    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < stamps[2]:
-        return None, f"reads not one per op, not in order, or before init: {ns} (init {stamps[2]})"
-    if (ns[0], ns[-1]) != (stamps[3], stamps[4]):
-        return None, f"first/done {stamps[3:5]} are not the first and last reads {ns[0]}, {ns[-1]}"
+    init, first, done = stamps[STAMP["init"]], stamps[STAMP["first"]], stamps[STAMP["done"]]
+    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < init:
+        return None, f"reads not one per op, not in order, or before init: {ns} (init {init})"
+    if (ns[0], ns[-1]) != (first, done):
+        return None, f"first/done {first}, {done} are not the first and last reads {ns[0]}, {ns[-1]}"
     line["clock_1000_ns"] = int(c.group(3))
     return line, None
 
@@ -126,14 +130,14 @@ def parse_line(out):
     if not m:
         return None, "bad line: %r" % out[:300]
     g = m.groups()
-    stamps = [int(x) for x in g[:6]]
+    stamps = [int(x) for x in g[:7]]
     if stamps != sorted(stamps):
         return None, "stamps out of order: %s" % stamps
-    return {"stamps": stamps, "checksum": g[6], "bytes": int(g[7])}, None
+    return {"stamps": stamps, "checksum": g[7], "bytes": int(g[8])}, None
 
-def run(jdk, child, args, heap=None):
+def run(jdk, child, args, heap=None, extra=()):
     cp = open(os.path.join(build, "classpath", child["classpath"] + ".txt")).read().strip()
-    f = list(flags)
+    f = list(flags) + list(extra)
     if heap:
         f = [x for x in f if not x.startswith(("-Xms", "-Xmx"))] + ["-Xmx" + heap]
     cmd = [JDKS[jdk]] + f + ["-cp", cp, child["class"]] + args
@@ -423,6 +427,71 @@ for jdk in jdks:
                         bad(label, f"date-time text differs: {soft[0]}")
                         continue
                 ok(label, detail)
+
+# The model work: every child of a mode loads the same classes before its `model` stamp, in both
+# ops. -Dthaw.diagnose.model=true makes the harness load thaw.jvm.Diagnostics right after the
+# stamp; -Xlog:class+load lists, in order, what each child loaded before it. Kept: the classes not
+# from the JDK (its runtime image or CDS archive) and not the child's own main class or its
+# supertypes (`*Child`): the model's classes and what their initialisers pulled in from the jars.
+# Children that load the same model classes (a mode's model) must load exactly the same set, in
+# both ops; every child with a model must load its model's classes there, and none a JSON library.
+LIBRARY = ("com.google.gson.", "com.fasterxml.", "org.apache.fory.", "kotlinx.serialization.json.")
+LOADED = re.compile(r"\[class,load\] (\S+) source: (.*)$")
+
+def before_model(jdk, child, op, inp):
+    log = os.path.join(tmp, "model-load.log")
+    if os.path.exists(log):
+        os.remove(log)
+    rc, out, err = run(jdk, child, ["--op", op, "--batch", "1", "--input", inp],
+                       extra=["-Dthaw.diagnose.model=true", f"-Xlog:class+load=info:file={log}"])
+    if rc != 0 or parse_line(out)[1]:
+        return None, f"status {rc}: {err[-200:]}"
+    seen = []
+    for text in open(log, encoding="utf-8", errors="replace"):
+        m = LOADED.search(text)
+        if not m:
+            continue
+        name, source = m.groups()
+        if name == "thaw.jvm.Diagnostics":
+            return seen, None
+        jdk_class = source.startswith(("jrt:/", "shared objects file"))
+        if not jdk_class and not re.search(r"\.\w*Child(\$.*)?$", name):
+            seen.append(re.sub(r"/0x[0-9a-f]+$", "", name))  # a lambda's hidden class: its address varies
+    return None, "thaw.jvm.Diagnostics never loaded: no model marker"
+
+def model_checks(jdk):
+    users = next((f for f in fixtures if f.startswith("users-")), None)
+    if users is None:
+        return
+    groups = {}  # the model classes -> [(child, op, what it loaded)]
+    for child in children:
+        for op in ops:
+            label = f"jdk{jdk} {child['id']:<16} {op:<3} model"
+            inp = os.path.join(inputs, users + (".json" if op == "de" else ".tree.txt"))
+            seen, why = before_model(jdk, child, op, inp)
+            if why:
+                bad(label, why)
+                continue
+            # the model's classes: thaw's below thaw.jvm (the harness is thaw.jvm's own)
+            model = tuple(sorted({n for n in seen if re.match(r"thaw\.jvm\.\w+\.", n)}))
+            library = [n for n in seen if n.startswith(LIBRARY)]
+            has_model = not (child["style"] == "baseline" and "models" not in child)
+            if library or has_model != bool(model):
+                bad(label, f"before the model stamp: model classes {list(model)}, library classes {library[:3]}")
+                continue
+            groups.setdefault((child.get("mode"), model), []).append((child["id"], op, sorted(seen)))
+    for (mode, model), members in sorted(groups.items(), key=lambda g: str(g[0])):
+        roots = sorted(n for n in model if re.search(r"\.(Users|Clients)$", n))
+        label = f"jdk{jdk} {mode} mode, model {', '.join(roots) or '(none)'}"
+        first = members[0][2]
+        odd = [f"{c} {o}" for c, o, seen in members if seen != first]
+        if odd:
+            bad(label, f"{', '.join(odd)} loaded other classes before the model stamp than {members[0][0]} {members[0][1]}")
+        else:
+            ok(label, f"{len(members)} children × ops load the same {len(first)} classes before the model stamp: " + ", ".join(sorted({f'{c} {o}' for c, o, _ in members})))
+
+for jdk in jdks:
+    model_checks(jdk)
 
 # across JDKs and across children
 print()

@@ -310,6 +310,9 @@ function run(mainNs, lib) {
 }
 
 function runChild(mainNs, lib, argv) {
+  // The model: a Node child decodes to the runtime's own objects and arrays (no model class to
+  // load), so its model phase is one more read of the clock (docs/child-protocol.md).
+  const modelNs = process.hrtime.bigint();
   const [op, batch, path, drops, checkFile, window] = parseArgs(argv);
   const data = fs.readFileSync(path);
   const curve = window !== undefined;
@@ -384,7 +387,7 @@ function runChild(mainNs, lib, argv) {
     process.stdout.write(`{"ops":[${ops.join(',')}],"ns":[${ns.join(',')}],"clock_1000_ns":${clock1000Ns}}\n`);
   }
   process.stdout.write(
-    `{"main":${mainNs},"fixture":${fixtureNs},"init":${initNs},"first":${firstNs},` +
+    `{"main":${mainNs},"model":${modelNs},"fixture":${fixtureNs},"init":${initNs},"first":${firstNs},` +
     `"done":${doneNs},"checked":${checkedNs},"checksum":"${check}",` +
     `"bytes":${size},"hwm_kib":${hwm},"rss_kib":${rss}}\n`,
   );

@@ -39,7 +39,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402  (its walk, for the expected Python `de` checksum)
 
 LINE = re.compile(
-    r'\{"main":(0|[1-9]\d*),"fixture":(0|[1-9]\d*),"init":(0|[1-9]\d*),"first":(0|[1-9]\d*),'
+    r'\{"main":(0|[1-9]\d*),"model":(0|[1-9]\d*),"fixture":(0|[1-9]\d*),"init":(0|[1-9]\d*),"first":(0|[1-9]\d*),'
     r'"done":(0|[1-9]\d*),"checked":(0|[1-9]\d*),"checksum":"([0-9a-f]{16})",'
     r'"bytes":(0|[1-9]\d*),"hwm_kib":(0|[1-9]\d*),"rss_kib":(0|[1-9]\d*)\}\n'
 )
@@ -94,10 +94,10 @@ def run_child(program, child, op, batch, path, check_file=None, drops=None):
     if not m:
         return None, f"bad line {out!r}"
     v = m.groups()
-    stamps = [int(x) for x in v[:6]]
+    stamps = [int(x) for x in v[:7]]
     if stamps != sorted(stamps) or stamps[0] == 0:
         return None, f"stamps out of order {stamps}"
-    return {"checksum": v[6], "bytes": int(v[7]), "stamps": stamps}, None
+    return {"checksum": v[7], "bytes": int(v[8]), "stamps": stamps}, None
 
 
 # --- curve mode ----------------------------------------------------------------------------
@@ -137,17 +137,17 @@ def run_curve(program, child, op, batch, window, path, check_file=None):
         return None, f"bad line after the curve line {rest!r}"
     ops = [int(x) for x in c.group(1).split(",")]
     ns = [int(x) for x in c.group(2).split(",")]
-    stamps = [int(x) for x in m.groups()[:6]]
+    stamps = [int(x) for x in m.groups()[:7]]
     want = curve_schedule(batch, window)
     if ops != want:
         return None, f"ops {ops}, the schedule is {want}"
-    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < stamps[2]:
-        return None, f"reads not one per op, not in order, or before init: {ns} (init {stamps[2]})"
-    if (ns[0], ns[-1]) != (stamps[3], stamps[4]):
-        return None, f"first/done {stamps[3:5]} are not the first and last reads {ns[0]}, {ns[-1]}"
+    if len(ns) != len(ops) or ns != sorted(ns) or ns[0] < stamps[3]:
+        return None, f"reads not one per op, not in order, or before init: {ns} (init {stamps[3]})"
+    if (ns[0], ns[-1]) != (stamps[4], stamps[5]):
+        return None, f"first/done {stamps[4:6]} are not the first and last reads {ns[0]}, {ns[-1]}"
     if stamps != sorted(stamps) or int(c.group(3)) == 0:
         return None, f"stamps out of order {stamps} or clock_1000_ns 0"
-    return {"checksum": m.group(7), "bytes": int(m.group(8)), "stamps": stamps,
+    return {"checksum": m.group(8), "bytes": int(m.group(9)), "stamps": stamps,
             "clock_1000_ns": int(c.group(3)), "reads": len(ops)}, None
 
 
@@ -381,7 +381,7 @@ def check_no_library_in_check_phase(python, node, doc_path, tmp):
             check(p.returncode == 0 and m and not calls,
                   "python: without --check-file write_back is never called")
         else:
-            check(p.returncode == 0 and m and len(calls) == 1 and calls[0] > int(m.group(6)),
+            check(p.returncode == 0 and m and len(calls) == 1 and calls[0] > int(m.group(7)),
                   "python: with --check-file write_back is called once, after `checked`")
     driver = os.path.join(tmp, "fake_child.js")
     with open(driver, "w") as f:
@@ -403,7 +403,7 @@ def check_no_library_in_check_phase(python, node, doc_path, tmp):
             check(p.returncode == 0 and m and not calls,
                   "node: without --check-file writeBack is never called")
         else:
-            check(p.returncode == 0 and m and len(calls) == 1 and calls[0] > int(m.group(6)),
+            check(p.returncode == 0 and m and len(calls) == 1 and calls[0] > int(m.group(7)),
                   "node: with --check-file writeBack is called once, after `checked`")
 
 

@@ -27,6 +27,7 @@
 //!   `drop` (20,000 ns per operation to operation 5,000, then 2,000) or `slowdown` (2,000 ns to
 //!   operation 1,000, then 20,000); the other stamps stay the real child's.
 
+use schema::phases::Stamp;
 use std::io::Write;
 use std::path::Path;
 
@@ -107,14 +108,14 @@ fn stand_in(dir: &Path, args: &[String]) -> ! {
         Ok("alternate") => 100 + 200 * (n % 2),
         _ => 100 + 40 * (name.len() as u64 % 10),
     };
-    let done = line.stamps[4];
+    let done = line.at(Stamp::Done);
     let init = done
         .checked_sub(first_op)
-        .filter(|&t| t >= line.stamps[0])
-        .expect("test-child: the real child's main → done is shorter than the fixed first_op");
-    line.stamps[1] = init;
-    line.stamps[2] = init;
-    line.stamps[3] = done;
+        .filter(|&t| t >= line.at(Stamp::Model))
+        .expect("test-child: the real child's model → done is shorter than the fixed first_op");
+    line.set(Stamp::Fixture, init);
+    line.set(Stamp::Init, init);
+    line.set(Stamp::First, done);
     print!("{}", line.text());
     std::process::exit(out.status.code().unwrap_or(1));
 }
@@ -153,8 +154,8 @@ fn planted_curve(name: &str, plans: &str, out: &std::process::Output) {
     ) else {
         return;
     };
-    let fixture = line.stamps[1];
-    line.stamps[2] = fixture;
+    let fixture = line.at(Stamp::Fixture);
+    line.set(Stamp::Init, fixture);
     curve.ns = curve
         .ops
         .iter()
@@ -167,7 +168,7 @@ fn planted_curve(name: &str, plans: &str, out: &std::process::Output) {
 fn valid_line(checksum: u64) -> String {
     let t = schema::protocol::monotonic_ns();
     schema::protocol::Line {
-        stamps: [t; 6],
+        stamps: [t; Stamp::CHILD.len()],
         faults: None,
         checksum,
         bytes: 0,

@@ -131,10 +131,10 @@ pub fn reaped(
     };
     let printed = format!("{:016x}", line.checksum);
     row.checksum = Some(printed.clone());
-    let mut stamps = [0; 8];
+    let mut stamps = [0; Stamp::ALL.len()];
     stamps[0] = r.spawn_ns;
-    stamps[1..7].copy_from_slice(&line.stamps);
-    stamps[7] = r.reaped_ns;
+    stamps[1..=Stamp::CHILD.len()].copy_from_slice(&line.stamps);
+    stamps[Stamp::CHILD.len() + 1] = r.reaped_ns;
     let times = match phases(&stamps) {
         Ok(times) => times,
         Err(e) => return failed(row, Status::BadOutput, e),
@@ -198,7 +198,7 @@ pub fn reaped_curve(
         .and_then(CurveLine::parse)
         .and_then(|curve| {
             let line = Line::parse(&r.stdout)?;
-            let (fixture, init) = (line.stamps[1], line.stamps[2]);
+            let (fixture, init) = (line.at(Stamp::Fixture), line.at(Stamp::Init));
             curve.check(u64::from(plan.batch), window, init)?;
             Ok(CurveRow::of(plan.plan_index, &curve, fixture))
         });
@@ -292,7 +292,7 @@ mod tests {
         memory_limit_mib: 8192,
     };
 
-    const GOOD: &str = "{\"main\":200,\"fixture\":300,\"init\":310,\"first\":400,\"done\":600,\"checked\":650,\"checksum\":\"000000000000002a\",\"bytes\":5,\"hwm_kib\":900,\"rss_kib\":800}\n";
+    const GOOD: &str = "{\"main\":200,\"model\":250,\"fixture\":300,\"init\":310,\"first\":400,\"done\":600,\"checked\":650,\"checksum\":\"000000000000002a\",\"bytes\":5,\"hwm_kib\":900,\"rss_kib\":800}\n";
 
     fn want(checksum: u64) -> Expected {
         Expected { checksum, bytes: 5 }
@@ -363,6 +363,8 @@ mod tests {
         assert_eq!(row.plan_index, 7);
         let time = |p| row.get(Figure::time(p));
         assert_eq!(time(Phase::SpawnToMain), Some(100));
+        assert_eq!(time(Phase::Model), Some(50));
+        assert_eq!(time(Phase::Fixture), Some(50));
         assert_eq!(time(Phase::Init), Some(10));
         assert_eq!(time(Phase::FirstOp), Some(90));
         assert_eq!(time(Phase::RemainingOps), Some(200));

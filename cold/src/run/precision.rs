@@ -17,9 +17,6 @@ pub use stats::stopping::{
 };
 use std::time::Duration;
 
-/// The reference codec when the run has it (the reports' default).
-pub const DEFAULT_REFERENCE: &str = "serde_json";
-
 /// `90s`, `10m`, `2h` or a number of seconds; at most a week.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();

@@ -182,7 +182,7 @@ public class WrongChild {
         long done = System.nanoTime();
         if (check != null) Files.write(Path.of(check), wrong.getBytes(StandardCharsets.UTF_8));
         long checked = System.nanoTime();
-        System.out.println("{\"main\":" + main + ",\"fixture\":" + fixture + ",\"init\":" + fixture
+        System.out.println("{\"main\":" + main + ",\"model\":" + main + ",\"fixture\":" + fixture + ",\"init\":" + fixture
             + ",\"first\":" + done + ",\"done\":" + done + ",\"checked\":" + checked
             + ",\"checksum\":\"0000000000000001\",\"bytes\":" + doc.length
             + ",\"hwm_kib\":1,\"rss_kib\":1}");
@@ -634,7 +634,8 @@ fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
         let line = schema::protocol::Line::parse(rest.as_bytes())
             .unwrap_or_else(|e| panic!("{name}: the line after the curve line: {e}"));
         let curve = CurveLine::parse(curve).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let [_, _, init, first, done, _] = line.stamps;
+        use schema::phases::Stamp;
+        let [init, first, done] = [Stamp::Init, Stamp::First, Stamp::Done].map(|s| line.at(s));
         curve
             .check(120, 7, init)
             .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -186,18 +186,20 @@ ORDER = [  #                                          4 simd×1, 5 simd×10
     [2, 4, 0, 5, 3, 1],
     [5, 1, 3, 2, 4, 0],
 ]
-PHASES = ["spawn_to_main", "fixture", "init", "first_op", "remaining_ops", "check", "exit"]
+PHASES = ["spawn_to_main", "model", "fixture", "init", "first_op", "remaining_ops", "check", "exit"]
+# A Rust child's model phase: compiled in, nothing to load, two reads of the clock apart; 0 here.
+MODEL_NS = 0
 
 # samples.csv's columns, in the order thaw writes them (schema::rows::sample_columns: the
 # identity, status, every figure of schema::phases::Figure::all(), the tail).
 SAMPLE_COLUMNS = (
     "plan_index,block,codec,op,batch,fixture,variant,status,"
-    "spawn_to_main_ns,fixture_ns,init_ns,first_op_ns,remaining_ops_ns,check_ns,exit_ns,"
+    "spawn_to_main_ns,model_ns,fixture_ns,init_ns,first_op_ns,remaining_ops_ns,check_ns,exit_ns,"
     "init_plus_ops_ns,wall_ns,user_us,sys_us,maxrss_kib,hwm_kib,rss_kib,minflt,majflt,inblock,"
     "nvcsw,nivcsw,library_minflt,library_majflt,"
     "spawn_to_main_minflt,fixture_minflt,check_minflt,exit_minflt,"
     "spawn_to_main_majflt,fixture_majflt,check_majflt,exit_majflt,"
-    "instr_spawn_to_main,instr_fixture,instr_init,instr_first_op,instr_remaining_ops,instr_check,"
+    "instr_spawn_to_main,instr_model,instr_fixture,instr_init,instr_first_op,instr_remaining_ops,instr_check,"
     "instr_exit,alloc_init_blocks,alloc_first_op_blocks,alloc_remaining_ops_blocks,"
     "alloc_init_bytes,alloc_first_op_bytes,alloc_remaining_ops_bytes,"
     "evicted,exit_code,signal,checksum,error"
@@ -206,10 +208,11 @@ PLAN_COLUMNS = ["plan_index", "block", "codec", "op", "batch", "fixture", "varia
 
 
 def phases_of(cell, block):
-    """The seven phase times of a sample, in order, or None for the failed one."""
+    """The eight phase times of a sample, in order, or None for the failed one."""
     init, first, rest = (LIBRARY[cell][i][block] for i in range(3))
     values = [
         SPAWN_TO_MAIN[cell][block],
+        MODEL_NS if SPAWN_TO_MAIN[cell][block] is not None else None,
         FIXTURE_NS[cell][block],
         init,
         first,
@@ -257,8 +260,8 @@ def sample_row(plan_index, block, cell):
         return row
     for name, v in zip(PHASES, ph):
         row[f"{name}_ns"] = v
-    ipo = ph[2] + ph[3] + ph[4]  # init + first_op + remaining_ops
-    wall = sum(ph)  # spawn -> reaped: the seven phases tile it
+    ipo = ph[3] + ph[4] + ph[5]  # init + first_op + remaining_ops
+    wall = sum(ph)  # spawn -> reaped: the eight phases tile it
     row.update(
         status="ok",
         init_plus_ops_ns=ipo,

@@ -13,6 +13,14 @@ import java.util.Map;
 final class Diagnostics {
     private Diagnostics() {}
 
+    /**
+     * -Dthaw.diagnose.model=true: called right after the `model` stamp, so that this class's
+     * loading marks the stamp in -Xlog:class+load (what loaded before it is the model phase's).
+     */
+    static void modelStamped(long modelNs) {
+        System.err.println("diag: model " + modelNs);
+    }
+
     private static String stamp(long checkedNs) {
         long now = System.nanoTime();
         Instant wall = Instant.now();

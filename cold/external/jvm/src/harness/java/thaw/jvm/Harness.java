@@ -2,6 +2,13 @@
 // that a library's child class holds only what is the library's. A child's `main` stamps `main`
 // first (System.nanoTime reads CLOCK_MONOTONIC on Linux), then calls Harness.run.
 //
+// `model`: every child of a mode does the same model work before the clock, in both ops: it reads
+// the input's root key from the input's first bytes and loads and initialises its model's classes
+// (Child.modelClasses: Class.forName with initialisation, in the order the model declares them),
+// so a `de` child's first call no longer pays the classes a `ser` child met building its value.
+// With -Dthaw.diagnose.model=true the harness loads Diagnostics right after the `model` stamp, a
+// marker in -Xlog:class+load (check-children.sh compares what each child loaded before it).
+//
 // Nothing here touches a JSON library or Kotlin (the floor's class path is this alone): a `ser`
 // input (the neutral tree) is read by hand (Tree), a typed child builds its model from it by
 // hand, and the checksum is computed by hand (Digest):
@@ -39,6 +46,14 @@ public final class Harness {
         /** Whether the child expresses `model` (`users`, `clients`: the root object's key). */
         boolean supports(String model);
 
+        /**
+         * The classes of `model`, declared once per model (the root first): the harness loads and
+         * initialises them in the `model` phase. None for a floor with no model.
+         */
+        default Class<?>[] modelClasses(String model) {
+            return new Class<?>[0];
+        }
+
         /** The value a `ser` child writes, built by hand from the neutral tree. */
         Object fromTree(String model, Tree tree);
 
@@ -67,10 +82,19 @@ public final class Harness {
         /** The library's state for `model`, made once (its classes load here). */
         void init(String model) throws Exception;
 
+        /** The state of a `ser` child, where it needs more than `de` (kotlinx-common); init's by default. */
+        default void initSer(String model) throws Exception {
+            init(model);
+        }
+
         /** One decode of the document (a fresh copy per call). */
         Object de(byte[] data) throws Exception;
 
-        /** One encode: a byte[] or a String, the library's natural output. */
+        /**
+         * One encode: a new byte[] of UTF-8 (a library that writes a String has it encoded inside
+         * the call, so every JVM child hands over the same kind of output; the floor hands its
+         * input's bytes back). Anything else fails the child after the clock.
+         */
         Object ser(Object value) throws Exception;
 
         /** The decoded value written back by the same library (the preflight only). */
@@ -84,7 +108,7 @@ public final class Harness {
     public static final class NoLibrary implements Library {
         public void init(String model) {}
         public Object de(byte[] data) { return data; }
-        public Object ser(Object value) { return value; }
+        public byte[] ser(Object value) { return (byte[]) value; }
         public byte[] writeBack(Object decoded) { return (byte[]) decoded; }
         public String version() { return System.getProperty("java.version"); }
     }
@@ -130,15 +154,16 @@ public final class Harness {
         boolean de = op.equals("de");
         boolean dropEach = drops.equals("each");
 
-        // The input, not charged to the library.
-        byte[] data = Files.readAllBytes(Paths.get(input));
+        // The model: the same work in every child of a mode, not charged to the library.
         String model = null;
         if (!child.baseline() || child.baselineBuildsModel()) {
-            model = de ? Tree.documentModel(data) : Tree.treeModel(data);
-            if (model == null || !child.supports(model)) {
-                fail("model `" + model + "` of " + input + ": not one this child expresses");
-            }
+            model = loadModel(child, input, de);
         }
+        long modelNs = System.nanoTime();
+        if (Boolean.getBoolean("thaw.diagnose.model")) Diagnostics.modelStamped(modelNs);
+
+        // The input, not charged to the library.
+        byte[] data = Files.readAllBytes(Paths.get(input));
         byte[][] copies = null;
         byte[] work = null;
         Object value = null;
@@ -159,7 +184,8 @@ public final class Harness {
         long fixtureNs = System.nanoTime();
 
         Library lib = child.library();
-        lib.init(model);
+        if (de) lib.init(model);
+        else lib.initSer(model);
         long initNs = System.nanoTime();
 
         long firstNs = 0;
@@ -196,9 +222,8 @@ public final class Harness {
             check = child.digest(model, out);
             size = data.length;
         } else {
-            output = out instanceof String
-                ? ((String) out).getBytes(StandardCharsets.UTF_8)
-                : (byte[]) out;
+            if (!(out instanceof byte[])) fail("ser handed over a " + out.getClass().getName() + ", not a byte[]");
+            output = (byte[]) out;
             check = Digest.fnv1a(output);
             size = output.length;
         }
@@ -215,6 +240,7 @@ public final class Harness {
         long[] memory = memoryKib();
         StringBuilder line = new StringBuilder(200)
             .append("{\"main\":").append(mainNs)
+            .append(",\"model\":").append(modelNs)
             .append(",\"fixture\":").append(fixtureNs)
             .append(",\"init\":").append(initNs)
             .append(",\"first\":").append(firstNs)
@@ -234,6 +260,28 @@ public final class Harness {
         Reference.reachabilityFence(keep);
         Reference.reachabilityFence(copies);
         if (diagnose) Diagnostics.mainReturns(checkedNs);
+    }
+
+    /** How much of the input the `model` phase reads to find its root key. */
+    private static final int HEAD_BYTES = 4096;
+
+    /**
+     * The input's model (its root key, from its first HEAD_BYTES), and its classes loaded and
+     * initialised; fails when the child does not express it.
+     */
+    private static String loadModel(Child child, String input, boolean de) throws Exception {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(Paths.get(input))) {
+            head = in.readNBytes(HEAD_BYTES);
+        }
+        String model = de ? Tree.documentModel(head) : Tree.treeModel(head);
+        if (model == null || !child.supports(model)) {
+            fail("model `" + model + "` of " + input + ": not one this child expresses");
+        }
+        for (Class<?> c : child.modelClasses(model)) {
+            Class.forName(c.getName(), true, c.getClassLoader());
+        }
+        return model;
     }
 
     private static int parseBatch(String text) {

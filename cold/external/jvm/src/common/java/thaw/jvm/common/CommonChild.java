@@ -9,6 +9,7 @@ import thaw.jvm.Tree;
 
 public abstract class CommonChild implements Harness.Child {
     public final boolean supports(String model) { return model.equals("users"); }
+    public final Class<?>[] modelClasses(String model) { return CommonModel.classes(); }
     public final Object fromTree(String model, Tree tree) { return CommonModel.fromTree(tree); }
     public final long digest(String model, Object decoded) { return CommonModel.digest((Users) decoded); }
 }

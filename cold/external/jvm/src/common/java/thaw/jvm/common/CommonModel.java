@@ -12,6 +12,11 @@ import thaw.jvm.Tree;
 public final class CommonModel {
     private CommonModel() {}
 
+    /** The model's classes, the root first (the harness initialises them in `model`). */
+    public static Class<?>[] classes() {
+        return new Class<?>[] {Users.class, User.class, Friend.class};
+    }
+
     public static Users fromTree(Tree root) {
         Users u = new Users();
         List<Tree> all = root.get("users").items();

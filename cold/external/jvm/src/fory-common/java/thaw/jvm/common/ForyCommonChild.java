@@ -37,7 +37,7 @@ public final class ForyCommonChild extends CommonChild {
 
         public Object de(byte[] data) { return fory.fromJson(data, Users.class); }
 
-        public Object ser(Object value) { return fory.toJsonBytes(value); }
+        public byte[] ser(Object value) { return fory.toJsonBytes(value); }
 
         public byte[] writeBack(Object decoded) { return fory.toJsonBytes(decoded); }
 

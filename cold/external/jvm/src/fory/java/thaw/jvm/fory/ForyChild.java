@@ -29,6 +29,10 @@ public final class ForyChild implements Harness.Child {
         return model.equals("users") || model.equals("clients");
     }
 
+    public Class<?>[] modelClasses(String model) {
+        return model.equals("clients") ? Clients.classes() : Users.classes();
+    }
+
     public Object fromTree(String model, Tree tree) {
         return model.equals("clients") ? Clients.fromTree(tree) : Users.fromTree(tree);
     }
@@ -61,7 +65,7 @@ public final class ForyChild implements Harness.Child {
 
         public Object de(byte[] data) { return fory.fromJson(data, type); }
 
-        public Object ser(Object value) { return fory.toJsonBytes(value); }
+        public byte[] ser(Object value) { return fory.toJsonBytes(value); }
 
         public byte[] writeBack(Object decoded) { return fory.toJsonBytes(decoded); }
 

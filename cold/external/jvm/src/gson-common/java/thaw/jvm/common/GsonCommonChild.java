@@ -23,7 +23,7 @@ public final class GsonCommonChild extends CommonChild {
             return gson.fromJson(new String(data, StandardCharsets.UTF_8), Users.class);
         }
 
-        public Object ser(Object value) { return gson.toJson(value); }
+        public byte[] ser(Object value) { return gson.toJson(value).getBytes(StandardCharsets.UTF_8); }
 
         public byte[] writeBack(Object decoded) {
             return gson.toJson(decoded).getBytes(StandardCharsets.UTF_8);

@@ -20,6 +20,7 @@ public final class GsonChild implements Harness.Child {
     }
 
     public boolean supports(String model) { return model.equals("users"); }
+    public Class<?>[] modelClasses(String model) { return Users.classes(); }
     public Object fromTree(String model, Tree tree) { return Users.fromTree(tree); }
     public long digest(String model, Object decoded) { return Users.digest((Users) decoded); }
     public Harness.Library library() { return new Lib(); }
@@ -34,7 +35,7 @@ public final class GsonChild implements Harness.Child {
             return gson.fromJson(new String(data, StandardCharsets.UTF_8), Users.class);
         }
 
-        public Object ser(Object value) { return gson.toJson(value); }
+        public byte[] ser(Object value) { return gson.toJson(value).getBytes(StandardCharsets.UTF_8); }
 
         public byte[] writeBack(Object decoded) {
             return gson.toJson(decoded).getBytes(StandardCharsets.UTF_8);

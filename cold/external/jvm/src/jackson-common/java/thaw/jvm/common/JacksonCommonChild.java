@@ -21,7 +21,7 @@ public final class JacksonCommonChild extends CommonChild {
 
         public Object de(byte[] data) throws Exception { return mapper.readValue(data, Users.class); }
 
-        public Object ser(Object value) throws Exception { return mapper.writeValueAsBytes(value); }
+        public byte[] ser(Object value) throws Exception { return mapper.writeValueAsBytes(value); }
 
         public byte[] writeBack(Object decoded) throws Exception {
             return mapper.writeValueAsBytes(decoded);

@@ -17,6 +17,7 @@ public final class FloorCommonChild implements Harness.Child {
     public boolean baseline() { return true; }
     public boolean baselineBuildsModel() { return true; }
     public boolean supports(String model) { return model.equals("users"); }
+    public Class<?>[] modelClasses(String model) { return CommonModel.classes(); }
     public Object fromTree(String model, Tree tree) { return CommonModel.fromTree(tree); }
     public long digest(String model, Object decoded) { return 0; }
     public Harness.Library library() { return new Harness.NoLibrary(); }

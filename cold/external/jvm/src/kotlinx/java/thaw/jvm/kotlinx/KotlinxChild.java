@@ -21,6 +21,11 @@ public final class KotlinxChild implements Harness.Child {
 
     public Harness.Library library() { return new KotlinxLibrary(); }
 
+    /** The data classes (Users.kt), the root first (the harness initialises them in `model`). */
+    public Class<?>[] modelClasses(String model) {
+        return new Class<?>[] {Users.class, User.class, Friend.class};
+    }
+
     /** The data classes built by hand from the neutral tree (their constructors). */
     public Object fromTree(String model, Tree root) {
         List<Tree> all = root.get("users").items();

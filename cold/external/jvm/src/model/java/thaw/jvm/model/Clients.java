@@ -50,6 +50,11 @@ public final class Clients {
         public OffsetDateTime since;
     }
 
+    /** The model's classes, the root first (the harness initialises them in `model`). */
+    public static Class<?>[] classes() {
+        return new Class<?>[] {Clients.class, Client.class, Partner.class, EyeColor.class};
+    }
+
     public static Clients fromTree(Tree root) {
         Clients c = new Clients();
         List<Tree> all = root.get("clients").items();

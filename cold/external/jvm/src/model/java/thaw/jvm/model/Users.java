@@ -43,6 +43,11 @@ public final class Users {
         public String name;
     }
 
+    /** The model's classes, the root first (the harness initialises them in `model`). */
+    public static Class<?>[] classes() {
+        return new Class<?>[] {Users.class, User.class, Friend.class};
+    }
+
     public static Users fromTree(Tree root) {
         Users u = new Users();
         List<Tree> all = root.get("users").items();

@@ -1,0 +1,38 @@
+// A minimal program for scripts/first-call-vs-minimal.py --jvm: Fory JSON on the common DTO doing
+// only what a short-lived program does (initialise the model's classes, make the library's object,
+// one call), on the fory-common child's class path and flags, with none of the protocol. Prints its
+// five System.nanoTime reads: before and after the model's classes, before and after the object,
+// after the call. The library's calls are in a nested class, as in the child, so that no library
+// class loads before `main`.
+
+package thaw.jvm.common;
+
+import org.apache.fory.json.ForyJson;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import thaw.jvm.Tree;
+
+public final class ForyCommonMinimal {
+    public static void main(String[] argv) throws Exception {
+        boolean de = argv[0].equals("de");
+        byte[] data = Files.readAllBytes(Paths.get(argv[1]));
+        long t0 = System.nanoTime();
+        for (Class<?> c : CommonModel.classes()) Class.forName(c.getName(), true, c.getClassLoader());
+        long t1 = System.nanoTime();
+        Object value = de ? null : CommonModel.fromTree(Tree.parse(data));
+        long t2 = System.nanoTime();
+        Lib lib = new Lib();
+        long t3 = System.nanoTime();
+        Object out = de ? lib.de(data) : lib.ser(value);
+        long t4 = System.nanoTime();
+        if (out == null) throw new IllegalStateException("no output");
+        System.out.println(t0 + " " + t1 + " " + t2 + " " + t3 + " " + t4);
+    }
+
+    static final class Lib {
+        private final ForyJson fory = ForyJson.builder().build();
+        Object de(byte[] data) { return fory.fromJson(data, Users.class); }
+        Object ser(Object value) { return fory.toJsonBytes(value); }
+    }
+}
