@@ -77,9 +77,9 @@ pub fn train(
         Ok(b) => b,
         Err(e) => return Ok(Err(format!("its training run left no archive: {e}"))),
     };
-    let verified = match verify(ext, variant, t, &places, cell.op, measured_input, run) {
-        Ok(Ok(v)) => v,
-        Ok(Err(why)) | Err(why) => return Ok(Err(why)),
+    let verified = match prove(run, ext, variant, cell, on, measured_input)? {
+        Ok(v) => v,
+        Err(why) => return Ok(Err(why)),
     };
     let child = ext.child_packed(variant, &places.jar, &trained::fill(&t.flags, &places))?;
     Ok(Ok(TrainedChild {
@@ -173,29 +173,33 @@ fn training_input(
     Ok(folder.join(name))
 }
 
-/// The verification run: the child with its timed flags and the log's, on the measured input.
-fn verify(
+/// The verification run of `cell`'s archive trained on `on`: the child with its timed flags
+/// and the log's, on the measured input. What proves the archive used, or why it was not.
+pub fn prove(
+    run: &Training,
     ext: &ExternalCodec,
     variant: Variant,
-    t: &Trained,
-    places: &Places,
-    op: Op,
+    cell: &GateCell,
+    on: &Fixture,
     input: &Path,
-    run: &Training,
-) -> Result<Result<String, String>, String> {
-    let mut flags = trained::fill(&t.flags, places);
-    flags.extend(trained::fill(&t.verify.flags, places));
-    let child = ext
-        .child_packed(variant, &places.jar, &flags)
-        .map_err(|e| format!("{e:#}"))?;
+) -> Result<Result<String, String>> {
+    let t: &Trained = ext
+        .runtime
+        .trained(variant)
+        .context("not a trained build")?;
+    let places = places(ext, variant, &trained::folder(run.dir, variant), cell, on)?;
+    let mut flags = trained::fill(&t.flags, &places);
+    flags.extend(trained::fill(&t.verify.flags, &places));
+    let child = ext.child_packed(variant, &places.jar, &flags)?;
     let _ = std::fs::remove_file(&places.log);
     let folder = places.log.parent().unwrap_or(run.dir);
-    if let Err(why) = command(&with_protocol(&child, op, 1, input), folder, run.env) {
+    if let Err(why) = command(&with_protocol(&child, cell.op, 1, input), folder, run.env) {
         return Ok(Err(format!("the archive is not usable: {why}")));
     }
-    let log = schema::files::read_regular(&places.log, LOG_LIMIT)
-        .map_err(|e| format!("its verification run wrote no log: {e}"))?;
-    let expect = trained::fill(std::slice::from_ref(&t.verify.expect), places).remove(0);
+    let Ok(log) = schema::files::read_regular(&places.log, LOG_LIMIT) else {
+        return Ok(Err("its verification run wrote no log".into()));
+    };
+    let expect = trained::fill(std::slice::from_ref(&t.verify.expect), &places).remove(0);
     Ok(trained::proof(
         &String::from_utf8_lossy(&log),
         &expect,
