@@ -140,6 +140,10 @@ struct CodecFile {
     /// How `de` reads the document: `bytes`, or `text` (decoded from UTF-8 in the timed call).
     #[serde(default)]
     reads: Option<String>,
+    /// Arguments to the runtime before its command, for this codec alone: a switch its child
+    /// reads (`-Dthaw.fory.codegen=false`), so one child serves two ways of using its library.
+    #[serde(default)]
+    flags: Vec<String>,
     /// Arguments to the runtime's executable that succeed only where the library is installed
     /// (`["-c", "import orjson"]`); without them the library is taken to come with the runtime.
     #[serde(default)]
@@ -450,6 +454,8 @@ pub struct ExternalCodec {
     pub group: String,
     /// The codec of the other mode it is paired with.
     pub pair: Option<String>,
+    /// Its arguments to the runtime before the runtime's command.
+    flags: Vec<String>,
     models: Vec<ModelKind>,
     why: &'static str,
     pub runtime: &'static Runtime,
@@ -535,6 +541,7 @@ impl ExternalCodec {
             });
             prefix.extend(flags.iter().map(OsString::from));
         }
+        prefix.extend(self.flags.iter().map(OsString::from));
         prefix.extend(
             self.runtime
                 .file
@@ -890,6 +897,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 classpath_name: c.classpath.unwrap_or_else(|| c.id.clone()),
                 group,
                 pair: c.pair,
+                flags: c.flags,
                 id: leak(c.id),
                 library: leak(c.library),
                 style,
