@@ -281,8 +281,9 @@ pub fn prepare_run(
         };
         for (variant, mut program, mut prefix, mut loads) in programs {
             if let Some(ext) = external.filter(|e| e.runtime.trained(variant).is_some()) {
+                let absolute = std::path::absolute(dir)?;
                 let run = crate::run::train::Training {
-                    dir,
+                    dir: &absolute,
                     seed: o.seed,
                     corpora: o.corpora.as_deref(),
                     env,

@@ -28,6 +28,7 @@ pub struct TrainedChild {
 
 /// What a training needs of the run.
 pub struct Training<'a> {
+    /// The run folder, absolute (the training runs in its archives' folder).
     pub dir: &'a Path,
     pub seed: u64,
     pub corpora: Option<&'a Path>,
@@ -113,7 +114,8 @@ pub fn resumed(
         .trained(variant)
         .with_context(|| format!("{variant} is not a trained build"))?;
     let on = fixtures::catalog::find(&recorded.trained_on)?;
-    let places = places(ext, variant, &trained::folder(dir, variant), cell, on)?;
+    let dir = std::path::absolute(dir)?;
+    let places = places(ext, variant, &trained::folder(&dir, variant), cell, on)?;
     let bytes = schema::files::read_regular(&places.archive, schema::files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read the archive {}", places.archive.display()))?;
     if sha256_hex(&bytes) != recorded.sha256 {
