@@ -280,7 +280,9 @@ pub fn prepare_run(
             },
         };
         for (variant, mut program, mut prefix, mut loads) in programs {
-            if let Some(ext) = external.filter(|e| e.runtime.trained(variant).is_some()) {
+            // A dry run trains nothing: its plan does not depend on the archives.
+            let trained = external.filter(|e| e.runtime.trained(variant).is_some() && !o.dry_run);
+            if let Some(ext) = trained {
                 let absolute = std::path::absolute(dir)?;
                 let run = crate::run::train::Training {
                     dir: &absolute,
