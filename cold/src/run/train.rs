@@ -190,6 +190,8 @@ pub fn prove(
         .trained(variant)
         .context("not a trained build")?;
     let places = places(ext, variant, &trained::folder(run.dir, variant), cell, on)?;
+    // it runs in the archives' folder, so the runner's relative paths would lead elsewhere
+    let input = &std::path::absolute(input)?;
     let mut flags = trained::fill(&t.flags, &places);
     flags.extend(trained::fill(&t.verify.flags, &places));
     let child = ext.child_packed(variant, &places.jar, &flags)?;
