@@ -64,7 +64,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
                 };
                 writeln!(
                     out,
-                    "  {:<8} {star}{:<10} {}: {there}",
+                    "  {:<8} {star}{:<12} {}: {there}",
                     c.runtime.name,
                     v.name(),
                     c.runtime.about(v).unwrap_or("")

@@ -277,5 +277,6 @@ fn child(m: &CostModel, op: Op, variant: Variant) -> ChildEntry {
         variant,
         learned: None,
         files: Vec::new(),
+        archive: None,
     }
 }

@@ -32,14 +32,15 @@ pub fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
 }
 
 /// What a run writes before its manifest (its lock, its inputs, a counted run's tools and
-/// scratch, a preflight's check file): a folder holding nothing else was left by a run killed
+/// scratch, a preflight's check file, trained builds' archives): a folder holding nothing else was left by a run killed
 /// before it started measuring.
-const BEFORE_MANIFEST: [&str; 5] = [
+const BEFORE_MANIFEST: [&str; 6] = [
     FIXTURES,
     schema::run_folder::LOCK,
     crate::counting::TOOLS,
     crate::counting::SCRATCH,
     crate::run::prepare::CHECK_FILE,
+    crate::runtimes::trained::ARCHIVES,
 ];
 
 /// Whether `dir` holds no manifest and nothing but what a run writes before it (and temporary

@@ -14,3 +14,4 @@ pub mod resume;
 pub mod sampler;
 pub mod session;
 pub mod summary;
+pub mod train;

@@ -279,7 +279,37 @@ pub fn prepare_run(
                 }
             },
         };
-        for (variant, program, prefix, loads) in programs {
+        for (variant, mut program, mut prefix, mut loads) in programs {
+            // A dry run trains nothing: its plan does not depend on the archives.
+            let trained = external.filter(|e| e.runtime.trained(variant).is_some() && !o.dry_run);
+            if let Some(ext) = trained {
+                let absolute = std::path::absolute(dir)?;
+                let run = crate::run::train::Training {
+                    dir: &absolute,
+                    seed: o.seed,
+                    corpora: o.corpora.as_deref(),
+                    env,
+                };
+                say!("  training the {variant} child of {cell}");
+                let entry = children
+                    .iter_mut()
+                    .rfind(|c| c.gate_cell() == *cell && c.variant == variant)
+                    .context("a child without its entry")?;
+                match crate::run::train::train(&run, ext, variant, cell, file)? {
+                    Ok(t) => {
+                        entry.files = t.child.files.clone();
+                        entry.archive = Some(t.archive);
+                        (program, prefix, loads) = (t.child.program, t.child.prefix, t.child.loads);
+                    }
+                    Err(why) => {
+                        say!("  {cell} ({variant}): {why} — left out");
+                        let mut left = self::entry(cell, CheckStatus::PreflightFailed, &why);
+                        left.variant = Some(variant);
+                        excluded.push(left);
+                        continue;
+                    }
+                }
+            }
             routes.insert(
                 (cell.clone(), variant),
                 Route {
@@ -376,6 +406,7 @@ fn child_entry(
         variant,
         learned: None,
         files: Vec::new(),
+        archive: None,
     }
 }
 

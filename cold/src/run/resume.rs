@@ -257,7 +257,10 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
             Some(ext) => {
                 // A child in another language: the same sources, runtime and class path, and
                 // what its preflight learned.
-                let child = ext.child(variant)?;
+                let child = match &recorded.archive {
+                    Some(archive) => crate::run::train::resumed(dir, ext, variant, &cell, archive)?,
+                    None => ext.child(variant)?,
+                };
                 if child.sha256 != recorded.sha256 {
                     bail!(
                         "the {} children are not the ones this run started with (their sources, \

@@ -14,6 +14,7 @@
 
 pub mod check;
 pub mod codec_list;
+pub mod trained;
 pub mod tree_text;
 
 use anyhow::{bail, Context, Result};
@@ -82,7 +83,7 @@ struct RuntimeFile {
 }
 
 /// One build of a runtime's children.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BuildFile {
     /// The variant's name (`jdk25`).
@@ -139,6 +140,10 @@ struct CodecFile {
     /// How `de` reads the document: `bytes`, or `text` (decoded from UTF-8 in the timed call).
     #[serde(default)]
     reads: Option<String>,
+    /// Arguments to the runtime before its command, for this codec alone: a switch its child
+    /// reads (`-Dthaw.fory.codegen=false`), so one child serves two ways of using its library.
+    #[serde(default)]
+    flags: Vec<String>,
     /// Arguments to the runtime's executable that succeed only where the library is installed
     /// (`["-c", "import orjson"]`); without them the library is taken to come with the runtime.
     #[serde(default)]
@@ -166,6 +171,8 @@ pub struct Runtime {
     file: RuntimeFile,
     /// Each build's name, and whether it is there (asked once).
     builds: Vec<(Variant, OnceLock<Result<Found, String>>)>,
+    /// Its trained builds (`cold/variants/`), each also one of `builds`.
+    trained: Vec<(Variant, trained::Trained)>,
     compiled: OnceLock<Result<(), String>>,
 }
 
@@ -190,6 +197,14 @@ impl Runtime {
         } else {
             marked
         }
+    }
+
+    /// The description of `variant`, if it is a trained build.
+    pub fn trained(&self, variant: Variant) -> Option<&trained::Trained> {
+        self.trained
+            .iter()
+            .find(|(v, _)| *v == variant)
+            .map(|(_, t)| t)
     }
 
     /// What pinning does to its children, if its description says.
@@ -439,6 +454,8 @@ pub struct ExternalCodec {
     pub group: String,
     /// The codec of the other mode it is paired with.
     pub pair: Option<String>,
+    /// Its arguments to the runtime before the runtime's command.
+    flags: Vec<String>,
     models: Vec<ModelKind>,
     why: &'static str,
     pub runtime: &'static Runtime,
@@ -471,21 +488,67 @@ pub struct ExternalChild {
 }
 
 impl ExternalCodec {
-    /// The child of this codec in build `variant`, compiled first if its sources changed.
+    /// The child of this codec in build `variant`, compiled first if its sources changed (for
+    /// a trained build, its base's child: `run::train` packs and flags it).
     pub fn child(&self, variant: Variant) -> Result<ExternalChild> {
+        self.child_as(variant, None)
+    }
+
+    /// The child with its classes folder replaced by `jar` and `flags` before the runtime's
+    /// command: a trained build's.
+    pub fn child_packed(
+        &self,
+        variant: Variant,
+        jar: &Path,
+        flags: &[String],
+    ) -> Result<ExternalChild> {
+        self.child_as(variant, Some((jar, flags)))
+    }
+
+    /// The folder of the child's own classes (its class path's one folder), and its main class.
+    pub fn classes(&self) -> Result<(PathBuf, String)> {
+        self.runtime.compile_if_needed()?;
+        let cp = self.classpath()?.unwrap_or_default();
+        let dir = cp
+            .split(':')
+            .map(PathBuf::from)
+            .find(|p| p.is_dir())
+            .with_context(|| format!("{}: no folder of classes on its class path", self.id))?;
+        Ok((dir, self.class.clone()))
+    }
+
+    fn child_as(
+        &self,
+        variant: Variant,
+        packed: Option<(&Path, &[String])>,
+    ) -> Result<ExternalChild> {
         let found = self
             .runtime
             .found(variant)
             .map_err(|e| anyhow::anyhow!("{}: {e}", self.id))?;
         self.runtime.compile_if_needed()?;
-        let classpath = self.classpath()?;
-        let prefix: Vec<OsString> = self
-            .runtime
-            .file
-            .command
-            .iter()
-            .map(|a| OsString::from(self.runtime.fill(a, Some(self), classpath.as_deref())))
-            .collect();
+        let mut classpath = self.classpath()?;
+        let mut prefix: Vec<OsString> = Vec::new();
+        if let Some((jar, flags)) = packed {
+            classpath = classpath.map(|cp| {
+                cp.split(':')
+                    .map(|e| match Path::new(e).is_dir() {
+                        true => jar.display().to_string(),
+                        false => e.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(":")
+            });
+            prefix.extend(flags.iter().map(OsString::from));
+        }
+        prefix.extend(self.flags.iter().map(OsString::from));
+        prefix.extend(
+            self.runtime
+                .file
+                .command
+                .iter()
+                .map(|a| OsString::from(self.runtime.fill(a, Some(self), classpath.as_deref()))),
+        );
         let entries: Vec<PathBuf> = match &classpath {
             Some(cp) => cp
                 .split(':')
@@ -739,6 +802,29 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
         let file: RuntimeFile = read_toml(&path)?;
         schema::rows::check_name("runtime", &file.name)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let mut file = file;
+        let mut described = Vec::new();
+        for (v, t, at) in trained::load_for(&file.name)? {
+            let base = file
+                .builds
+                .iter()
+                .find(|b| b.name == t.base)
+                .with_context(|| {
+                    format!(
+                        "{}: base `{}` is not a build of {} ({})",
+                        at.display(),
+                        t.base,
+                        file.name,
+                        path.display()
+                    )
+                })?;
+            let mut b = base.clone();
+            b.name = v.name().to_string();
+            b.about = t.about.clone();
+            b.default = false;
+            file.builds.push(b);
+            described.push((v, t));
+        }
         let mut builds = Vec::new();
         for b in &file.builds {
             let v =
@@ -760,6 +846,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
             dir: dir.clone(),
             file,
             builds,
+            trained: described,
             compiled: OnceLock::new(),
         }));
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
@@ -810,6 +897,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
                 classpath_name: c.classpath.unwrap_or_else(|| c.id.clone()),
                 group,
                 pair: c.pair,
+                flags: c.flags,
                 id: leak(c.id),
                 library: leak(c.library),
                 style,

@@ -57,7 +57,7 @@ pub struct Described {
 }
 
 /// The folders of descriptions: the repository's and the user's.
-fn folders() -> Vec<PathBuf> {
+pub fn folders() -> Vec<PathBuf> {
     let mut out = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("variants")];
     if let Some(more) = std::env::var_os(EXTRA_VAR).filter(|v| !v.is_empty()) {
         out.push(PathBuf::from(more));
@@ -76,6 +76,9 @@ pub fn find(variant: Variant) -> Result<Option<Described>> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let text =
             String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
+        if crate::runtimes::trained::parse(&path, &text)?.is_some() {
+            return Ok(None); // a build of another runtime's children
+        }
         let description: Description =
             toml::from_str(&text).with_context(|| path.display().to_string())?;
         for (name, p) in &description.patch {
@@ -104,7 +107,10 @@ pub fn names() -> Vec<String> {
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(stem) = name.strip_suffix(".toml") {
+            let trained = std::fs::read_to_string(e.path()).is_ok_and(|t| {
+                crate::runtimes::trained::parse(&e.path(), &t).is_ok_and(|t| t.is_some())
+            });
+            if let Some(stem) = name.strip_suffix(".toml").filter(|_| !trained) {
                 out.push(stem.to_string());
             }
         }

@@ -9,3 +9,4 @@ mod misbehaving;
 mod prepare;
 mod readme;
 mod run;
+mod trained;
