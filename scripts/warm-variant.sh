@@ -37,7 +37,8 @@ flags="$(value rustflags)"
 features=()
 case "${allocator:-system}" in
   system) ;;
-  jemalloc|mimalloc) features=(--features "allocator/$allocator") ;;
+  # without the alloc binary, whose counting allocator would be a second global allocator
+  jemalloc|mimalloc) features=(--no-default-features --features "allocator/$allocator") ;;
   *) echo "warm-variant: $desc: allocator \`$allocator\` is not system, jemalloc or mimalloc" >&2; exit 1 ;;
 esac
 if [ -n "$flags" ]; then
