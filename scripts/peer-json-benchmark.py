@@ -170,9 +170,11 @@ def prepare(checkout, work, corpora, allocator):
     return {c: sha256(data / f"{c}.json") for c in CORPORA}
 
 
-def build_peer(work):
+def build_peer(work, lock):
     features = "lib-serde,lib-simd-json,file-twitter,file-citm-catalog,parse-dom"
     command = ["cargo", "build", "--release", "-q", "--no-default-features", "--features", features]
+    if lock:
+        command = ["flock", "-s", lock] + command
     env = dict(os.environ, CARGO_TARGET_DIR=str(work / "target"))
     env.pop("RUSTFLAGS", None)
     subprocess.run(command, cwd=work, env=env, check=True)
@@ -262,7 +264,8 @@ def main():
     p.add_argument("--measurement", type=float, default=2.0, help="criterion's measurement per process, s")
     p.add_argument("--corpora", type=Path,
                    default=Path(os.environ.get("THAW_CORPORA") or ROOT.parent / "shared" / "corpora"))
-    p.add_argument("--lock", help="hold this file's exclusive flock around each timed run")
+    p.add_argument("--lock", help="hold this file's exclusive flock around each timed run (and a"
+                   " shared one around the peer's build)")
     p.add_argument("--csv", type=Path, help="also write every round's figures here")
     args = p.parse_args()
     if not 1 <= args.rounds <= 100 or not 1 <= args.forks <= 100:
@@ -272,7 +275,7 @@ def main():
     print(f"peer: {args.checkout} in {work}, serde_json {locked_version('serde_json')}, simd-json "
           f"{locked_version('simd-json')}, allocator {args.allocator}; documents " +
           ", ".join(f"{c} {h[:12]}" for c, h in hashes.items()), flush=True)
-    binary = build_peer(work)
+    binary = build_peer(work, args.lock)
     variant = "portable" if args.allocator == "system" else "jemalloc"
     rounds = []
     for r in range(args.rounds):
