@@ -92,7 +92,8 @@ pub struct ReportArgs {
     /// The cold run folder (or a file naming it, like results/cold/latest).
     #[arg(default_value = DEFAULT_RUN)]
     pub run_dir: PathBuf,
-    /// The warm results folder: criterion's estimates under DIR/criterion/VARIANT/, JMH's
+    /// The warm results folder: the forked runs' under DIR/forks/VARIANT/fork-K/ (the figure
+    /// across processes), criterion's one-process estimates under DIR/criterion/VARIANT/, JMH's
     /// under DIR/jmh/JDK/jmh.json, the allocation count DIR/alloc.csv and the warm gate's
     /// DIR/gate.csv.
     #[arg(long, value_name = "DIR", default_value = "results/warm")]

@@ -7,7 +7,7 @@ use analysis::cli::{
     Cli, Command, CompareArgs, ExportArgs, MergeArgs, ReportArgs, SynthArgs, TableFormat,
 };
 use analysis::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
-use analysis::inputs::{alloc, conformance, criterion, curves, jmh, run, warm_gate};
+use analysis::inputs::{alloc, conformance, criterion, curves, forks, jmh, run, warm_gate};
 use analysis::measure::Rules;
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
@@ -67,14 +67,19 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
             schema::files::Folder::new(&run.dir).sub(format!("report-{safe}"))
         }
     };
-    // the warm figures of every runtime: criterion's (Rust) and JMH's (the JVM)
+    // the warm figures of every runtime: the Rust forks' across processes, criterion's of one
+    // process where no fork covers a cell, and JMH's (the JVM)
     let warm = match (
-        criterion::load_criterion(&a.warm.join("criterion"))?,
+        forks::load_forks(&a.warm.join(schema::warm_files::FORKS))?,
+        criterion::load_criterion(&a.warm.join(schema::warm_files::CRITERION))?,
         jmh::load_jmh(&a.warm.join("jmh"))?,
     ) {
-        (None, None) => None,
-        (c, j) => {
-            let (mut estimates, mut notes) = c.unwrap_or_default();
+        (None, None, None) => None,
+        (f, c, j) => {
+            let (forked, mut notes) = f.unwrap_or_default();
+            let (single, more_notes) = c.unwrap_or_default();
+            notes.extend(more_notes);
+            let mut estimates = forks::prefer_forks(forked, single);
             if let Some((more, more_notes)) = j {
                 estimates.extend(more);
                 notes.extend(more_notes);

@@ -5,11 +5,14 @@
 //! The library holds what both programs share, so that they run exactly the same code:
 //! where results go and which variant they are ([`settings`]), the correctness gate and the
 //! list of cells ([`gate`]), how one operation of codec `C` is run ([`run`]), how a cell is
-//! handed to criterion ([`bench`]), and the counting allocator ([`count`]). It measures nothing
+//! handed to criterion ([`bench`]), the counting allocator ([`count`]), and the forks: each cell
+//! in several fresh processes ([`forks`], the plan; [`driver`], the processes). It measures nothing
 //! by itself, and it never reads what it wrote: the `analysis` crate does.
 
 pub mod bench;
 pub mod count;
+pub mod driver;
+pub mod forks;
 pub mod gate;
 pub mod run;
 pub mod settings;

@@ -15,6 +15,14 @@ pub const VARIANT_VAR: &str = "THAW_VARIANT";
 /// own defaults.
 pub const MODE_VAR: &str = "THAW_WARM";
 
+/// How many fresh processes each cell runs in (default [`crate::forks::DEFAULT_FORKS`]).
+pub const FORKS_VAR: &str = "THAW_FORKS";
+/// The seed of the cells' order within each fork (default fixtures' seed, 20261130).
+pub const FORKS_SEED_VAR: &str = "THAW_FORKS_SEED";
+/// Set by the driver in a fork's environment (`<fork> <cell>`): this process is one fork of one
+/// cell. Not for users.
+pub const FORK_VAR: &str = "THAW_FORK";
+
 /// How long criterion measures each cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -88,6 +96,37 @@ pub fn variant() -> Result<Variant> {
     }
 }
 
+/// The forks per cell named by `THAW_FORKS`, or the default.
+pub fn forks() -> Result<u32> {
+    match std::env::var(FORKS_VAR) {
+        Ok(text) => {
+            crate::forks::parse_forks(&text).map_err(|e| anyhow::anyhow!("{FORKS_VAR}: {e}"))
+        }
+        Err(_) => Ok(crate::forks::DEFAULT_FORKS),
+    }
+}
+
+/// The seed named by `THAW_FORKS_SEED`, or the fixtures' seed.
+pub fn forks_seed() -> Result<u64> {
+    match std::env::var(FORKS_SEED_VAR) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{FORKS_SEED_VAR}=`{text}`: expected a whole number")),
+        Err(_) => Ok(fixtures::DEFAULT_SEED),
+    }
+}
+
+/// This process's fork and cell, when the driver started it as one (`THAW_FORK`).
+pub fn this_fork() -> Result<Option<crate::forks::ForkRun>> {
+    match std::env::var(FORK_VAR) {
+        Ok(text) => crate::forks::parse_fork_env(&text)
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("{FORK_VAR}: {e}")),
+        Err(_) => Ok(None),
+    }
+}
+
 pub use fixtures::catalog::workspace_root;
 
 /// `results/warm/` at the workspace root (cargo runs benches from the package folder, `warm/`).
@@ -100,6 +139,14 @@ pub fn warm_results() -> PathBuf {
 pub fn criterion_dir(variant: Variant) -> PathBuf {
     warm_results()
         .join(schema::warm_files::CRITERION)
+        .join(variant.name())
+}
+
+/// Where a forked run of a variant writes: `results/warm/forks/<variant>/`, one criterion folder
+/// per fork (`fork-<k>/`) and the run's manifest.
+pub fn forks_dir(variant: Variant) -> PathBuf {
+    warm_results()
+        .join(schema::warm_files::FORKS)
         .join(variant.name())
 }
 

@@ -723,6 +723,8 @@ mod tests {
             lo_ns: ns,
             hi_ns: ns,
             criterion_samples: None,
+            forks: None,
+            allocator: None,
         }
     }
 

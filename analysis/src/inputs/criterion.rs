@@ -4,7 +4,7 @@
 
 use super::{plausible_ns, MAX_NS, MIN_NS};
 use anyhow::{Context, Result};
-use schema::{Op, Variant};
+use schema::{Allocator, Op, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,6 +22,25 @@ pub struct WarmEstimate {
     pub hi_ns: f64,
     /// How many samples criterion took (`sample.json`); a quick pass takes 10, a full one 100.
     pub criterion_samples: Option<usize>,
+    /// A forked run's figure: the median and interval above are across these processes, each
+    /// process's own estimate kept as a detail. `None`: one process's estimate (criterion's or
+    /// JMH's own).
+    pub forks: Option<Forks>,
+    /// The global allocator the processes ran on, where the run recorded it.
+    pub allocator: Option<Allocator>,
+}
+
+/// The processes behind a forked warm figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Forks {
+    /// How many processes measured the cell.
+    pub processes: usize,
+    /// What the interval across them guarantees for the median of the processes' figures: 95%
+    /// from 6 processes, or the whole range's own coverage below (93.75% for 5).
+    pub coverage: f64,
+    /// Each process's criterion estimate (median, and criterion's interval within the process),
+    /// in fork order.
+    pub within: Vec<(f64, f64, f64)>,
 }
 
 /// Criterion's full mode takes this many samples; fewer means a quick or shortened pass.
@@ -139,6 +158,8 @@ pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<Stri
             criterion_samples: read_json::<SampleJson>(&new_dir.join("sample.json"))
                 .ok()
                 .map(|sample| sample.times.len()),
+            forks: None,
+            allocator: None,
         });
     }
     out.sort_by(|a, b| {
@@ -247,6 +268,8 @@ mod tests {
             lo_ns: 1200.0,
             hi_ns: 1300.0,
             criterion_samples: Some(10),
+            forks: None,
+            allocator: None,
         };
         write_fake_bench(&root, Variant::PORTABLE, &est).unwrap();
         // a bench with a foreign id is skipped with a note

@@ -164,6 +164,8 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
             lo_ns: c.lo_ns,
             hi_ns: c.hi_ns,
             criterion_samples: None,
+            forks: None,
+            allocator: None,
         })
         .collect();
     Ok(Some((out, notes)))
@@ -643,6 +645,8 @@ mod tests {
             lo_ns: lo,
             hi_ns: hi,
             criterion_samples: None,
+            forks: None,
+            allocator: None,
         }
     }
 

@@ -7,6 +7,7 @@ pub mod alloc;
 pub mod conformance;
 pub mod criterion;
 pub mod curves;
+pub mod forks;
 pub mod jmh;
 pub mod machine;
 pub mod run;

@@ -550,6 +550,8 @@ mod tests {
             lo_ns: 3900.0,
             hi_ns: 4100.0,
             criterion_samples: samples,
+            forks: None,
+            allocator: None,
         }
     }
 

@@ -262,6 +262,22 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         }),
     );
     add(
+        "warm_processes",
+        Box::new(|r, c| {
+            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
+                .and_then(|w| w.forks.as_ref())
+                .map_or(String::new(), |f| f.processes.to_string())
+        }),
+    );
+    add(
+        "warm_allocator",
+        Box::new(|r, c| {
+            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
+                .and_then(|w| w.allocator)
+                .map_or(String::new(), |a| a.to_string())
+        }),
+    );
+    add(
         "cold_penalty",
         Box::new(|r, c| {
             let s = Scenario::of(&c.key);

@@ -60,6 +60,23 @@ pub fn median_interval_of(values: &[f64], level: f64) -> Option<OrderStatInterva
     order_statistic_interval(&sorted(values), level)
 }
 
+/// [`order_statistic_interval`] at `level`, or, where the sample is too small for it, the whole
+/// range [x₍₁₎, x₍ₙ₎] with the coverage it has (1 − 2^(1−n): 93.75% for 5 values, 50% for 2):
+/// the widest interval the sample gives, never called more than it guarantees. `None` for fewer
+/// than 2 values. For the warm track's forks, a handful of processes per cell.
+pub fn interval_or_range(sorted: &[f64], level: f64) -> Option<OrderStatInterval> {
+    let n = sorted.len();
+    if n < 2 {
+        return None;
+    }
+    order_statistic_interval(sorted, level).or(Some(OrderStatInterval {
+        lo: sorted[0],
+        hi: sorted[n - 1],
+        ranks: (1, n),
+        coverage: 1.0 - 2.0 * binomial_half_cdf(n, 0),
+    }))
+}
+
 /// The smallest n with an order-statistic interval of the median at `level`: the n for which
 /// even [x₍₁₎, x₍ₙ₎] covers at least `level` (1 − 2^(1−n) ≥ level), 6 at 95%. `None` when
 /// `level` is outside (0, 1).
@@ -194,6 +211,24 @@ mod tests {
         assert_eq!(ranks(5, 0.90), Some((1, 5)));
         assert_eq!(order_statistic_interval(&[], 0.95), None);
         assert_eq!(ranks(1, 0.95), None);
+    }
+
+    #[test]
+    fn the_range_stands_in_below_the_smallest_n_with_its_own_coverage() {
+        let five = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let r = interval_or_range(&five, 0.95).unwrap();
+        assert_eq!((r.lo, r.hi, r.ranks), (1.0, 5.0, (1, 5)));
+        assert!((r.coverage - 0.9375).abs() < 1e-12, "{}", r.coverage);
+        let two = interval_or_range(&[3.0, 8.0], 0.95).unwrap();
+        assert_eq!((two.lo, two.hi), (3.0, 8.0));
+        assert!((two.coverage - 0.5).abs() < 1e-12);
+        assert!(interval_or_range(&[1.0], 0.95).is_none());
+        // from 6 on it is the level's interval
+        let six = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(
+            interval_or_range(&six, 0.95),
+            order_statistic_interval(&six, 0.95)
+        );
     }
 
     #[test]

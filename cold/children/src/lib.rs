@@ -10,6 +10,10 @@
 //! `schema::protocol`. A child links this crate, `codecs`, `schema` and its own library; the
 //! runner (`cold`) links this crate for the catalog.
 
+// Linked into every child, so that a build's allocator feature swaps the child's global
+// allocator (a crate no code names would not be linked).
+extern crate allocator;
+
 pub mod catalog;
 pub mod memory;
 pub mod minimal;

@@ -19,7 +19,7 @@ use crate::system::{binaries, interrupt, pin};
 use anyhow::{bail, Context, Result};
 use codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
-use schema::Variant;
+use schema::{Allocator, Variant};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -262,6 +262,14 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
                     )
                 }
             };
+            // children given by folder were built by someone else: their allocator is not known
+            if o.children_dir.is_none() {
+                entry.allocator = Some(
+                    described
+                        .as_ref()
+                        .map_or(Allocator::default(), |d| d.description.allocator),
+                );
+            }
             entry.about = described.map(|d| d.description.about).or_else(|| {
                 Some(
                     if variant == Variant::PORTABLE {

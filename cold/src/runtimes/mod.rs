@@ -954,6 +954,7 @@ pub fn builds(runtime: &str, asked: &[Variant]) -> Result<Vec<VariantEntry>> {
                 about: rt.about(variant).map(String::from),
                 executable: found.map(|f| f.executable.display().to_string()),
                 described: found.map(|f| f.described.clone()),
+                allocator: None,
             }
         })
         .collect())

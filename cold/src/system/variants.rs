@@ -8,7 +8,7 @@
 //! the built-in builds (`binaries`).
 
 use anyhow::{bail, Context, Result};
-use schema::Variant;
+use schema::{Allocator, Variant};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,11 @@ pub struct Description {
     /// Added to RUSTFLAGS (`-C target-cpu=native`).
     #[serde(default)]
     pub rustflags: Option<String>,
+    /// The global allocator the build swaps in (`jemalloc`, `mimalloc`; the system's when
+    /// absent): the `allocator` crate's feature of that name. The warm track reads it too
+    /// (`scripts/warm-variant.sh`).
+    #[serde(default)]
+    pub allocator: Allocator,
 }
 
 /// Where a patched package comes from.
@@ -152,6 +157,7 @@ impl Described {
         if let Some(flags) = &d.rustflags {
             parts.push(format!("RUSTFLAGS {flags}"));
         }
+        parts.push(format!("allocator {}", d.allocator));
         parts.push(format!("built in {:.0} s", built.seconds));
         parts.join("; ")
     }
@@ -192,6 +198,9 @@ impl Described {
             .args(binaries.iter().flat_map(|b| ["--bin", b.as_str()]))
             .arg("--target-dir")
             .arg(home.join("target"));
+        if let Some(feature) = allocator::feature(d.allocator) {
+            build.args(["--features", &format!("allocator/{feature}")]);
+        }
         for (name, p) in &d.patch {
             let mut keys: Vec<(&str, String)> = Vec::new();
             if let Some(path) = &p.path {
@@ -356,4 +365,35 @@ pub fn build_all(variants: &[Variant]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_allocator_builds_are_described_and_say_their_allocator() {
+        for name in names() {
+            let v = Variant::parse(&name).unwrap();
+            assert!(find(v).unwrap().is_some(), "{name} parses");
+        }
+        for (name, allocator) in [
+            ("jemalloc", Allocator::Jemalloc),
+            ("mimalloc", Allocator::Mimalloc),
+        ] {
+            let d = find(Variant::parse(name).unwrap()).unwrap().unwrap();
+            assert_eq!(d.description.allocator, allocator);
+            assert_eq!(allocator::feature(allocator), Some(name));
+            let built = Built {
+                dir: PathBuf::new(),
+                changed: Vec::new(),
+                seconds: 1.0,
+            };
+            assert!(d.record(&built).contains(&format!("allocator {name}")));
+        }
+        // a description without the key is on the system's allocator
+        let d: Description = toml::from_str("about = \"x\"").unwrap();
+        assert_eq!(d.allocator, Allocator::System);
+        assert!(toml::from_str::<Description>("about = \"x\"\nallocator = \"tcmalloc\"").is_err());
+    }
 }

@@ -162,7 +162,7 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
     }
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion, JMH)"));
-        out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: criterion's for the Rust codecs (its 95% intervals are in summary.json), JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
+        out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: for the Rust codecs the median across fresh processes of criterion's median in each (`cargo bench -p warm` runs every cell in 5 processes by default), with the distribution-free interval across processes (95% from 6 processes; below, the whole range, 93.75% for 5), each process's own criterion estimate and the allocator in summary.json; criterion's one-process median where a cell has no forks; JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
         let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
         codecs.sort_unstable();
         codecs.dedup();

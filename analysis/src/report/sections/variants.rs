@@ -21,6 +21,9 @@ pub(super) fn variants(r: &Report) -> Vec<Block> {
             r.alpha
         )),
     ];
+    if let Some(said) = allocators(r) {
+        out.push(p(said));
+    }
     if r.variant_contrasts.is_empty() {
         out.push(p("No cell ran in more than one build."));
         return out;
@@ -72,4 +75,16 @@ pub(super) fn variants(r: &Report) -> Vec<Block> {
     }
     out.push(Block::Table(t));
     out
+}
+
+/// Which global allocator each Rust build's children ran on, as the manifest records it.
+fn allocators(r: &Report) -> Option<String> {
+    let m = r.manifest.as_ref()?;
+    let said: Vec<String> = m
+        .settings
+        .variants
+        .iter()
+        .filter_map(|v| v.allocator.map(|a| format!("{} on {a}", v.variant)))
+        .collect();
+    (!said.is_empty()).then(|| format!("Allocators: {}.", said.join(", ")))
 }

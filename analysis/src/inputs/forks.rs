@@ -1,0 +1,224 @@
+//! The forked warm figures: walks `<warm>/forks/<variant>/fork-<k>/` (criterion's output of one
+//! process per cell and fork, read by the criterion reader) and makes each cell's figure across
+//! its processes: the median of the processes' medians, with the distribution-free interval
+//! across processes ([`stats::median_interval::interval_or_range`]). Each process's own
+//! criterion estimate is kept as a detail. The variant's `manifest.json` names the allocator.
+
+use super::criterion::{load_criterion, Forks, WarmEstimate};
+use anyhow::{Context, Result};
+use schema::warm_files::{ForksManifest, FORKS_MANIFEST};
+use schema::{Op, Variant};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The interval's level across processes (reached from 6 processes; below, the whole range).
+pub const LEVEL: f64 = 0.95;
+
+/// The most thaw reads of a forks manifest.
+const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// One figure per cell and variant under `root` (`<warm>/forks`), sorted, and notes about what
+/// was skipped. `None` when `root` does not exist.
+pub fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
+    if !root.is_dir() {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (variant, dir) in subfolders(root, |name| Variant::parse(name).ok())? {
+        let manifest = read_manifest(&dir);
+        let allocator = match &manifest {
+            Ok(m) => Some(m.allocator),
+            Err(e) => {
+                notes.push(format!(
+                    "{e:#}: the allocator of {variant}'s forks is not known"
+                ));
+                None
+            }
+        };
+        let mut processes: BTreeMap<(String, Op, String), Vec<WarmEstimate>> = BTreeMap::new();
+        for (_, fork_dir) in subfolders(&dir, warm_fork)? {
+            let Some((estimates, more)) = load_criterion(&fork_dir)? else {
+                continue;
+            };
+            notes.extend(more);
+            for e in estimates {
+                let key = (e.fixture.clone(), e.op, e.codec.clone());
+                processes.entry(key).or_default().push(e);
+            }
+        }
+        for ests in processes.values() {
+            if let Some(mut figure) = across(ests) {
+                figure.variant = Some(variant);
+                figure.allocator = allocator;
+                out.push(figure);
+            }
+        }
+    }
+    Ok(Some((out, notes)))
+}
+
+fn warm_fork(name: &str) -> Option<u32> {
+    name.strip_prefix("fork-")?.parse().ok()
+}
+
+/// The folders below `dir` whose names `parse` accepts, in name order.
+fn subfolders<T>(
+    dir: &Path,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<(T, std::path::PathBuf)>> {
+    let mut out = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    let mut paths: Vec<_> = entries
+        .flatten()
+        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some(t) = parse(name) {
+            out.push((t, path));
+        }
+    }
+    Ok(out)
+}
+
+fn read_manifest(dir: &Path) -> Result<ForksManifest> {
+    let bytes = schema::files::Folder::new(dir)
+        .read_bounded(FORKS_MANIFEST, MANIFEST_LIMIT)
+        .with_context(|| format!("cannot read {}", dir.join(FORKS_MANIFEST).display()))?;
+    serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "{}: not a forks manifest",
+            dir.join(FORKS_MANIFEST).display()
+        )
+    })
+}
+
+/// One cell's figure across its processes: the median of their medians with the interval across
+/// them, criterion's samples the fewest any process took (a quick process makes the figure a
+/// first look). `None` for no process.
+pub fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
+    let first = processes.first()?;
+    let medians: Vec<f64> = processes.iter().map(|p| p.median_ns).collect();
+    let sorted = stats::quantile::sorted(&medians);
+    let median = stats::quantile::median(&sorted)?;
+    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL);
+    Some(WarmEstimate {
+        median_ns: median,
+        lo_ns: interval.map_or(median, |i| i.lo),
+        hi_ns: interval.map_or(median, |i| i.hi),
+        criterion_samples: processes.iter().filter_map(|p| p.criterion_samples).min(),
+        forks: Some(Forks {
+            processes: processes.len(),
+            coverage: interval.map_or(0.0, |i| i.coverage),
+            within: processes
+                .iter()
+                .map(|p| (p.median_ns, p.lo_ns, p.hi_ns))
+                .collect(),
+        }),
+        ..first.clone()
+    })
+}
+
+/// The warm figures of a run: every forked figure, and each one-process figure (criterion's or
+/// JMH's) of a cell and variant no forked figure covers.
+pub fn prefer_forks(forked: Vec<WarmEstimate>, single: Vec<WarmEstimate>) -> Vec<WarmEstimate> {
+    let key = |w: &WarmEstimate| (w.variant, w.fixture.clone(), w.op, w.codec.clone());
+    let covered: std::collections::BTreeSet<_> = forked.iter().map(key).collect();
+    let mut out = forked;
+    out.extend(single.into_iter().filter(|w| !covered.contains(&key(w))));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inputs::criterion::write_fake_bench;
+
+    fn est(median: f64, samples: usize) -> WarmEstimate {
+        WarmEstimate {
+            fixture: "twitter".into(),
+            op: Op::De,
+            codec: "simd-json-value".into(),
+            variant: None,
+            median_ns: median,
+            lo_ns: median * 0.98,
+            hi_ns: median * 1.02,
+            criterion_samples: Some(samples),
+            forks: None,
+            allocator: None,
+        }
+    }
+
+    #[test]
+    fn the_figure_is_the_median_across_processes_and_its_interval_covers_it() {
+        // five processes whose true median is 1000 ns: the middle one
+        let ps: Vec<WarmEstimate> = [1300.0, 900.0, 1000.0, 1100.0, 950.0]
+            .iter()
+            .map(|&m| est(m, 100))
+            .collect();
+        let w = across(&ps).unwrap();
+        assert_eq!(w.median_ns, 1000.0);
+        assert_eq!(
+            (w.lo_ns, w.hi_ns),
+            (900.0, 1300.0),
+            "the range, below 6 processes"
+        );
+        let f = w.forks.unwrap();
+        assert_eq!(f.processes, 5);
+        assert!((f.coverage - 0.9375).abs() < 1e-12);
+        assert_eq!(f.within[0], (1300.0, 1300.0 * 0.98, 1300.0 * 1.02));
+        // an even count: the mean of the middle two
+        assert_eq!(
+            across(&[est(2.0, 10), est(4.0, 100)]).unwrap().median_ns,
+            3.0
+        );
+        assert_eq!(
+            across(&[est(2.0, 10), est(4.0, 100)])
+                .unwrap()
+                .criterion_samples,
+            Some(10)
+        );
+        assert!(across(&[]).is_none());
+    }
+
+    #[test]
+    fn forks_on_disk_become_one_figure_per_cell_with_the_allocator() {
+        let root = std::env::temp_dir().join(format!("thaw-forks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let variant = Variant::PORTABLE;
+        for (k, m) in [(0, 500.0), (1, 700.0), (2, 600.0)] {
+            // each fork's criterion root holds the variant folder's contents directly
+            let fork_root = root.join("portable").join(format!("fork-{k}"));
+            write_fake_bench(&fork_root, variant, &est(m, 100)).unwrap();
+            // write_fake_bench files under <root>/<variant>/: lift it to the fork's root
+            let from = fork_root.join("portable");
+            for e in std::fs::read_dir(&from).unwrap().flatten() {
+                std::fs::rename(e.path(), fork_root.join(e.file_name())).unwrap();
+            }
+            std::fs::remove_dir(&from).unwrap();
+        }
+        let manifest = r#"{"variant":"portable","allocator":"jemalloc","mode":"full","forks":3,"seed":1,"cells":["twitter/de/simd-json-value"],"failed":[],"finished":true}"#;
+        std::fs::write(root.join("portable").join(FORKS_MANIFEST), manifest).unwrap();
+        let (got, notes) = load_forks(&root).unwrap().unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].median_ns, 600.0);
+        assert_eq!(got[0].variant, Some(variant));
+        assert_eq!(got[0].allocator, Some(schema::Allocator::Jemalloc));
+        assert_eq!(got[0].forks.as_ref().unwrap().processes, 3);
+        // the forked figure replaces a one-process figure of the same cell and variant
+        let mut single = est(999.0, 100);
+        single.variant = Some(variant);
+        let mut other = est(5.0, 100);
+        other.codec = "serde_json-value".into();
+        let merged = prefer_forks(got, vec![single, other]);
+        assert_eq!(merged.len(), 2);
+        assert_eq!(merged[0].median_ns, 600.0);
+        assert!(load_forks(&root.join("absent")).unwrap().is_none());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
