@@ -363,13 +363,24 @@ impl Runtime {
             return Ok(());
         };
         let out = build_folder(self.name);
+        std::fs::create_dir_all(&out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
+        // One compile of a build folder at a time: two runs started together (or two tests)
+        // would otherwise both write it at once. The second waits, then finds the stamp current.
+        let lock_path = out.join(".compile.lock");
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+        lock.lock()
+            .with_context(|| format!("cannot lock {}", lock_path.display()))?;
         let stamp = out.join(".sources.sha256");
         let want = hash_files(&self.source_files()?)?;
         if std::fs::read_to_string(&stamp).ok().as_deref() == Some(want.as_str()) {
             return Ok(());
         }
-        std::fs::create_dir_all(&out)
-            .with_context(|| format!("cannot create {}", out.display()))?;
         let argv: Vec<String> = args.iter().map(|a| self.fill(a, None, None)).collect();
         let (program, rest) = argv.split_first().context("an empty compile command")?;
         eprintln!("cold: compiling the {} children ({program})", self.name);
