@@ -465,7 +465,10 @@ pub struct Spawner {
 
 impl Spawner {
     /// Starts the spawner binary at `path`, in a process group of its own, and makes this
-    /// process the subreaper of whatever the spawner starts.
+    /// process the subreaper of whatever the spawner starts. While a spawner runs, this
+    /// process's only children are its spawners: when one dies, every other child is taken for
+    /// one it adopted, and killed (the runner holds to this; a test starts its spawner in a
+    /// process of its own).
     pub fn start(path: &Path) -> io::Result<Spawner> {
         use std::os::unix::process::CommandExt;
         // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only changes this process's own flag.

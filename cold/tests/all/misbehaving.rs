@@ -1,6 +1,7 @@
 //! A child that panics, hangs, prints garbage, exits non-zero, dies by a signal, prints a wrong
 //! checksum, cannot be spawned, leaves a process behind or floods its output is recorded with its
-//! status, and the run goes on to the end; nothing it left behind spoils a later sample.
+//! status, and the run goes on to the end; nothing it left behind spoils a later sample. Each
+//! test starts a spawner, so each runs in a process of its own (`common::in_own_process`).
 
 use cold::folder::{self, SamplesWriter};
 use cold::run::classify::Expected;
@@ -141,11 +142,17 @@ fn run_all(name: &str, watch: Watch) {
 
 #[test]
 fn every_misbehaviour_is_a_row_with_its_status() {
+    if common::in_own_process("misbehaving::every_misbehaviour_is_a_row_with_its_status") {
+        return;
+    }
     run_all("misbehaving", Watch::Auto);
 }
 
 #[test]
 fn the_watchdog_fallback_does_the_same() {
+    if common::in_own_process("misbehaving::the_watchdog_fallback_does_the_same") {
+        return;
+    }
     run_all("misbehaving-watchdog", Watch::Watchdog);
 }
 
@@ -165,6 +172,9 @@ fn processes_holding(marker: &str) -> Vec<String> {
 
 #[test]
 fn a_process_left_behind_spoils_no_later_sample() {
+    if common::in_own_process("misbehaving::a_process_left_behind_spoils_no_later_sample") {
+        return;
+    }
     left_behind("orphan", "orphan");
 }
 
@@ -172,6 +182,11 @@ fn a_process_left_behind_spoils_no_later_sample() {
 /// and outlives neither the sample nor the run.
 #[test]
 fn a_daemon_in_a_session_of_its_own_spoils_no_later_sample_and_dies() {
+    if common::in_own_process(
+        "misbehaving::a_daemon_in_a_session_of_its_own_spoils_no_later_sample_and_dies",
+    ) {
+        return;
+    }
     let token = format!("{}x", std::process::id());
     left_behind("daemon", &format!("daemon-{token}"));
     assert_eq!(
@@ -206,6 +221,9 @@ fn left_behind(name: &str, behaviour: &str) {
 
 #[test]
 fn a_flood_of_output_is_cut_while_written() {
+    if common::in_own_process("misbehaving::a_flood_of_output_is_cut_while_written") {
+        return;
+    }
     let dir = tmp("flood");
     let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
     let jobs = vec![job(0, "flood", &child), job(1, "ok", &child)];
@@ -231,6 +249,9 @@ fn a_flood_of_output_is_cut_while_written() {
 /// kills and reaps that child at once, rather than letting it run on unwatched.
 #[test]
 fn a_child_does_not_outlive_its_dead_spawner() {
+    if common::in_own_process("misbehaving::a_child_does_not_outlive_its_dead_spawner") {
+        return;
+    }
     use spawner::{Request, Spawner};
     let dir = tmp("spawner-death");
     // The child writes its pid into a FIFO, so the killer wakes on that write: no polling.

@@ -98,3 +98,32 @@ pub fn skip(why: &str) {
     );
     eprintln!("skipped: {why}");
 }
+
+/// Runs the test `name` (its path in this binary, `module::test`) in a process of its own: this
+/// test binary again, filtered to that test alone. For a test that starts a spawner in the test
+/// process: a runner is the subreaper of what its spawner leaves, and when a spawner dies it
+/// kills and reaps every child of its process but its spawners (`Spawner::kill_adopted`), which
+/// in a test process shared by other tests would be their children too. Returns `true` in the
+/// test process, where the test is then done; `false` in the process of its own, which runs it.
+pub fn in_own_process(name: &str) -> bool {
+    const ALONE: &str = "THAW_TEST_ALONE";
+    if std::env::var(ALONE).as_deref() == Ok(name) {
+        return false;
+    }
+    let out = Command::new(std::env::current_exe().expect("the test binary's path"))
+        .args([name, "--exact", "--test-threads", "1"])
+        .env(ALONE, name)
+        .output()
+        .expect("the test binary runs again");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "{name}, in a process of its own:\n{said}"
+    );
+    assert!(said.contains("1 passed"), "{name} did not run:\n{said}");
+    true
+}
