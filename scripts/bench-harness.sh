@@ -43,7 +43,7 @@ if ! command -v cc >/dev/null 2>&1; then
   exit 2
 fi
 
-cargo build --release -p cold -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
+cargo build --release -p cold -p spawner -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
 bin="$PWD/target/release"
 work="$(mktemp -d "${TMPDIR:-/tmp}/thaw-bench-harness.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
