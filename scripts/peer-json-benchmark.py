@@ -5,8 +5,8 @@ Takes a checkout of serde-rs/json-benchmark by path (nothing is fetched at run t
 cargo resolves), copies it to target/peer/json-benchmark, builds it there at the versions of
 serde_json and simd-json that thaw's Cargo.lock pins, on the allocator asked (the system's, or
 jemalloc as the peer links it and thaw's `jemalloc` build), parse to DOM only (twitter and
-citm_catalog; serde_json `Value`, simd-json's `BorrowedValue`), with a timer of the same interface
-as the peer's that also reports the median of its trials. Then runs the peer and thaw's forked warm
+citm_catalog; serde_json `Value`, simd-json's `BorrowedValue` or, with `--simd-dom`, thaw's own
+call), with a timer of the same interface as the peer's that also reports the median of its trials. Then runs the peer and thaw's forked warm
 benches of the same cells (`<corpus>/de/serde_json-value`, `<corpus>/de/simd-json-value`, which
 build an OwnedValue) in alternating rounds, and prints, per cell, the peer's fastest trial and its
 median beside thaw's figure (the median across processes), with the ratios per round (median
@@ -14,6 +14,7 @@ median beside thaw's figure (the median across processes), with the ratios per r
 
     scripts/peer-json-benchmark.py /tmp/json-benchmark
     scripts/peer-json-benchmark.py /tmp/json-benchmark --allocator jemalloc --rounds 4 --forks 5
+    scripts/peer-json-benchmark.py /tmp/json-benchmark --simd-dom owned-reused   # thaw's simd-json call
 """
 
 import argparse
@@ -32,7 +33,23 @@ ROOT = Path(__file__).resolve().parent.parent
 LIBS = ["serde_json", "simd-json"]  # the peer's order of libraries
 CORPORA = ["citm_catalog", "twitter"]  # the peer's order of files
 THAW_CODEC = {"serde_json": "serde_json-value", "simd-json": "simd-json-value"}
-PEER_DOM = {"serde_json": "Value", "simd-json": "BorrowedValue"}
+# What the peer's simd-json parse builds (`--simd-dom`): its own `to_borrowed_value`, or thaw's DOM
+# (`OwnedValue`) with the peer's fresh buffers per parse, or thaw's exact call (buffers reused
+# across parses, as thaw's simd-json-value codec keeps them).
+SIMD_DOM = {
+    "borrowed": ("BorrowedValue", None, None),
+    "owned": ("OwnedValue", "simd_json::OwnedValue", "simd_json::to_owned_value(bytes)"),
+    "owned-reused": (
+        "OwnedValue, buffers reused",
+        "simd_json::OwnedValue",
+        "thread_local! { static BUFFERS: std::cell::RefCell<simd_json::Buffers> = Default::default(); }\n"
+        "    BUFFERS.with(|b| simd_json::owned::to_value_with_buffers(bytes, &mut b.borrow_mut()))",
+    ),
+}
+PEER_PARSE = re.compile(
+    r"fn simd_json_parse_dom\(bytes: &mut \[u8\]\) -> simd_json::Result<simd_json::BorrowedValue> \{\n"
+    r"    simd_json::to_borrowed_value\(bytes\)\n\}"
+)
 STAT = re.compile(r"^thaw-peer-stat min_ns=(\d+) median_ns=(\d+) trials=(\d+)$")
 
 # The peer's timer, re-implemented with the same interface (bench, bench_with_buf, Benchmark,
@@ -124,7 +141,19 @@ def sha256(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def prepare(checkout, work, corpora, allocator):
+def set_simd_dom(text, main, dom):
+    """The peer's simd-json parse to DOM made to build `dom` (a key of SIMD_DOM)."""
+    if dom == "borrowed":
+        return text
+    _, value, call = SIMD_DOM[dom]
+    new = f"fn simd_json_parse_dom(bytes: &mut [u8]) -> simd_json::Result<{value}> {{\n    {call}\n}}"
+    text, n = PEER_PARSE.subn(lambda _: new, text)
+    if n != 1:
+        fail(f"{main}: no `simd_json_parse_dom` returning a BorrowedValue to replace")
+    return text
+
+
+def prepare(checkout, work, corpora, allocator, simd_dom):
     """The peer copied into `work`, set to thaw's versions, allocator and documents."""
     if not (checkout / "Cargo.toml").is_file() or not (checkout / "src" / "timer.rs").is_file():
         fail(f"{checkout} is not a checkout of serde-rs/json-benchmark (no Cargo.toml, src/timer.rs)")
@@ -159,7 +188,7 @@ def prepare(checkout, work, corpora, allocator):
             fail(f"{main}: no global allocator to remove")
     elif "jemallocator::Jemalloc" not in text:
         fail(f"{main}: the peer does not link jemalloc as expected")
-    main.write_text(text)
+    main.write_text(set_simd_dom(text, main, simd_dom))
     data = work / "data"
     data.mkdir(exist_ok=True)
     for corpus in CORPORA:
@@ -225,6 +254,10 @@ def run_thaw(args, variant, lock):
     return out
 
 
+def peer_dom(lib, simd_dom):
+    return "Value" if lib == "serde_json" else SIMD_DOM[simd_dom][0]
+
+
 def ms(ns):
     return f"{ns / 1e6:.3f}"
 
@@ -233,7 +266,7 @@ def spread(values):
     return f"{statistics.median(values):.2f} [{min(values):.2f}–{max(values):.2f}]"
 
 
-def table(rounds):
+def table(rounds, simd_dom):
     print("\n| parse to DOM | peer fastest, ms | peer median, ms | thaw, ms | thaw / peer fastest | thaw / peer median |")
     print("|---|---:|---:|---:|---:|---:|")
     for corpus in reversed(CORPORA):
@@ -243,7 +276,7 @@ def table(rounds):
             med = [r["peer"][cell][1] for r in rounds]
             thaw = [r["thaw"][cell] for r in rounds]
             print(
-                f"| {corpus}, {lib} (peer {PEER_DOM[lib]}, thaw {THAW_CODEC[lib]}) "
+                f"| {corpus}, {lib} (peer {peer_dom(lib, simd_dom)}, thaw {THAW_CODEC[lib]}) "
                 f"| {ms(min(fast))} | {ms(statistics.median(med))} | {ms(statistics.median(thaw))} "
                 f"| {spread([t / f for t, f in zip(thaw, fast)])} | {spread([t / m for t, m in zip(thaw, med)])} |"
             )
@@ -257,6 +290,9 @@ def main():
     p.add_argument("checkout", type=Path, help="a checkout of serde-rs/json-benchmark")
     p.add_argument("--allocator", choices=["system", "jemalloc"], default="system",
                    help="both sides on this allocator (thaw: the portable or the jemalloc build)")
+    p.add_argument("--simd-dom", choices=list(SIMD_DOM), default="borrowed",
+                   help="what the peer's simd-json parse builds: its own BorrowedValue, thaw's"
+                   " OwnedValue with fresh buffers per parse, or thaw's exact call (buffers reused)")
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--forks", type=int, default=5, help="thaw's processes per cell and round")
     p.add_argument("--trials", type=int, default=256, help="the peer's trials per measurement")
@@ -271,9 +307,9 @@ def main():
     if not 1 <= args.rounds <= 100 or not 1 <= args.forks <= 100:
         fail("--rounds and --forks: 1 to 100")
     work = ROOT / "target" / "peer" / "json-benchmark"
-    hashes = prepare(args.checkout.resolve(), work, args.corpora, args.allocator)
+    hashes = prepare(args.checkout.resolve(), work, args.corpora, args.allocator, args.simd_dom)
     print(f"peer: {args.checkout} in {work}, serde_json {locked_version('serde_json')}, simd-json "
-          f"{locked_version('simd-json')}, allocator {args.allocator}; documents " +
+          f"{locked_version('simd-json')} ({SIMD_DOM[args.simd_dom][0]}), allocator {args.allocator}; documents " +
           ", ".join(f"{c} {h[:12]}" for c, h in hashes.items()), flush=True)
     binary = build_peer(work, args.lock)
     variant = "portable" if args.allocator == "system" else "jemalloc"
@@ -286,14 +322,15 @@ def main():
                 else run_thaw(args, variant, args.lock)
         rounds.append(got)
         print(f"round {r + 1}/{args.rounds} ({' then '.join(order)}) done", flush=True)
-    table(rounds)
+    table(rounds, args.simd_dom)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["round", "lib", "corpus", "allocator", "peer_fastest_ns", "peer_median_ns", "thaw_ns"])
+            w.writerow(["round", "lib", "corpus", "allocator", "peer_dom", "peer_fastest_ns", "peer_median_ns", "thaw_ns"])
             for i, r in enumerate(rounds):
                 for cell in r["peer"]:
-                    w.writerow([i, cell[0], cell[1], args.allocator, *r["peer"][cell], r["thaw"][cell]])
+                    w.writerow([i, cell[0], cell[1], args.allocator, peer_dom(cell[0], args.simd_dom),
+                                *r["peer"][cell], r["thaw"][cell]])
 
 
 if __name__ == "__main__":
