@@ -74,7 +74,7 @@ public abstract class Bench {
         if (!c.supports(doc.model())) {
             throw new IllegalStateException(cell + ": unsupported, not measured: " + c.unsupported(doc.model()));
         }
-        lib = c.newLibrary();
+        lib = c.newLibrary(doc.model());
         lib.init(doc.model());
         if (!Boolean.getBoolean(Flags.GATED)) {
             String failed = Gate.roundTrip(lib, doc);
