@@ -8,7 +8,8 @@
 // (analysis/src/inputs/jmh.rs reads exactly that). The library is the cold child's own library
 // side, made as the child makes it (one mapper, Gson, ForyJson or Json per fork and thread, its
 // natural `de` and `ser` calls: Codecs.Codec#newLibrary), on the cold child's own model classes
-// (own mode).
+// (own mode); for Clients of kotlinx and Fory, which their cold children do not express, the
+// library with the seed's adapters (Codecs.SEED_ADAPTERS).
 //
 // Defaults are the seed's (Flags): 2 forks, 1 × 5 s warm-up, 3 × 1 s measurement, 1 thread,
 // throughput and average time. thaw.jmh.Main overrides them for a quick pass or another thread
@@ -74,7 +75,7 @@ public abstract class Bench {
         if (!c.supports(doc.model())) {
             throw new IllegalStateException(cell + ": unsupported, not measured: " + c.unsupported(doc.model()));
         }
-        lib = c.newLibrary();
+        lib = c.newLibrary(doc.model());
         lib.init(doc.model());
         if (!Boolean.getBoolean(Flags.GATED)) {
             String failed = Gate.roundTrip(lib, doc);

@@ -18,10 +18,20 @@ import thaw.jvm.Harness;
 final class Codecs {
     private Codecs() {}
 
-    /** One codec: its cold id, its library, the models it expresses, and why not the others. */
-    record Codec(String id, String library, List<String> models, String why, String benchClass) {
+    /**
+     * One codec: its cold id, its library, the models its cold child expresses, why not the
+     * others, and the models the warm track measures with the seed's adapters (model → what they
+     * are: SEED_ADAPTERS).
+     */
+    record Codec(String id, String library, List<String> models, String why, String benchClass,
+                 Map<String, String> adapted) {
         boolean supports(String model) {
-            return models.contains(model);
+            return models.contains(model) || adapted.containsKey(model);
+        }
+
+        /** What the seed's adapters are for `model`, or null when the cold child's library side measures it. */
+        String adapters(String model) {
+            return models.contains(model) ? null : adapted.get(model);
         }
 
         /** The reason a model is not supported, as the codec's toml says it. */
@@ -30,8 +40,18 @@ final class Codecs {
                 + ")" + (why == null ? "" : ": " + why);
         }
 
-        /** A new library side of the cold child, as the child makes it (its `init` is the caller's). */
-        Harness.Library newLibrary() {
+        /**
+         * A new library side for `model`: the cold child's, as the child makes it, or for a model
+         * measured with the seed's adapters, that library side (its `init` is the caller's).
+         */
+        Harness.Library newLibrary(String model) {
+            if (adapters(model) != null) {
+                switch (id) {
+                    case "kotlinx": return new KotlinxSeedClients();
+                    case "fory": return new ForySeedClients();
+                    default: throw new IllegalArgumentException("no library with the seed's adapters for codec `" + id + "`");
+                }
+            }
             switch (id) {
                 case "gson": return new thaw.jvm.gson.GsonChild().library();
                 case "jackson": return new thaw.jvm.jackson.JacksonChild().library();
@@ -53,6 +73,21 @@ final class Codecs {
         BENCHES.put("jackson", JacksonBench.class.getName());
         BENCHES.put("fory", ForyBench.class.getName());
     }
+
+    /**
+     * The cells the warm track measures with the seed's adapters, where the cold child does not
+     * express the model: codec id → model → what the adapters are (the label the gate's output
+     * and gate.csv carry). The seed's warmed table has Clients rows for kotlinx and Fory; its
+     * Kotlin port of java-json-benchmark's Clients (github.com/chaokunyang/kotlin-json-benchmarks)
+     * gives kotlinx a KSerializer per JDK type, and Fory its own codecs. Each cell is gated like
+     * every other.
+     */
+    static final Map<String, Map<String, String>> SEED_ADAPTERS = Map.of(
+        "kotlinx", Map.of("clients", "with the seed's adapters: KSerializers for UUID, LocalDate and OffsetDateTime"
+            + " (the JDK's text) and BigDecimal (an unquoted number), thaw.jmh.KotlinxSeedClients"),
+        "fory", Map.of("clients", "with the seed's adapters: Fory's own codecs, and for OffsetDateTime the seed's"
+            + " kotlinx adapter (the JDK's text) in place of Fory's, which drops the fraction's trailing zeros,"
+            + " thaw.jmh.ForySeedClients"));
 
     private static final Map<String, Codec> CACHE = new LinkedHashMap<>();
 
@@ -92,7 +127,8 @@ final class Codecs {
             if (!m.isEmpty()) list.add(string(m, resource, "models"));
         }
         String why = keys.containsKey("why") ? string(keys.get("why"), resource, "why") : null;
-        c = new Codec(id, string(keys.get("library"), resource, "library"), List.copyOf(list), why, bench);
+        c = new Codec(id, string(keys.get("library"), resource, "library"), List.copyOf(list), why, bench,
+            SEED_ADAPTERS.getOrDefault(id, Map.of()));
         CACHE.put(id, c);
         return c;
     }

@@ -237,7 +237,7 @@ public final class Main {
                     if (a.probe) {
                         String probe;
                         try {
-                            Harness.Library lib = c.newLibrary();
+                            Harness.Library lib = c.newLibrary(doc.model());
                             lib.init(doc.model());
                             probe = Gate.roundTrip(lib, doc);
                         } catch (Throwable e) {
@@ -250,7 +250,7 @@ public final class Main {
                     String failed;
                     try {
                         if (lib == null) {
-                            lib = c.newLibrary();
+                            lib = c.newLibrary(doc.model());
                             lib.init(doc.model());
                             libs.put(doc.model(), lib);
                         }
@@ -258,12 +258,13 @@ public final class Main {
                     } catch (Throwable e) {
                         failed = "init failed: " + Gate.oneLine(e);
                     }
+                    String adapters = c.adapters(doc.model());
                     if (failed == null) {
                         for (String op : a.ops) {
-                            decisions.add(new Decision(doc.fixture(), op, id, "run", ""));
+                            decisions.add(new Decision(doc.fixture(), op, id, "run", adapters == null ? "" : adapters));
                             passed.add(id + "\t" + doc.fixture() + "\t" + op);
                         }
-                        verdict = "pass";
+                        verdict = adapters == null ? "pass" : "pass, " + adapters;
                     } else {
                         refused = true;
                         for (String op : a.ops) {
