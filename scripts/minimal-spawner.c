@@ -113,7 +113,7 @@ static long long one_run(const struct options *o, int out, int err, int own_copi
   long long start = now_ns();
   if (o->rustlike) {
     env = copy_env(o->env);
-    devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0) die("/dev/null");
     posix_spawn_file_actions_adddup2(&actions, devnull, 0);
     sigset_t none, pipe;
