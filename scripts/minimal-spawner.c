@@ -8,8 +8,8 @@
  * Each other option adds one step that thaw's spawner takes (cold/spawner/src/process.rs and
  * lib.rs), so that a ladder of them names every microsecond between this and thaw's wall:
  *
- *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-e K=V]...
- *                   -- PROGRAM ARG...
+ *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-l]
+ *                   [-e K=V]... -- PROGRAM ARG...
  *
  *   -o FILE   the child's stdout and stderr go to FILE (truncated before each run, outside the
  *             timing); the default is /dev/null, as hyperfine's
@@ -28,6 +28,10 @@
  *             as thaw's runner and spawner do (lib.rs): three processes where there were two. The
  *             clock is still read in the spawning process, around spawn..wait4; the spawner
  *             replies with the difference after reaping
+ *   -l        the ladder, interleaved: for each sample, one run of each rung in turn (none;
+ *             -g; -g -o memfd; then -p, -r and -s added one by one), so that a drift of the
+ *             machine's speed reaches every rung alike; prints each rung's median, one a line
+ *             (the other options but -n, -w and -e are ignored)
  *   -e K=V    one variable of the child's environment (none by default)
  *
  * Build: cc -O2 -o minimal-spawner scripts/minimal-spawner.c
@@ -66,7 +70,7 @@ static int by_value(const void *a, const void *b) {
 
 static void usage(void) {
   fprintf(stderr, "usage: minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] "
-                  "[-s] [-e K=V]... -- PROGRAM ARG...\n");
+                  "[-s] [-l] [-e K=V]... -- PROGRAM ARG...\n");
   exit(2);
 }
 
@@ -197,40 +201,83 @@ static void serve(const struct options *o, int requests, int replies) {
   exit(0);
 }
 
-/* -s, the runner's side: starts the spawner, asks it for each run, waits for the reply in poll. */
-static void via_spawner(const struct options *o, long long *walls, long warmup, long runs) {
+/* -s, the runner's side: a spawner process (forked, serving `o`) and its two pipes. */
+struct spawner {
+  pid_t pid;
+  int ask, answer;
+};
+
+static struct spawner start_spawner(const struct options *o) {
   int ask[2], answer[2];
   if (pipe2(ask, O_CLOEXEC) != 0 || pipe2(answer, O_CLOEXEC) != 0) die("pipe");
-  pid_t spawner = fork();
-  if (spawner < 0) die("fork");
-  if (spawner == 0) {
+  pid_t pid = fork();
+  if (pid < 0) die("fork");
+  if (pid == 0) {
     close(ask[1]);
     close(answer[0]);
     serve(o, ask[0], answer[1]);
   }
   close(ask[0]);
   close(answer[1]);
-  for (long r = -warmup; r < runs; r++) {
-    long long wall;
-    struct pollfd p = {.fd = answer[0], .events = POLLIN};
-    if (write(ask[1], "x", 1) != 1) die("request");
-    while (poll(&p, 1, 100) == 0) {
-    }
-    if (read(answer[0], &wall, sizeof wall) != (ssize_t)sizeof wall) {
-      fprintf(stderr, "minimal-spawner: the spawner process failed\n");
-      exit(1);
-    }
-    if (r >= 0) walls[r] = wall;
+  return (struct spawner){pid, ask[1], answer[0]};
+}
+
+/* One run asked of the spawner: the request, a wait in poll for the reply, the reply. */
+static long long ask_spawner(const struct spawner *s) {
+  long long wall;
+  struct pollfd p = {.fd = s->answer, .events = POLLIN};
+  if (write(s->ask, "x", 1) != 1) die("request");
+  while (poll(&p, 1, 100) == 0) {
   }
-  close(ask[1]);
+  if (read(s->answer, &wall, sizeof wall) != (ssize_t)sizeof wall) {
+    fprintf(stderr, "minimal-spawner: the spawner process failed\n");
+    exit(1);
+  }
+  return wall;
+}
+
+static void stop_spawner(const struct spawner *s) {
   int status;
-  waitpid(spawner, &status, 0);
+  close(s->ask);
+  close(s->answer);
+  waitpid(s->pid, &status, 0);
+}
+
+/* -l: the rungs of the ladder, each thaw's step on top of the one before. */
+#define RUNGS 6
+
+/* -l: one run of each rung in turn, for each sample, so that a drift of the machine's speed
+ * reaches every rung alike; prints each rung's median, one a line. */
+static void ladder(const struct options *base, long warmup, long runs) {
+  struct options rung[RUNGS];
+  for (int k = 0; k < RUNGS; k++) {
+    rung[k] = *base;
+    rung[k].out = k >= 2 ? "memfd" : "/dev/null";
+    rung[k].pgroup = k >= 1;
+    rung[k].pidfd = k >= 3;
+    rung[k].rustlike = k >= 4;
+  }
+  struct spawner s = start_spawner(&rung[RUNGS - 1]); /* the top rung: -s */
+  long long *walls = malloc(sizeof(long long) * (size_t)(runs * RUNGS));
+  if (!walls) die("malloc");
+  for (long r = -warmup; r < runs; r++)
+    for (int k = 0; k < RUNGS; k++) {
+      long long wall = k == RUNGS - 1 ? ask_spawner(&s) : one_sample(&rung[k]);
+      if (r >= 0) walls[k * runs + r] = wall;
+    }
+  stop_spawner(&s);
+  for (int k = 0; k < RUNGS; k++) {
+    long long *w = walls + k * runs;
+    qsort(w, (size_t)runs, sizeof(long long), by_value);
+    printf("%lld\n", runs % 2 ? w[runs / 2] : (w[runs / 2 - 1] + w[runs / 2]) / 2);
+  }
+  free(walls);
 }
 
 int main(int argc, char **argv) {
   long runs = 200, warmup = 5;
   struct options o = {.out = "/dev/null"};
-  int separate = 0;
+  int separate = 0, interleaved = 0;
   char *env[64];
   int nenv = 0;
   int i = 1;
@@ -253,6 +300,8 @@ int main(int argc, char **argv) {
       o.rustlike = 1;
     } else if (strcmp(argv[i], "-s") == 0) {
       separate = 1;
+    } else if (strcmp(argv[i], "-l") == 0) {
+      interleaved = 1;
     } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc && nenv < 63) {
       env[nenv++] = argv[++i];
     } else {
@@ -264,10 +313,19 @@ int main(int argc, char **argv) {
   o.env = env;
   o.argv = &argv[i];
 
+  if (interleaved) {
+    ladder(&o, warmup, runs);
+    return 0;
+  }
   long long *walls = malloc(sizeof(long long) * (size_t)runs);
   if (!walls) return 1;
   if (separate) {
-    via_spawner(&o, walls, warmup, runs);
+    struct spawner s = start_spawner(&o);
+    for (long r = -warmup; r < runs; r++) {
+      long long wall = ask_spawner(&s);
+      if (r >= 0) walls[r] = wall;
+    }
+    stop_spawner(&s);
   } else {
     for (long r = -warmup; r < runs; r++) {
       long long wall = one_sample(&o);
