@@ -14,6 +14,12 @@
 # environment; once as hyperfine starts a child (output to /dev/null) and once as thaw's spawner
 # does (its own process group, output to a file). docs/findings.md explains the differences.
 #
+# Then the ladder: the minimal spawner again with thaw's steps added one at a time (its options,
+# documented in minimal-spawner.c: -g own process group, -o memfd thaw's capture files, -p the
+# wait on a pidfd, -r the rest of Rust's Command::spawn, -s a separate spawner process asked over
+# a pipe), in the same rounds; printed as a table of each rung's median, its increment over the
+# rung below, and the remainder thaw - top rung; then each step alone, over the minimal spawner.
+#
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
 #   THAW_HARNESS_CPU=0 scripts/bench-harness.sh   pin to CPU 0 (default: the last CPU)
@@ -98,6 +104,13 @@ run_minimal() {
     "$bin/child-noop-$op-any" --op "$op" --batch 1 --input "$input" --drops end
 }
 
+# The ladder's rungs, each one of thaw's steps on top of the one before, and each step alone.
+rung_names=("minimal (as hyperfine)" "+ own group (-g)" "+ capture memfds (-o memfd)"
+  "+ pidfd wait (-p)" "+ Rust spawn steps (-r)" "+ separate spawner (-s)")
+rung_opts=("" "-g" "-g -o memfd" "-g -o memfd -p" "-g -o memfd -p -r" "-g -o memfd -p -r -s")
+alone_names=("-g" "-o memfd" "-o FILE" "-p" "-r" "-s")
+alone_opts=("-g" "-o memfd" "-o $work/minimal-capture" "-p" "-r" "-s")
+
 direct=() ; cargo=() ; hf=() ; pinned=() ; hf_pinned=() ; minimal=() ; minimal_thaw=()
 printf '%-6s %14s %14s %14s %14s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" \
   "hyperfine (us)" "minimal (us)" "min. thaw (us)" "pinned (us)" "hf pinned (us)"
@@ -113,6 +126,24 @@ for round in $(seq 1 "$rounds"); do
   minimal+=("$m_ns"); minimal_thaw+=("$t_ns")
   awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" -v m="$m_ns" -v t="$t_ns" -v p="$p_ns" -v q="$hp_ns" \
     'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, m / 1e3, t / 1e3, p / 1e3, q / 1e3 }'
+  # The ladder in the same round (its first rung is the minimal spawner above), then each step
+  # alone; one median per line in $work/rung-K and $work/alone-K.
+  echo "$m_ns" >>"$work/rung-0"
+  line="ladder"
+  for k in $(seq 1 $((${#rung_opts[@]} - 1))); do
+    # shellcheck disable=SC2086 # the options are words
+    ns="$(run_minimal "$work/direct-$round" ${rung_opts[$k]})"
+    echo "$ns" >>"$work/rung-$k"
+    line="$line $(awk -v n="$ns" 'BEGIN { printf "%.1f", n / 1e3 }')"
+  done
+  line="$line | alone"
+  for k in "${!alone_opts[@]}"; do
+    # shellcheck disable=SC2086
+    ns="$(run_minimal "$work/direct-$round" ${alone_opts[$k]})"
+    echo "$ns" >>"$work/alone-$k"
+    line="$line $(awk -v n="$ns" 'BEGIN { printf "%.1f", n / 1e3 }')"
+  done
+  echo "       $line (us)"
 done
 
 d_all="$(printf '%s\n' "${direct[@]}" | median)"
@@ -128,3 +159,24 @@ awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v m="$m_all" -v t="$t_all" -v p="
   printf "side by side: thaw %.1f us, hyperfine -N %.1f us, minimal %.1f us; thaw / minimal %.3f (%+.1f%%), thaw / minimal as thaw %.3f (%+.1f%%), hyperfine / minimal %.3f (%+.1f%%)\n", d / 1e3, h / 1e3, m / 1e3, d / m, (d / m - 1) * 100, d / t, (d / t - 1) * 100, h / m, (h / m - 1) * 100
   printf "pinned to CPU %s: cold run --pin %.1f us, taskset hyperfine -N %.1f us\n", cpu, p / 1e3, q / 1e3
   printf "cargo run / direct: %.3f (%+.1f%%); direct / hyperfine: %.3f (%+.1f%%); pinned / pinned: %.3f (%+.1f%%)\n", c / d, (c / d - 1) * 100, d / h, (d / h - 1) * 100, p / q, (p / q - 1) * 100 }'
+
+# The ladder: each rung's median over the rounds, its increment over the rung below, and what is
+# left between thaw and the top rung.
+printf '\n%-30s %12s %12s\n' "ladder (median of rounds)" "median (us)" "step (us)"
+prev=""
+for k in "${!rung_opts[@]}"; do
+  v="$(median <"$work/rung-$k")"
+  awk -v name="${rung_names[$k]}" -v v="$v" -v p="$prev" 'BEGIN {
+    if (p == "") printf "%-30s %12.1f %12s\n", name, v / 1e3, "";
+    else printf "%-30s %12.1f %+12.1f\n", name, v / 1e3, (v - p) / 1e3 }'
+  prev="$v"
+done
+awk -v d="$d_all" -v top="$prev" -v m="$m_all" 'BEGIN {
+  printf "%-30s %12.1f %+12.1f   (thaw - top rung: the remainder)\n", "thaw (cold run)", d / 1e3, (d - top) / 1e3
+  printf "thaw - minimal %+.1f us, of which the rungs %+.1f us and the remainder %+.1f us\n", (d - m) / 1e3, (top - m) / 1e3, (d - top) / 1e3 }'
+printf '\n%-30s %12s %12s\n' "each step alone" "median (us)" "over min. (us)"
+for k in "${!alone_opts[@]}"; do
+  v="$(median <"$work/alone-$k")"
+  awk -v name="${alone_names[$k]}" -v v="$v" -v m="$m_all" 'BEGIN {
+    printf "%-30s %12.1f %+12.1f\n", name, v / 1e3, (v - m) / 1e3 }'
+done
