@@ -158,6 +158,16 @@ impl Rules for Measure {
         }
     }
 
+    fn values(self, span: Span, cell: &CellSamples) -> Vec<f64> {
+        // a column the runner wrote is read whole (the same values as sample by sample)
+        let column = match (self, span) {
+            (Measure::Time, Span::InitPlusOps) => Figure::INIT_PLUS_OPS,
+            (Measure::Time, Span::Wall) => Figure::WALL,
+            _ => return cell.values_by(|i| self.value(span, cell, i)),
+        };
+        cell.values(column).into_iter().map(|v| v as f64).collect()
+    }
+
     fn required(self) -> &'static [Figure] {
         match self {
             Measure::Time => &TIME_REQUIRED,

@@ -210,9 +210,14 @@ pub struct StatOptions {
     pub seed: u64,
 }
 
+/// Whole numbers as f64 (figures are below 10^15, so exactly).
+fn as_f64(values: Vec<u64>) -> Vec<f64> {
+    values.into_iter().map(|v| v as f64).collect()
+}
+
 /// The page faults of each phase of `cell`, medians, where the child read them.
 fn fault_medians(cell: &CellSamples) -> Vec<PhaseFaults> {
-    let m = |f: Figure| median_unsorted(cell.values_by(|i| cell.get(f, i)));
+    let m = |f: Figure| median_unsorted(as_f64(cell.values(f)));
     let mut out = Vec::new();
     for p in Phase::ALL {
         let (minor, major) = if p == Phase::Init {
@@ -303,7 +308,7 @@ fn summarize_cell(
     let init_plus_ops_half_width = init_plus_ops
         .as_ref()
         .and_then(|d| relative_half_width(d.median, d.interval()?));
-    let whole = |w: Whole| median_unsorted(cell.values_by(|i| cell.get(Figure::Whole(w), i)));
+    let whole = |w: Whole| median_unsorted(as_f64(cell.values(Figure::Whole(w))));
     CellSummary {
         key: key.clone(),
         quantity: q,

@@ -49,7 +49,8 @@ pub fn hodges_lehmann(values: &[f64], level: f64) -> Option<ShiftEstimate> {
     let estimate = if m % 2 == 1 {
         kth_walsh(&x, m.div_ceil(2))
     } else {
-        (kth_walsh(&x, m / 2) + kth_walsh(&x, m / 2 + 1)) / 2.0
+        let below = kth_walsh(&x, m / 2);
+        (below + next_walsh(&x, below, m / 2 + 1)) / 2.0
     };
     let alpha = 1.0 - level;
     let (k, achieved_level) = if n <= EXACT_MAX_N {
@@ -100,6 +101,17 @@ fn count_le(x: &[f64], v: f64) -> (usize, f64) {
         }
     }
     (count, above)
+}
+
+/// The k-th smallest Walsh average of ascending `x`, given `below`, the (k − 1)-th: `below`
+/// again when k averages are ≤ it, else the least average above it (one pass, not a search).
+fn next_walsh(x: &[f64], below: f64, k: usize) -> f64 {
+    let (count, above) = count_le(x, below);
+    if count >= k {
+        below
+    } else {
+        above
+    }
 }
 
 /// Order-preserving map from finite f64 to u64 (and back).
@@ -251,6 +263,41 @@ mod tests {
                 assert_eq!(kth_walsh(&x, k), w[k - 1], "k={k} of {m}");
             }
         }
+    }
+
+    #[test]
+    fn the_estimate_is_the_median_of_every_walsh_average() {
+        // even and odd counts of averages, smooth data and heavy ties (where the two middle
+        // averages are often equal)
+        let smooth = lognormal_pair_log_ratios(5, 202, 1.2, 0.3);
+        let ties: Vec<f64> = (0..122).map(|i| f64::from((i * 7) % 4)).collect();
+        let mut parities = std::collections::BTreeSet::new();
+        for data in [
+            &smooth[..],
+            &smooth[..200],
+            &ties[..],
+            &ties[..120],
+            &ties[..3],
+        ] {
+            let w = brute_walsh(&sorted(data));
+            let m = w.len();
+            let median = if m % 2 == 1 {
+                w[m / 2]
+            } else {
+                (w[m / 2 - 1] + w[m / 2]) / 2.0
+            };
+            assert_eq!(
+                hodges_lehmann(data, 0.95).unwrap().estimate,
+                median,
+                "m={m}"
+            );
+            parities.insert(m % 2);
+        }
+        assert_eq!(
+            parities.len(),
+            2,
+            "both an odd and an even count of averages"
+        );
     }
 
     /// The k-th Walsh average by plain bisection on the f64 bit image (the previous method):

@@ -4,19 +4,21 @@
 /// the size of every tie group of two or more.
 pub fn average_ranks(values: &[f64]) -> (Vec<f64>, Vec<usize>) {
     let n = values.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]));
+    // each value beside its position, sorted: the sort reads no other memory (the ranks do not
+    // depend on how the sort orders equal values)
+    let mut order: Vec<(f64, usize)> = values.iter().copied().zip(0..).collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut ranks = vec![0.0; n];
     let mut ties = Vec::new();
     let mut i = 0;
     while i < n {
         let mut j = i + 1;
-        while j < n && values[order[j]] == values[order[i]] {
+        while j < n && order[j].0 == order[i].0 {
             j += 1;
         }
         // positions i..j (0-based) share ranks i+1..=j; their mean is (i + 1 + j) / 2.
         let r = (i + 1 + j) as f64 / 2.0;
-        for &k in &order[i..j] {
+        for &(_, k) in &order[i..j] {
             ranks[k] = r;
         }
         if j - i > 1 {
