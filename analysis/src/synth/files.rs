@@ -109,38 +109,7 @@ pub(super) fn manifest(
     blocks: u32,
     plan: &[PlanRow],
 ) -> Manifest {
-    let mut command_line: Vec<String> = vec!["analysis".into(), "synth".into()];
-    match (opts.precision, stopping.as_ref()) {
-        (Some(p), Some(rule)) => command_line.extend([
-            "--precision".into(),
-            p.to_string(),
-            "--max-samples".into(),
-            rule.max_blocks.to_string(),
-        ]),
-        _ => command_line.extend(["--samples".into(), opts.samples.to_string()]),
-    }
-    command_line.extend([
-        "--seed".into(),
-        opts.seed.to_string(),
-        "--measure".into(),
-        opts.measure.to_string(),
-    ]);
-    if variants.len() > 1 {
-        command_line.extend([
-            "--variants".into(),
-            variants
-                .iter()
-                .map(|v| v.name())
-                .collect::<Vec<_>>()
-                .join(","),
-        ]);
-    }
-    if let Some(shard) = opts.shard {
-        command_line.extend(["--shard".into(), shard.to_string()]);
-    }
-    if let Some(name) = &opts.machine {
-        command_line.extend(["--machine".into(), name.clone()]);
-    }
+    let command_line = command_line(opts, variants, stopping.as_ref());
     let children_dir = |v: Variant| format!("synthetic/{v}");
     let codecs: Vec<String> = MODELS.iter().map(|m| m.id.to_string()).collect();
     Manifest {
@@ -185,31 +154,8 @@ pub(super) fn manifest(
         rustc: Some("synthetic".into()),
         cells: n_cells,
         samples_planned: plan.len(),
-        codecs: MODELS
-            .iter()
-            .map(|m| CodecEntry {
-                id: m.id.into(),
-                library: m.id.trim_end_matches("-value").into(),
-                version: "0.0.0-synthetic".into(),
-                style: m.style,
-                output: OutputMode::ReusedBuffer,
-                runtime: None,
-                runtime_version: None,
-                pair: None,
-                floor: None,
-            })
-            .collect(),
-        children: variants
-            .iter()
-            .flat_map(|&variant| {
-                MODELS.iter().flat_map(move |m| {
-                    [Op::De, Op::Ser]
-                        .into_iter()
-                        .filter(|&op| op == Op::De || m.can_ser())
-                        .map(move |op| child(m, op, variant))
-                })
-            })
-            .collect(),
+        codecs: codec_entries(),
+        children: child_entries(variants),
         fixtures: vec![FixtureEntry {
             name: FIXTURE.into(),
             bytes: 2048,
@@ -230,31 +176,110 @@ pub(super) fn manifest(
         finished: true,
         finished_utc: Some("1970-01-01T00:00:00Z".into()),
         unsupported: Vec::new(),
-        verification: MODELS
-            .iter()
-            .flat_map(|m| {
-                [Op::De, Op::Ser].map(|op| {
-                    let unsupported = op == Op::Ser && !m.can_ser();
-                    CheckEntry {
-                        variant: None,
-                        codec: m.id.into(),
-                        fixture: FIXTURE.into(),
-                        op,
-                        status: if unsupported {
-                            CheckStatus::Unsupported
-                        } else {
-                            CheckStatus::Pass
-                        },
-                        detail: if unsupported { "no serializer" } else { "" }.into(),
-                    }
-                })
-            })
-            .collect(),
+        verification: verification_entries(),
         preflight: Vec::new(),
         excluded: Vec::new(),
         notes: Vec::new(),
         shards: Vec::new(),
     }
+}
+
+/// The `analysis synth` command line that makes these files.
+fn command_line(
+    opts: &SynthOptions,
+    variants: &[Variant],
+    stopping: Option<&Stopping>,
+) -> Vec<String> {
+    let mut command_line: Vec<String> = vec!["analysis".into(), "synth".into()];
+    match (opts.precision, stopping) {
+        (Some(p), Some(rule)) => command_line.extend([
+            "--precision".into(),
+            p.to_string(),
+            "--max-samples".into(),
+            rule.max_blocks.to_string(),
+        ]),
+        _ => command_line.extend(["--samples".into(), opts.samples.to_string()]),
+    }
+    command_line.extend([
+        "--seed".into(),
+        opts.seed.to_string(),
+        "--measure".into(),
+        opts.measure.to_string(),
+    ]);
+    if variants.len() > 1 {
+        command_line.extend([
+            "--variants".into(),
+            variants
+                .iter()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(","),
+        ]);
+    }
+    if let Some(shard) = opts.shard {
+        command_line.extend(["--shard".into(), shard.to_string()]);
+    }
+    if let Some(name) = &opts.machine {
+        command_line.extend(["--machine".into(), name.clone()]);
+    }
+    command_line
+}
+
+/// Each build's child of each model and op it supports.
+fn child_entries(variants: &[Variant]) -> Vec<ChildEntry> {
+    variants
+        .iter()
+        .flat_map(|&variant| {
+            MODELS.iter().flat_map(move |m| {
+                [Op::De, Op::Ser]
+                    .into_iter()
+                    .filter(|&op| op == Op::De || m.can_ser())
+                    .map(move |op| child(m, op, variant))
+            })
+        })
+        .collect()
+}
+
+/// One codec entry per synthetic model.
+fn codec_entries() -> Vec<CodecEntry> {
+    MODELS
+        .iter()
+        .map(|m| CodecEntry {
+            id: m.id.into(),
+            library: m.id.trim_end_matches("-value").into(),
+            version: "0.0.0-synthetic".into(),
+            style: m.style,
+            output: OutputMode::ReusedBuffer,
+            runtime: None,
+            runtime_version: None,
+            pair: None,
+            floor: None,
+        })
+        .collect()
+}
+
+/// Every model's gate check, `ser` unsupported where the model has no serializer.
+fn verification_entries() -> Vec<CheckEntry> {
+    MODELS
+        .iter()
+        .flat_map(|m| {
+            [Op::De, Op::Ser].map(|op| {
+                let unsupported = op == Op::Ser && !m.can_ser();
+                CheckEntry {
+                    variant: None,
+                    codec: m.id.into(),
+                    fixture: FIXTURE.into(),
+                    op,
+                    status: if unsupported {
+                        CheckStatus::Unsupported
+                    } else {
+                        CheckStatus::Pass
+                    },
+                    detail: if unsupported { "no serializer" } else { "" }.into(),
+                }
+            })
+        })
+        .collect()
 }
 
 /// The synthetic child of `m`'s `op` in `variant`: its size the model's, a native build 8 KiB
