@@ -154,6 +154,121 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
     ));
     describe_columns(&mut columns, "process", unit, |c| c.process.as_ref(), false);
     describe_columns(&mut columns, "wall", unit, |c| c.wall.as_ref(), false);
+    process_columns(&mut columns, unit);
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add("child_bytes", Box::new(|r, c| opt(r.child_bytes(&c.key))));
+    add(
+        "ser_output",
+        Box::new(|r, c| match (c.key.op, r.output_of(&c.key.codec)) {
+            (schema::Op::Ser, Some(mode)) => mode.name().to_string(),
+            _ => String::new(),
+        }),
+    );
+    contrast_columns(
+        &mut columns,
+        "",
+        |r, c| r.contrast(&c.key).cloned(),
+        |x| x.against.codec.clone(),
+    );
+    process_ratio_columns(&mut columns);
+    contrast_columns(
+        &mut columns,
+        "variant_",
+        |r, c| r.variant_contrast(&c.key).cloned(),
+        |x| x.against.variant.to_string(),
+    );
+    warm_columns(&mut columns);
+    if r.curve.is_some() {
+        curve_columns(&mut columns);
+    }
+    columns
+}
+
+/// The cell's process over its floor as a ratio to the reference's, with its interval.
+fn process_ratio_columns(columns: &mut Vec<(String, Fill)>) {
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add(
+        "process_ratio",
+        Box::new(|r, c| opt(r.process_ratio(&c.key).and_then(|p| p.ratio))),
+    );
+    add(
+        "process_ratio_lo",
+        Box::new(|r, c| {
+            opt(r
+                .process_ratio(&c.key)
+                .and_then(|p| p.interval)
+                .map(|i| i.0))
+        }),
+    );
+    add(
+        "process_ratio_hi",
+        Box::new(|r, c| {
+            opt(r
+                .process_ratio(&c.key)
+                .and_then(|p| p.interval)
+                .map(|i| i.1))
+        }),
+    );
+}
+
+/// The warm figure beside the cell (its median, processes and allocator), the cold penalty,
+/// and the timed run's figures beside a counted one.
+fn warm_columns(columns: &mut Vec<(String, Fill)>) {
+    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
+    add(
+        "warm_ns_per_op",
+        Box::new(|r, c| {
+            opt(find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec).map(|w| w.median_ns))
+        }),
+    );
+    add(
+        "warm_processes",
+        Box::new(|r, c| {
+            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
+                .and_then(|w| w.forks.as_ref())
+                .map_or(String::new(), |f| f.processes.to_string())
+        }),
+    );
+    add(
+        "warm_allocator",
+        Box::new(|r, c| {
+            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
+                .and_then(|w| w.allocator)
+                .map_or(String::new(), |a| a.to_string())
+        }),
+    );
+    add(
+        "cold_penalty",
+        Box::new(|r, c| {
+            let s = Scenario::of(&c.key);
+            opt(r
+                .penalties
+                .iter()
+                .find(|p| p.scenario == s && p.codec == c.key.codec && p.batch == c.key.batch)
+                .map(|p| p.penalty))
+        }),
+    );
+    let beside =
+        |r: &Report, c: &CellSummary, f: fn(&crate::analyze::beside::BesideRow) -> Option<f64>| {
+            opt(r
+                .beside
+                .as_ref()
+                .and_then(|b| b.rows.iter().find(|x| x.key == c.key))
+                .and_then(f))
+        };
+    add(
+        "timed_init_plus_ops_median_ns",
+        Box::new(move |r, c| beside(r, c, |b| b.init_plus_ops_ns)),
+    );
+    add(
+        &format!("timed_{}_median_ns", Phase::FirstOp),
+        Box::new(move |r, c| beside(r, c, |b| b.first_op_ns)),
+    );
+}
+
+/// Each phase's median, the child's resource use and drift, its page faults by phase, its
+/// allocations, and its time over the floor: the columns of what one child did.
+fn process_columns(columns: &mut Vec<(String, Fill)>, unit: &str) {
     for p in Phase::ALL {
         columns.push((
             format!("{p}_median_{unit}"),
@@ -210,104 +325,6 @@ fn columns(r: &Report) -> Vec<(String, Fill)> {
         format!("over_floor_{unit}"),
         Box::new(|r, c| opt(r.over_floor(&c.key))),
     ));
-    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
-    add("child_bytes", Box::new(|r, c| opt(r.child_bytes(&c.key))));
-    add(
-        "ser_output",
-        Box::new(|r, c| match (c.key.op, r.output_of(&c.key.codec)) {
-            (schema::Op::Ser, Some(mode)) => mode.name().to_string(),
-            _ => String::new(),
-        }),
-    );
-    contrast_columns(
-        &mut columns,
-        "",
-        |r, c| r.contrast(&c.key).cloned(),
-        |x| x.against.codec.clone(),
-    );
-    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
-    add(
-        "process_ratio",
-        Box::new(|r, c| opt(r.process_ratio(&c.key).and_then(|p| p.ratio))),
-    );
-    add(
-        "process_ratio_lo",
-        Box::new(|r, c| {
-            opt(r
-                .process_ratio(&c.key)
-                .and_then(|p| p.interval)
-                .map(|i| i.0))
-        }),
-    );
-    add(
-        "process_ratio_hi",
-        Box::new(|r, c| {
-            opt(r
-                .process_ratio(&c.key)
-                .and_then(|p| p.interval)
-                .map(|i| i.1))
-        }),
-    );
-    contrast_columns(
-        &mut columns,
-        "variant_",
-        |r, c| r.variant_contrast(&c.key).cloned(),
-        |x| x.against.variant.to_string(),
-    );
-    let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
-    add(
-        "warm_ns_per_op",
-        Box::new(|r, c| {
-            opt(find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec).map(|w| w.median_ns))
-        }),
-    );
-    add(
-        "warm_processes",
-        Box::new(|r, c| {
-            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
-                .and_then(|w| w.forks.as_ref())
-                .map_or(String::new(), |f| f.processes.to_string())
-        }),
-    );
-    add(
-        "warm_allocator",
-        Box::new(|r, c| {
-            find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
-                .and_then(|w| w.allocator)
-                .map_or(String::new(), |a| a.to_string())
-        }),
-    );
-    add(
-        "cold_penalty",
-        Box::new(|r, c| {
-            let s = Scenario::of(&c.key);
-            opt(r
-                .penalties
-                .iter()
-                .find(|p| p.scenario == s && p.codec == c.key.codec && p.batch == c.key.batch)
-                .map(|p| p.penalty))
-        }),
-    );
-    let beside =
-        |r: &Report, c: &CellSummary, f: fn(&crate::analyze::beside::BesideRow) -> Option<f64>| {
-            opt(r
-                .beside
-                .as_ref()
-                .and_then(|b| b.rows.iter().find(|x| x.key == c.key))
-                .and_then(f))
-        };
-    add(
-        "timed_init_plus_ops_median_ns",
-        Box::new(move |r, c| beside(r, c, |b| b.init_plus_ops_ns)),
-    );
-    add(
-        &format!("timed_{}_median_ns", Phase::FirstOp),
-        Box::new(move |r, c| beside(r, c, |b| b.first_op_ns)),
-    );
-    if r.curve.is_some() {
-        curve_columns(&mut columns);
-    }
-    columns
 }
 
 /// A curve run's columns (only in a curve run's summary.csv): the cell's curve, and its
