@@ -265,24 +265,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let mut notes = run.notes.clone();
     notes.extend(manifest.iter().flat_map(|m| m.notes.iter().cloned()));
 
-    let reference = match &opts.reference {
-        Some(r) if codecs_in_run.contains(r.as_str()) => Some(r.clone()),
-        Some(r) => bail!(
-            "--reference {r}: no such codec in this run; valid values: {}",
-            codecs_in_run.iter().copied().collect::<Vec<_>>().join(", ")
-        ),
-        None => {
-            let ids: Vec<&str> = codecs_in_run.iter().copied().collect();
-            let found = schema::words::default_reference(&ids).map(str::to_string);
-            if found.is_none() {
-                notes.push(format!(
-                    "None of {} in this run, so no codec is compared against a reference (pass --reference).",
-                    schema::words::DEFAULT_REFERENCES.join(", ")
-                ));
-            }
-            found
-        }
-    };
+    let reference = reference(opts.reference.as_ref(), &codecs_in_run, &mut notes)?;
 
     let seed = opts.seed.or(manifest.map(|m| m.settings.seed)).unwrap_or(0);
     let stat = StatOptions {
@@ -291,16 +274,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         seed,
     };
     if let Some(t) = &inputs.timed {
-        if run.measure == Measure::Time || t.measure != Measure::Time {
-            bail!(
-                "--timed {}: sets a timed run beside a counted one, but {} is {} and {} is {}",
-                t.dir.display(),
-                run.dir.display(),
-                run.measure.run_words(),
-                t.dir.display(),
-                t.measure.run_words()
-            );
-        }
+        check_timed(&run, t)?;
         notes.extend(t.notes.iter().map(|n| format!("The timed run: {n}")));
     }
     let grouped = group(run.measure, &run.samples, &run.plan);
@@ -363,26 +337,8 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         }
         None => (Vec::new(), false),
     };
-    let cold_variants: BTreeSet<Option<Variant>> =
-        cells.iter().map(|c| Some(c.key.variant)).collect();
-    let warm_variants: BTreeSet<Option<Variant>> = warm.iter().map(|w| w.variant).collect();
-    if warm_present
-        && !warm.is_empty()
-        && cold_variants.is_disjoint(&warm_variants)
-        && !warm_variants.contains(&None)
-    {
-        let names = |v: &BTreeSet<Option<Variant>>| {
-            v.iter()
-                .flatten()
-                .map(|v| v.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        notes.push(format!(
-            "The warm results are for variant(s) {} but this run is {}: no cold/warm comparison.",
-            names(&warm_variants),
-            names(&cold_variants)
-        ));
+    if warm_present {
+        notes.extend(warm_variant_note(&cells, &warm));
     }
     let penalties = penalties(&cells, &warm);
     let floor_of = |codec: &str| runtimes.floor_of(codec).map(String::from);
@@ -510,6 +466,73 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         manifest: m,
         strips,
     })
+}
+
+/// The codec every other is compared with: the one asked for (which must be in the run), or
+/// the first of the default references the run has; a note says when there is none.
+fn reference(
+    wanted: Option<&String>,
+    codecs_in_run: &BTreeSet<&str>,
+    notes: &mut Vec<String>,
+) -> Result<Option<String>> {
+    Ok(match wanted {
+        Some(r) if codecs_in_run.contains(r.as_str()) => Some(r.clone()),
+        Some(r) => bail!(
+            "--reference {r}: no such codec in this run; valid values: {}",
+            codecs_in_run.iter().copied().collect::<Vec<_>>().join(", ")
+        ),
+        None => {
+            let ids: Vec<&str> = codecs_in_run.iter().copied().collect();
+            let found = schema::words::default_reference(&ids).map(str::to_string);
+            if found.is_none() {
+                notes.push(format!(
+                    "None of {} in this run, so no codec is compared against a reference (pass --reference).",
+                    schema::words::DEFAULT_REFERENCES.join(", ")
+                ));
+            }
+            found
+        }
+    })
+}
+
+/// Refuses a `--timed` run unless this run is counted and that one is timed.
+fn check_timed(run: &Run, t: &Run) -> Result<()> {
+    if run.measure == Measure::Time || t.measure != Measure::Time {
+        bail!(
+            "--timed {}: sets a timed run beside a counted one, but {} is {} and {} is {}",
+            t.dir.display(),
+            run.dir.display(),
+            run.measure.run_words(),
+            t.dir.display(),
+            t.measure.run_words()
+        );
+    }
+    Ok(())
+}
+
+/// A note when the warm results are all for builds this run does not have.
+fn warm_variant_note(cells: &[CellSummary], warm: &[WarmEstimate]) -> Option<String> {
+    let cold_variants: BTreeSet<Option<Variant>> =
+        cells.iter().map(|c| Some(c.key.variant)).collect();
+    let warm_variants: BTreeSet<Option<Variant>> = warm.iter().map(|w| w.variant).collect();
+    if !warm.is_empty()
+        && cold_variants.is_disjoint(&warm_variants)
+        && !warm_variants.contains(&None)
+    {
+        let names = |v: &BTreeSet<Option<Variant>>| {
+            v.iter()
+                .flatten()
+                .map(|v| v.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Some(format!(
+            "The warm results are for variant(s) {} but this run is {}: no cold/warm comparison.",
+            names(&warm_variants),
+            names(&cold_variants)
+        ));
+    }
+    None
 }
 
 /// A warning when warm figures come from short criterion runs (a quick pass), which are a first
