@@ -2,7 +2,7 @@
 # Creates the virtual environment the Python children run in, the way a Python tool is deployed:
 # from the system's interpreter (/usr/bin/python3, not whatever `python3` is first on PATH: a
 # pyenv shim or an interpreter with site-packages .pth hooks would be timed with every child),
-# holding only what the children need (cold/external/python/requirements.txt: orjson, pinned,
+# holding only what the children need (runtimes/python/requirements.txt: orjson, pinned,
 # with hashes). Idempotent: the environment is made again only when it is missing, broken, or
 # made from another requirements file or another base interpreter. Prints the interpreter the
 # runner starts children with (and nothing else on stdout).
@@ -18,7 +18,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 base="${THAW_PYTHON_BASE:-/usr/bin/python3}"
 venv="$root/target/external/python-venv"
-requirements="$root/cold/external/python/requirements.txt"
+requirements="$root/runtimes/python/requirements.txt"
 python="$venv/bin/python"
 stamp="$venv/.thaw-stamp"
 

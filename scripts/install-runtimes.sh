@@ -17,7 +17,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-say() { echo "install-runtimes: $*" >&2; }
+# What a tool prints of its own version may carry terminal colour codes (Maven's `-v` does, even
+# with -B): the summary is for a log, so escape sequences and other control characters are dropped.
+say() { echo "install-runtimes: $*" | sed -E 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/[[:cntrl:]]//g' >&2; }
 
 packages=(
   valgrind                 # cold run --measure instructions
@@ -52,7 +54,7 @@ fi
 
 # The JVM children's dependencies and plugins, fetched once: a compile into a scratch folder
 # that works offline means they are there.
-jvm="$root/cold/external/jvm/pom.xml"
+jvm="$root/runtimes/jvm/pom.xml"
 jvm_offline=no
 if command -v mvn >/dev/null 2>&1; then
   scratch="$(mktemp -d)"

@@ -26,7 +26,7 @@ def add_arguments(p):
 
 def runtime(root):
     """The JDK 25 program and the flags before -cp, from runtime.toml (the runner's)."""
-    jvm = os.path.join(root, "cold", "external", "jvm")
+    jvm = os.path.join(root, "runtimes", "jvm")
     rt = tomllib.load(open(os.path.join(jvm, "runtime.toml"), "rb"))
     build = next(b for b in rt["builds"] if b["name"] == "jdk25")
     program = next((p for p in build["program"] if os.path.exists(p)), None)

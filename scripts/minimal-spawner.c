@@ -5,7 +5,7 @@
  * print the median of the N differences in nanoseconds. With no option nothing else happens
  * between the two clock reads.
  *
- * Each other option adds one step that thaw's spawner takes (cold/spawner/src/process.rs and
+ * Each other option adds one step that thaw's spawner takes (crates/spawner/src/process.rs and
  * lib.rs), so that a ladder of them names every microsecond between this and thaw's wall:
  *
  *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-l]

@@ -142,9 +142,9 @@ fi
 # 2. The jar, offline, outside the sources; rebuilt when a source is newer.
 build="$root/target/warm-jvm"
 jar="$build/benchmarks.jar"
-sources=(warm/jvm/pom.xml warm/jvm/src cold/external/jvm/pom.xml cold/external/jvm/src
-         cold/external/jvm/codec-gson.toml cold/external/jvm/codec-jackson.toml
-         cold/external/jvm/codec-fory.toml cold/external/jvm/codec-kotlinx.toml)
+sources=(warm/jvm/pom.xml warm/jvm/src runtimes/jvm/pom.xml runtimes/jvm/src
+         runtimes/jvm/codec-gson.toml runtimes/jvm/codec-jackson.toml
+         runtimes/jvm/codec-fory.toml runtimes/jvm/codec-kotlinx.toml)
 if [ ! -f "$jar" ] || [ -n "$(find "${sources[@]}" -newer "$jar" -print -quit)" ]; then
   echo "warm-jvm: building $jar (mvn -o)"
   if ! mvn -B -Dstyle.color=never -o -q -f warm/jvm/pom.xml -Dthaw.build="$build" package; then

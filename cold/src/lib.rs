@@ -7,7 +7,7 @@
 //!   table (pure), progress;
 //! - [`folder`]: the run folder on disk: its files, its lock, its manifest and the machine's facts;
 //! - [`runtimes`]: every codec a run can take: Rust's and those of other languages' runtimes,
-//!   described by data in `cold/external/`;
+//!   described by data in `runtimes/`;
 //! - [`counting`]: `--measure instructions`: callgrind and the allocation counter;
 //! - [`system`]: what touches the machine: where the binaries are, the page cache, pinning,
 //!   signals;

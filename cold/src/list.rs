@@ -23,7 +23,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
     if !external.is_empty() {
         writeln!(
             out,
-            "codecs of other runtimes (--codecs {} or their ids; described in cold/external/):",
+            "codecs of other runtimes (--codecs {} or their ids; described in runtimes/):",
             crate::runtimes::groups().join(", ")
         )?;
         writeln!(

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 /// JMH bench class → the cold codec id it measures. `warm/jvm/src/main/java/thaw/jmh/Codecs.java`
 /// holds the same table (`BENCHES`); a test checks that the two agree and that every id is a
-/// cold codec's (`cold/external/jvm/codec-<id>.toml`).
+/// cold codec's (`runtimes/jvm/codec-<id>.toml`).
 pub const BENCHES: &[(&str, &str)] = &[
     ("thaw.jmh.KotlinxBench", "kotlinx"),
     ("thaw.jmh.GsonBench", "gson"),
@@ -1106,8 +1106,8 @@ mod tests {
             .unwrap();
             assert!(src.contains(&format!("return \"{id}\";")), "{simple}.java");
             // Each id is a cold codec's.
-            let toml = fs::read_to_string(repo.join(format!("cold/external/jvm/codec-{id}.toml")))
-                .unwrap();
+            let toml =
+                fs::read_to_string(repo.join(format!("runtimes/jvm/codec-{id}.toml"))).unwrap();
             assert!(
                 toml.lines().any(|l| l.trim() == format!("id = \"{id}\"")),
                 "codec-{id}.toml"

@@ -6,7 +6,7 @@
 use analysis::cli::Cli;
 use clap::CommandFactory;
 
-#[path = "../../../fixtures/schema/tests/support/readme_options.rs"]
+#[path = "../../../crates/schema/tests/support/readme_options.rs"]
 mod readme_options;
 
 /// Checks the README's table after `marker` against subcommand `name`'s options.

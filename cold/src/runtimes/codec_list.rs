@@ -1,5 +1,5 @@
 //! Every codec a cold run can take: the Rust ones of the fixtures' registry and the ones of other
-//! runtimes described in `cold/external/`. `--codecs` takes ids and groups (`rust`, `jvm`,
+//! runtimes described in `runtimes/`. `--codecs` takes ids and groups (`rust`, `jvm`,
 //! `jvm-common`, `python`, `node`); the default run is the Rust registry alone.
 
 use crate::runtimes::{self, ExternalCodec};

@@ -1,4 +1,4 @@
-//! Children in other languages, described by data (`cold/external/<runtime>/`): a
+//! Children in other languages, described by data (`runtimes/<runtime>/`): a
 //! `runtime.toml` says how to start (and, for the JVM, compile) that runtime's children and which
 //! builds of them there are (JDK 25 and JDK 17; the Python of thaw's environment), and each
 //! `codec-<id>.toml` names a library and its child. Each description becomes a codec like the
@@ -37,7 +37,7 @@ const DESCRIBE_LIMIT: usize = 16 * 1024;
 
 /// The folder of the descriptions, in this repository.
 pub fn folder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("external")
+    fixtures::catalog::workspace_root().join("runtimes")
 }
 
 /// Where a runtime's children are compiled (its `{build}`).

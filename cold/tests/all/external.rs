@@ -1,4 +1,4 @@
-//! Children in other languages (cold/external/): a deliberately wrong child (it changes a value)
+//! Children in other languages (runtimes/): a deliberately wrong child (it changes a value)
 //! is refused by its preflight's check by meaning, with the path of the first difference, before
 //! anything is timed, on the JVM, in Python and in Node; an honest child runs and every timed
 //! sample is checked by content against what its preflight learned, so a child that changes its
@@ -23,8 +23,8 @@ fn tmp(name: &str) -> PathBuf {
 /// `repo_files` of its folder) and `own` files written as given; returns the folder to name in
 /// THAW_EXTERNAL.
 fn descriptions(root: &Path, runtime: &str, repo_files: &[&str], own: &[(&str, &str)]) -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("external")
+    let repo = fixtures::catalog::workspace_root()
+        .join("runtimes")
         .join(runtime);
     let dir = root.join("descriptions").join(runtime);
     std::fs::create_dir_all(&dir).unwrap();
@@ -586,7 +586,7 @@ fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
     let doc = root.join("users-1kb.json");
     let users = fixtures::catalog::find("users-1kb").unwrap();
     std::fs::write(&doc, users.document(fixtures::DEFAULT_SEED, None).unwrap()).unwrap();
-    let external = Path::new(env!("CARGO_MANIFEST_DIR")).join("external");
+    let external = fixtures::catalog::workspace_root().join("runtimes");
     let mut children: Vec<(&str, Command)> = Vec::new();
     if !missing(&python(), "Python environment") {
         let mut c = Command::new(python());

@@ -5,7 +5,7 @@
 use clap::CommandFactory;
 use cold::cli::Cli;
 
-#[path = "../../../fixtures/schema/tests/support/readme_options.rs"]
+#[path = "../../../crates/schema/tests/support/readme_options.rs"]
 mod readme_options;
 
 #[test]

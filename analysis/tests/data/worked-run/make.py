@@ -8,7 +8,7 @@ worked out here independently of thaw's code.
 It writes, next to itself:
 
 - manifest.json, plan.csv, samples.csv: a timed run (`cold run` format, docs/design.md "The run
-  folder"; columns as fixtures/schema/src/phases.rs and rows.rs declare them) of users-2kb, op
+  folder"; columns as crates/schema/src/phases.rs and rows.rs declare them) of users-2kb, op
   `de`, batches 1 and 10, variant portable, codecs noop (style baseline: the floor), serde_json (the
   reference) and simd-json, in 8 blocks: 6 cells, 48 planned samples, one of which (simd-json ×10
   in block 5) timed out. Every figure is a chosen whole number (the tables below), not a
@@ -17,7 +17,7 @@ It writes, next to itself:
   principles: exact rational arithmetic (fractions.Fraction) wherever a figure is a rank, a
   count, a probability or an order, and floats only for the final values. No statistics library.
 
-The statistics (the report's, as its "How to read this report" section and analysis/stats
+The statistics (the report's, as its "How to read this report" section and crates/stats
 document them; the formulas are written out at each function below):
 
 - a cell's median: type-7 quantile at 1/2, i.e. the middle value (odd n) or the mean of the two
@@ -582,7 +582,7 @@ def verdict(p_holm, lo, hi):
     return "no difference"
 
 
-# How the report writes numbers (analysis/stats/src/units.rs and report/format.rs, as documented
+# How the report writes numbers (crates/stats/src/units.rs and report/format.rs, as documented
 # there): a duration in the unit its size calls for (ns below 1 µs, µs below 1 ms, ms below 1 s)
 # with three significant digits (0 decimals from 100, 1 from 10, else 2); a ratio with three
 # decimals and `×`; its interval's bounds with three decimals.

@@ -1,5 +1,5 @@
 // The four JVM codecs of the cold track as their codec-*.toml files describe them (copied into
-// the jar from cold/external/jvm at build time): the id, the models the cold child expresses and,
+// the jar from runtimes/jvm at build time): the id, the models the cold child expresses and,
 // for the others, why not. The warm benches read support from here, so the cold and warm tracks
 // say the same thing, from one place. Only the lines this needs are read: `key = "text"` and
 // `models = ["a", "b"]`.

@@ -1,4 +1,4 @@
-// The warm benches of codec `fory` (cold/external/jvm/codec-fory.toml): see Bench.
+// The warm benches of codec `fory` (runtimes/jvm/codec-fory.toml): see Bench.
 
 package thaw.jmh;
 

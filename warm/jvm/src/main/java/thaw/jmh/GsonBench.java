@@ -1,4 +1,4 @@
-// The warm benches of codec `gson` (cold/external/jvm/codec-gson.toml): see Bench.
+// The warm benches of codec `gson` (runtimes/jvm/codec-gson.toml): see Bench.
 
 package thaw.jmh;
 

@@ -1,4 +1,4 @@
-// The warm benches of codec `jackson` (cold/external/jvm/codec-jackson.toml): see Bench.
+// The warm benches of codec `jackson` (runtimes/jvm/codec-jackson.toml): see Bench.
 
 package thaw.jmh;
 

@@ -1,4 +1,4 @@
-// The warm benches of codec `kotlinx` (cold/external/jvm/codec-kotlinx.toml): see Bench.
+// The warm benches of codec `kotlinx` (runtimes/jvm/codec-kotlinx.toml): see Bench.
 
 package thaw.jmh;
 

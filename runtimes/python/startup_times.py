@@ -4,7 +4,7 @@
 time.monotonic_ns() around subprocess.run, the environment reduced to PATH and HOME. Prints
 each command's median, min and quartiles in ms, and the load average before and after.
 
-    python3 cold/external/python/startup_times.py [--runs 30] [--venv PATH]
+    python3 runtimes/python/startup_times.py [--runs 30] [--venv PATH]
 """
 import argparse
 import os

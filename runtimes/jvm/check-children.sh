@@ -21,7 +21,7 @@
 # It also says whether ser's output equals the fixture document byte for byte (and if not,
 # where), and compares checksums across JDKs and across children of one fixture.
 #
-#   cold/external/jvm/check-children.sh [--build DIR] [--no-build] [--inputs DIR]
+#   runtimes/jvm/check-children.sh [--build DIR] [--no-build] [--inputs DIR]
 #       [--jdks 25,17] [--children a,b] [--fixtures users-1kb,...] [--ops de,ser] [--all-models]
 #
 # --build: the build folder (default /tmp/thaw-jvm-check), built first with `mvn -o` unless

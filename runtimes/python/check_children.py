@@ -16,7 +16,7 @@
     file the same as outside curve mode; a bad `--window` refused with status 2;
   * what each ser child writes, compared with the document byte for byte (report only).
 
-    python3 cold/external/python/check_children.py [--python PY] [--node NODE]
+    python3 runtimes/python/check_children.py [--python PY] [--node NODE]
         [--fixtures DIR] [--only users-1kb,clients-10kb]
 
 PY defaults to target/external/python-venv/bin/python (scripts/install-python-env.sh), NODE to
