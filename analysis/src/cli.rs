@@ -8,7 +8,7 @@ use schema::run_folder::Shard;
 use schema::{Measure, Variant};
 use std::path::PathBuf;
 
-pub const DEFAULT_RUN: &str = "results/cold/latest";
+pub(crate) const DEFAULT_RUN: &str = "results/cold/latest";
 
 #[derive(Debug, Parser)]
 #[command(

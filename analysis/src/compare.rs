@@ -37,7 +37,7 @@ pub enum Change {
 }
 
 impl Change {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Change::Improved => "improved",
             Change::Regressed => "regressed",
@@ -61,7 +61,7 @@ impl Change {
 /// whole range covers the median only 93.75% of the time). The bootstrap of a median draws
 /// only order statistics of the sample, so below that it cannot honestly claim the level
 /// either; at one sample it has zero width.
-pub fn min_samples(level: f64) -> usize {
+pub(crate) fn min_samples(level: f64) -> usize {
     smallest_n(level).unwrap_or(usize::MAX)
 }
 
@@ -69,32 +69,32 @@ pub fn min_samples(level: f64) -> usize {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FigureChange {
     /// The figure: `init_plus_ops`, `wall`, or a phase (`first_op`).
-    pub figure: &'static str,
+    pub(crate) figure: &'static str,
     /// Its medians over the samples that hold it; `None` when a run has none.
-    pub a: Option<f64>,
-    pub b: Option<f64>,
+    pub(crate) a: Option<f64>,
+    pub(crate) b: Option<f64>,
     /// b / a; `None` when either is missing or a is not above zero.
-    pub ratio: Option<f64>,
+    pub(crate) ratio: Option<f64>,
     /// The bootstrap interval of the ratio (the interval rule); `None` under the exact rule, or
     /// with too few samples.
-    pub interval: Option<(f64, f64)>,
+    pub(crate) interval: Option<(f64, f64)>,
     /// Every sample of A agreed, and every sample of B.
-    pub identical: bool,
+    pub(crate) identical: bool,
     /// Whether it decides the cell's verdict (`to_main` of a counted run does not: the loader
     /// moves with the command line and the environment).
-    pub judged: bool,
-    pub change: Change,
+    pub(crate) judged: bool,
+    pub(crate) change: Change,
 }
 
 impl FigureChange {
     /// (b − a) / a: 0 when both are 0, infinite from 0 to more.
-    pub fn relative(&self) -> Option<f64> {
+    pub(crate) fn relative(&self) -> Option<f64> {
         Some(relative_change(self.a?, self.b?))
     }
 
     /// A relative change as a table shows it: `=` for none, `+1.000%`, `-0.420%`, or `0→23`
     /// from nothing.
-    pub fn change_text(&self) -> String {
+    pub(crate) fn change_text(&self) -> String {
         match (self.a, self.b, self.relative()) {
             (Some(a), Some(b), _) if a == b => "=".into(),
             (_, Some(b), Some(r)) if r.is_infinite() => format!("0→{b}"),
@@ -110,20 +110,20 @@ pub struct CellChange {
     /// The cell (with run A's variant).
     pub key: CellKey,
     /// The variant compared: `portable`, or `portable→native` when variants were ignored.
-    pub variants: String,
+    pub(crate) variants: String,
     /// The samples each run has of the cell's first figure.
-    pub n_a: usize,
-    pub n_b: usize,
+    pub(crate) n_a: usize,
+    pub(crate) n_b: usize,
     /// The figures compared, in the order the measure lists them.
-    pub figures: Vec<FigureChange>,
+    pub(crate) figures: Vec<FigureChange>,
     pub change: Change,
     /// Why a cell cannot be compared.
-    pub why: Option<String>,
+    pub(crate) why: Option<String>,
 }
 
 impl CellChange {
     /// The figures that changed in direction `change`.
-    pub fn figures_that(&self, change: Change) -> impl Iterator<Item = &FigureChange> {
+    pub(crate) fn figures_that(&self, change: Change) -> impl Iterator<Item = &FigureChange> {
         self.figures
             .iter()
             .filter(move |f| f.judged && f.change == change)
@@ -188,7 +188,7 @@ pub fn classify(lo: f64, hi: f64, threshold: f64) -> Change {
 }
 
 /// The exact rule's verdict on one change: a relative change beyond `threshold` either way.
-pub fn classify_relative(relative: f64, threshold: f64) -> Change {
+pub(crate) fn classify_relative(relative: f64, threshold: f64) -> Change {
     if relative > threshold {
         Change::Regressed
     } else if relative < -threshold {
@@ -199,7 +199,7 @@ pub fn classify_relative(relative: f64, threshold: f64) -> Change {
 }
 
 /// (b − a) / a, with a of 0 handled: no change when b is 0 too, an infinite rise otherwise.
-pub fn relative_change(a: f64, b: f64) -> f64 {
+pub(crate) fn relative_change(a: f64, b: f64) -> f64 {
     if a == 0.0 {
         if b == 0.0 {
             0.0
@@ -260,7 +260,7 @@ fn variants(a: &CellKey, b: &CellKey) -> String {
 }
 
 /// Every compared cell's change, the cells only in A, the cells only in B.
-pub type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
+pub(crate) type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
 
 /// Changes of every cell both runs have (those that cannot be compared among them, as such),
 /// plus the cells only one has (A-only, B-only), by the rule of `measure`.
@@ -306,7 +306,7 @@ fn medians(a: &[u64], b: &[u64]) -> (Option<f64>, Option<f64>, bool) {
 /// The interval rule (times): the one judged figure's ratio of medians B / A with a seeded
 /// bootstrap interval; a change only when the whole interval lies beyond 1 ± threshold, never
 /// from fewer than [`min_samples`] in a run, and a zero-width interval is too few samples.
-pub fn interval_rule(
+pub(crate) fn interval_rule(
     j: &Judged,
     xa: &[u64],
     xb: &[u64],
@@ -364,7 +364,7 @@ pub fn interval_rule(
 /// lies beyond A's by more than the threshold: two runs of the same build never differ by more
 /// than their own spread. The cell regressed when a judged figure regressed, improved when one
 /// improved and none regressed; it cannot be compared when a run counted none of its samples.
-pub fn exact_rule(
+pub(crate) fn exact_rule(
     judged: &[Judged],
     xa: &[Vec<u64>],
     xb: &[Vec<u64>],
@@ -545,12 +545,12 @@ pub fn write_csv(
 }
 
 /// A median as a table shows it, in the measure's unit.
-pub fn median_text(measure: Measure, v: Option<f64>) -> String {
+pub(crate) fn median_text(measure: Measure, v: Option<f64>) -> String {
     v.map_or("—".to_string(), |v| measure.amount(v))
 }
 
 /// A ratio with its interval, or `—`.
-pub fn ratio_text(f: &FigureChange) -> String {
+pub(crate) fn ratio_text(f: &FigureChange) -> String {
     f.ratio
         .map_or("—".to_string(), |r| format::ratio_ci(r, f.interval))
 }

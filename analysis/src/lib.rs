@@ -19,7 +19,7 @@ pub mod analyze;
 /// STAND-IN for `stats::changepoint` (branch `stats`): delete at merge.
 pub mod cli;
 pub mod compare;
-pub mod export;
+pub(crate) mod export;
 pub mod inputs;
 pub mod measure;
 pub mod merge;

@@ -49,7 +49,7 @@ const PROCESS: [Phase; 7] = [
 ];
 
 impl Span {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Span::InitPlusOps => "init_plus_ops",
             Span::Process => "process",
@@ -58,7 +58,7 @@ impl Span {
     }
 
     /// The phases it sums.
-    pub fn phases(self) -> &'static [Phase] {
+    pub(crate) fn phases(self) -> &'static [Phase] {
         match self {
             Span::InitPlusOps => &Phase::LIBRARY,
             Span::Process => &PROCESS,
@@ -68,14 +68,14 @@ impl Span {
 }
 
 /// How a figure of sample `i` of a cell is read.
-pub type SampleValue = Box<dyn Fn(&CellSamples, usize) -> Option<u64> + Sync>;
+pub(crate) type SampleValue = Box<dyn Fn(&CellSamples, usize) -> Option<u64> + Sync>;
 
 /// A figure `compare` reads of each sample: its name, how its value is read, and whether it
 /// decides the cell's verdict.
 pub struct Judged {
-    pub name: &'static str,
-    pub value: SampleValue,
-    pub judged: bool,
+    pub(crate) name: &'static str,
+    pub(crate) value: SampleValue,
+    pub(crate) judged: bool,
 }
 
 /// The measure's rules; see the module.
@@ -131,7 +131,7 @@ pub trait Rules: Copy {
 
 /// The measure of a run whose manifest does not say: a counted run when its samples hold
 /// instructions and no time, which only a counted run writes; else time.
-pub fn of_samples(samples: &Samples) -> Measure {
+pub(crate) fn of_samples(samples: &Samples) -> Measure {
     let instructions = Figure::Of(Quantity::Instructions, Phase::FirstOp);
     if samples.has(instructions) && !samples.has(Figure::INIT_PLUS_OPS) {
         Measure::Instructions

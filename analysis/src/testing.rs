@@ -7,7 +7,7 @@ use schema::{Op, Status, Variant};
 
 /// A timed row of `codec` at `batch` in `block` (users-2kb de portable): ok with first_op =
 /// init_plus_ops = `ns` and a wall 0.5 ms longer, or a timeout without figures when `None`.
-pub fn timed(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow {
+pub(crate) fn timed(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow {
     let mut r = SampleRow::planned(&PlanRow {
         plan_index: u64::from(block),
         block,
@@ -29,7 +29,7 @@ pub fn timed(block: u32, codec: &str, batch: u32, ns: Option<u64>) -> SampleRow 
 
 /// Sets a row's library phases to `init`, `first` and `remaining` ns, and init_plus_ops to
 /// their sum.
-pub fn set_times(r: &mut SampleRow, init: u64, first: u64, remaining: u64) {
+pub(crate) fn set_times(r: &mut SampleRow, init: u64, first: u64, remaining: u64) {
     for (p, v) in Phase::LIBRARY.into_iter().zip([init, first, remaining]) {
         r.set(Figure::time(p), Some(v));
     }
@@ -38,7 +38,7 @@ pub fn set_times(r: &mut SampleRow, init: u64, first: u64, remaining: u64) {
 
 /// An ok counted row of `codec` at `batch` (users-2kb de portable, block 0) with the library
 /// phases given, the other phases' instructions and the first call's allocations fixed.
-pub fn counted(codec: &str, batch: u32, init: u64, first: u64, remaining: u64) -> SampleRow {
+pub(crate) fn counted(codec: &str, batch: u32, init: u64, first: u64, remaining: u64) -> SampleRow {
     let mut r = timed(0, codec, batch, None);
     r.status = Status::Ok;
     let instr = |p| Figure::Of(Quantity::Instructions, p);
@@ -63,12 +63,12 @@ pub fn counted(codec: &str, batch: u32, init: u64, first: u64, remaining: u64) -
 }
 
 /// The store of `rows`.
-pub fn samples(rows: &[SampleRow]) -> Samples {
+pub(crate) fn samples(rows: &[SampleRow]) -> Samples {
     Samples::from_rows(rows)
 }
 
 /// The plan `rows` were taken from: one planned sample per row, in order.
-pub fn plan(rows: &[SampleRow]) -> Vec<PlanRow> {
+pub(crate) fn plan(rows: &[SampleRow]) -> Vec<PlanRow> {
     rows.iter()
         .enumerate()
         .map(|(i, r)| PlanRow {
@@ -84,6 +84,6 @@ pub fn plan(rows: &[SampleRow]) -> Vec<PlanRow> {
 }
 
 /// The plan's count per cell.
-pub fn planned(rows: &[SampleRow]) -> PlanCount {
+pub(crate) fn planned(rows: &[SampleRow]) -> PlanCount {
     PlanCount::of(&plan(rows))
 }

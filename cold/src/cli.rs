@@ -69,109 +69,109 @@ pub struct ResumeArgs {
 pub struct RunArgs {
     /// Codec ids or runtime groups, comma-separated (default: every Rust codec; see `cold list`).
     #[arg(long, value_delimiter = ',')]
-    pub codecs: Vec<String>,
+    pub(crate) codecs: Vec<String>,
     /// Operations, comma-separated: ser, de.
     #[arg(long, value_delimiter = ',', default_value = "ser,de", value_parser = Op::parse)]
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
     /// Operations per child, comma-separated (1 to 1,000,000 each).
     #[arg(long, value_delimiter = ',', default_value = "1,10,100")]
-    pub batches: Vec<u32>,
+    pub(crate) batches: Vec<u32>,
     /// Samples (children) per cell, the number of blocks, 1 to 100,000 [default: 30; 3 with
     /// --measure instructions, whose counts do not vary; 10 with --precision, before its first
     /// check].
     #[arg(long)]
-    pub samples: Option<u32>,
+    pub(crate) samples: Option<u32>,
     /// Fixture names, comma-separated or repeated (see `cold list`).
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
-    pub fixture: Vec<String>,
+    pub(crate) fixture: Vec<String>,
     /// The seed of the fixtures' generator (and of the plan's shuffle, unless --plan-seed).
     #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The seed of the plan's shuffle alone [default: --seed].
     #[arg(long)]
-    pub plan_seed: Option<u64>,
+    pub(crate) plan_seed: Option<u64>,
     /// The run folder, new or empty (default: results/cold/<UTC time>, and results/cold/latest
     /// names it).
     #[arg(long)]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Pin the runner and its children to these CPUs (a list like 0,2-3).
     #[arg(long, value_name = "CPUS")]
-    pub pin: Option<String>,
+    pub(crate) pin: Option<String>,
     /// Before each sample, evict the child and every file it loads from the page cache.
     #[arg(long)]
-    pub cold_cache: bool,
+    pub(crate) cold_cache: bool,
     /// When a `de` child drops its values: `end` (every value kept until all calls are done, so
     /// no drop is timed) or `each` (each dropped right after its call, inside the timed ops, as
     /// a program that parses and discards would).
     #[arg(long, default_value = "end", value_parser = Drops::parse)]
-    pub drops: Drops,
+    pub(crate) drops: Drops,
     /// The same as --drops each (an older spelling).
     #[arg(long, hide = true, conflicts_with = "drops")]
-    pub drop_each: bool,
+    pub(crate) drop_each: bool,
     /// Seconds a child may run before it is killed and recorded as `timeout` (at most a day).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    pub timeout: f64,
+    pub(crate) timeout: f64,
     /// The most memory a child may take (its data segment), MiB, 64 to 1,048,576: beyond it its
     /// allocations fail and the sample is recorded as `memory`.
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_LIMIT_MIB)]
-    pub memory_limit: u64,
+    pub(crate) memory_limit: u64,
     /// Add whole blocks until every cell's 95% interval of the median init_plus_ops, and every
     /// paired ratio to the reference, is within this of its estimate (e.g. 3%), checking every 5
     /// blocks; or until --max-samples or --max-time.
     #[arg(long, value_name = "PERCENT", value_parser = precision::parse_precision)]
-    pub precision: Option<f64>,
+    pub(crate) precision: Option<f64>,
     /// With --precision: the most samples per cell [default: 300].
     #[arg(long, value_name = "N", requires = "precision")]
-    pub max_samples: Option<u32>,
+    pub(crate) max_samples: Option<u32>,
     /// With --precision: no round of blocks that would end past this (90s, 10m, 2h).
     #[arg(long, value_name = "DURATION", requires = "precision", value_parser = precision::parse_duration)]
-    pub max_time: Option<Duration>,
+    pub(crate) max_time: Option<Duration>,
     /// With --precision: the codec the ratios are taken against [default: serde_json, else
     /// kotlinx, else kotlinx-common, the first the run has].
     #[arg(long, value_name = "CODEC", requires = "precision")]
-    pub reference: Option<String>,
+    pub(crate) reference: Option<String>,
     /// What each sample records: `time` (the child runs natively), or `instructions` (it runs
     /// under Valgrind's callgrind, which counts the instructions of each phase, and once more
     /// natively with an allocation counter).
     #[arg(long, default_value = "time", value_parser = Measure::parse)]
-    pub measure: Measure,
+    pub(crate) measure: Measure,
     /// Also give the children this variable (repeatable). They start with PATH and HOME only.
     /// Its value goes into the manifest and every report: never a secret.
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
-    pub env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
     /// The builds of the children to run, comma-separated: each cell runs in every build of its
     /// runtime given (paired within blocks), or in its runtime's default build (Rust: portable;
     /// native is `-C target-cpu=native`; `cold list` shows every runtime's).
     #[arg(long, value_delimiter = ',', value_parser = Variant::parse)]
-    pub variant: Vec<Variant>,
+    pub(crate) variant: Vec<Variant>,
     /// Where the Rust child binaries are (default: from --variant).
     #[arg(long, value_name = "DIR")]
-    pub children_dir: Option<PathBuf>,
+    pub(crate) children_dir: Option<PathBuf>,
     #[command(flatten)]
-    pub corpora: CorporaOption,
+    pub(crate) corpora: CorporaOption,
     /// The same as `cold resume DIR` (an older spelling), given alone.
     #[arg(long, value_name = "DIR", hide = true, exclusive = true)]
-    pub resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
     /// Run the K-th of N parts of the plan, by whole blocks (each machine of a CI matrix one
     /// part; `analysis merge` joins their folders). `auto`: from the environment: THAW_SHARD
     /// (`K/N`); GitLab's CI_NODE_INDEX and CI_NODE_TOTAL; a Kubernetes Indexed Job's
     /// JOB_COMPLETION_INDEX (from 0) with THAW_SHARDS (N); a Slurm array's SLURM_ARRAY_TASK_ID,
     /// SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT.
     #[arg(long, value_name = "K/N|auto", conflicts_with = "precision")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// A curve run: every child performs N operations in one process (1 to 1,000,000) and reads
     /// its clock at log-spaced checkpoints and at 2,000 windows, written to curves.csv (given
     /// alone: 100,000; samples per cell: 10 unless --samples).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "100000",
           conflicts_with_all = ["precision", "batches"])]
-    pub curve: Option<u32>,
+    pub(crate) curve: Option<u32>,
     /// Fail, rather than leave cells unsupported, when a runtime, a build of it or a library a
     /// chosen codec needs is not there (for CI, which states what it provides).
     #[arg(long)]
-    pub require_runtimes: bool,
+    pub(crate) require_runtimes: bool,
     /// Print the plan as CSV and exit.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
 }
 
 /// A fresh run, checked.
@@ -214,18 +214,18 @@ pub enum RunRequest {
 
 /// Samples per cell of a curve run unless `--samples` says otherwise: enough for a median's 95%
 /// interval (6) with room, few enough that a curve of the Rust matrix stays within minutes.
-pub const CURVE_SAMPLES: u32 = 10;
+pub(crate) const CURVE_SAMPLES: u32 = 10;
 
 /// The largest number of samples per cell.
-pub const MAX_SAMPLES: u32 = 100_000;
+pub(crate) const MAX_SAMPLES: u32 = 100_000;
 /// The longest a child may be allowed to run, in seconds (a day).
-pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+pub(crate) const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 /// A child's memory by default, MiB: well above any fixture's need at the default batches
 /// (users-1000kb `de` ×100 keeps 100 copies and 100 values, about 1 GiB), well below what
 /// `--batches 1000000` of a large document would ask.
-pub const DEFAULT_MEMORY_LIMIT_MIB: u64 = 8192;
+pub(crate) const DEFAULT_MEMORY_LIMIT_MIB: u64 = 8192;
 /// The bounds of `--memory-limit`, MiB.
-pub const MEMORY_LIMIT_MIB: std::ops::RangeInclusive<u64> = 64..=1 << 20;
+pub(crate) const MEMORY_LIMIT_MIB: std::ops::RangeInclusive<u64> = 64..=1 << 20;
 
 /// `KEY=VALUE`, for `--env`.
 fn key_value(text: &str) -> Result<(String, String), String> {
@@ -420,7 +420,7 @@ impl RunArgs {
 }
 
 /// `--shard`'s value: `K/N`, or `auto`, read from the variables (`var`) the job engines set.
-pub fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
+pub(crate) fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Result<Shard> {
     let parsed = |t: &str| Shard::parse(t).map_err(|e| anyhow::anyhow!("--shard: {e}"));
     if text != "auto" {
         return parsed(text);

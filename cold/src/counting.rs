@@ -20,27 +20,27 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The Valgrind tool.
-pub const TOOL: &str = "callgrind";
+pub(crate) const TOOL: &str = "callgrind";
 
 /// The allocation counter's file name, beside the runner and in the run folder's `tools/`.
-pub const ALLOC_LIBRARY: &str = "libthaw_alloc_phases.so";
+pub(crate) const ALLOC_LIBRARY: &str = "libthaw_alloc_phases.so";
 
 /// The run folder's `tools/`: the allocation counter a counted run's children are counted with.
-pub const TOOLS: &str = "tools";
+pub(crate) const TOOLS: &str = "tools";
 
 /// The run folder's `.counting/`: callgrind's dumps of the sample in flight.
-pub const SCRATCH: &str = ".counting";
+pub(crate) const SCRATCH: &str = ".counting";
 
 /// The environment variable that tells the allocation counter where to write.
-pub const ALLOC_OUT_VAR: &str = "THAW_ALLOC_PHASES";
+pub(crate) const ALLOC_OUT_VAR: &str = "THAW_ALLOC_PHASES";
 
 /// The files a counted sample's tools write into the scratch folder: callgrind's output, and the
 /// allocation counter's.
-pub const CALLGRIND_OUT: &str = "callgrind.out";
-pub const ALLOC_OUT: &str = "alloc-phases.txt";
+pub(crate) const CALLGRIND_OUT: &str = "callgrind.out";
+pub(crate) const ALLOC_OUT: &str = "alloc-phases.txt";
 
 /// Valgrind's options before the child's command line (the output file is added per sample).
-pub fn options() -> Vec<String> {
+pub(crate) fn options() -> Vec<String> {
     vec![
         "-q".into(),
         format!("--tool={TOOL}"),
@@ -52,24 +52,24 @@ pub fn options() -> Vec<String> {
 
 /// Valgrind, found on PATH, with its version.
 #[derive(Debug, Clone)]
-pub struct Valgrind {
-    pub path: PathBuf,
-    pub version: String,
+pub(crate) struct Valgrind {
+    pub(crate) path: PathBuf,
+    pub(crate) version: String,
 }
 
 /// What a counted run needs to count a sample.
 #[derive(Debug, Clone)]
-pub struct Counter {
-    pub valgrind: Valgrind,
+pub(crate) struct Counter {
+    pub(crate) valgrind: Valgrind,
     /// The allocation counter, in the run folder.
-    pub alloc_library: PathBuf,
+    pub(crate) alloc_library: PathBuf,
     /// Where each sample's counts are written, then read and removed.
-    pub scratch: PathBuf,
+    pub(crate) scratch: PathBuf,
 }
 
 impl Counter {
     /// The command line of the counted run of `child args…`.
-    pub fn callgrind_argv(&self, child: &Path, args: &[OsString]) -> Vec<OsString> {
+    pub(crate) fn callgrind_argv(&self, child: &Path, args: &[OsString]) -> Vec<OsString> {
         let mut argv: Vec<OsString> = options().into_iter().map(OsString::from).collect();
         let mut out = OsString::from("--callgrind-out-file=");
         out.push(self.callgrind_file());
@@ -79,16 +79,16 @@ impl Counter {
         argv
     }
 
-    pub fn callgrind_file(&self) -> PathBuf {
+    pub(crate) fn callgrind_file(&self) -> PathBuf {
         self.scratch.join(CALLGRIND_OUT)
     }
 
-    pub fn alloc_file(&self) -> PathBuf {
+    pub(crate) fn alloc_file(&self) -> PathBuf {
         self.scratch.join(ALLOC_OUT)
     }
 
     /// The environment of the allocation run: the children's, plus the counter.
-    pub fn alloc_env(&self, env: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
+    pub(crate) fn alloc_env(&self, env: &[(OsString, OsString)]) -> Vec<(OsString, OsString)> {
         let mut env = env.to_vec();
         env.push(("LD_PRELOAD".into(), self.alloc_library.clone().into()));
         env.push((ALLOC_OUT_VAR.into(), self.alloc_file().into()));
@@ -97,7 +97,7 @@ impl Counter {
 
     /// An empty scratch folder for the next sample (a link planted in its place is removed, not
     /// followed).
-    pub fn clear_scratch(&self) -> Result<()> {
+    pub(crate) fn clear_scratch(&self) -> Result<()> {
         let _ = std::fs::remove_dir_all(&self.scratch);
         let (run, name) = (
             self.scratch.parent().unwrap_or(Path::new(".")),
@@ -109,14 +109,14 @@ impl Counter {
     }
 
     /// A file the counting tools wrote into the scratch folder, bounded.
-    pub fn read_scratch(&self, name: &str) -> Result<String, String> {
+    pub(crate) fn read_scratch(&self, name: &str) -> Result<String, String> {
         Folder::new(&self.scratch)
             .read_text(name)
             .map_err(|e| e.to_string())
     }
 
     /// The manifest's record of how this run counts.
-    pub fn record(&self, run_dir: &Path) -> Result<Counting> {
+    pub(crate) fn record(&self, run_dir: &Path) -> Result<Counting> {
         let bytes = std::fs::read(&self.alloc_library)
             .with_context(|| format!("cannot read {}", self.alloc_library.display()))?;
         Ok(Counting {
@@ -136,7 +136,7 @@ impl Counter {
 
 /// The allocation counter beside the runner (built first when the runner was started by
 /// `cargo run`), or an error saying how to build it.
-pub fn alloc_counter_beside_runner() -> Result<PathBuf> {
+pub(crate) fn alloc_counter_beside_runner() -> Result<PathBuf> {
     if let Some(command) = crate::system::binaries::cargo_build_alloc_counter()? {
         crate::system::binaries::build(command)?;
     }
@@ -153,7 +153,7 @@ pub fn alloc_counter_beside_runner() -> Result<PathBuf> {
 
 /// The counter of a fresh run: the allocation counter copied into the run folder's `tools/`
 /// (so that a resume uses the very same file), a scratch folder for each sample's counts.
-pub fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result<Counter> {
+pub(crate) fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result<Counter> {
     let tools = run_dir.join(TOOLS);
     let copy = tools.join(ALLOC_LIBRARY);
     let bytes = schema::files::read_regular(alloc_counter, schema::files::PROGRAM_LIMIT)
@@ -176,7 +176,7 @@ pub fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result
 
 /// The counter of a resumed run, once Valgrind and the allocation counter are proved the ones
 /// the run started with (other versions count differently).
-pub fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
+pub(crate) fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
     let valgrind = find_valgrind()?;
     if valgrind.version != recorded.valgrind {
         bail!(
@@ -207,7 +207,7 @@ pub fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
 }
 
 /// Valgrind on the runner's PATH, or an error saying how to install it.
-pub fn find_valgrind() -> Result<Valgrind> {
+pub(crate) fn find_valgrind() -> Result<Valgrind> {
     let path = std::env::var_os("PATH")
         .iter()
         .flat_map(std::env::split_paths)
@@ -233,7 +233,7 @@ pub fn find_valgrind() -> Result<Valgrind> {
 
 /// The instruction count of each part of a combined callgrind output (`part: N` … `summary:
 /// COUNT`), in part order. Errors name what is missing.
-pub fn parse_callgrind(text: &str) -> Result<Vec<u64>, String> {
+pub(crate) fn parse_callgrind(text: &str) -> Result<Vec<u64>, String> {
     let mut parts: Vec<(u64, u64)> = Vec::new();
     let mut part = None;
     for line in text.lines() {
@@ -269,7 +269,7 @@ pub fn parse_callgrind(text: &str) -> Result<Vec<u64>, String> {
 
 /// Blocks and bytes allocated in each phase, as the allocation counter wrote them: `clock_reads
 /// N`, then `blocks bytes` per phase (0 before main, 1 fixture, 2 init, 3 first_op, …).
-pub fn parse_alloc(text: &str) -> Result<(u64, Vec<(u64, u64)>), String> {
+pub(crate) fn parse_alloc(text: &str) -> Result<(u64, Vec<(u64, u64)>), String> {
     let mut lines = text.lines();
     let reads = lines
         .next()
@@ -293,7 +293,7 @@ const STAMPS: usize = Stamp::CHILD.len();
 
 /// Fills `row`'s instruction columns from callgrind's parts, one per phase in order; the error
 /// says why it cannot.
-pub fn fill_instructions(row: &mut SampleRow, parts: &[u64]) -> Result<(), String> {
+pub(crate) fn fill_instructions(row: &mut SampleRow, parts: &[u64]) -> Result<(), String> {
     if parts.len() != Phase::ALL.len() {
         return Err(format!(
             "callgrind cut the child into {} parts, not {}: it read the clock {} times, not at \
@@ -311,7 +311,7 @@ pub fn fill_instructions(row: &mut SampleRow, parts: &[u64]) -> Result<(), Strin
 
 /// Fills `row`'s allocation columns (the library's phases) from the counter's file, one
 /// `blocks bytes` line per phase in order; the error says why it cannot.
-pub fn fill_allocations(
+pub(crate) fn fill_allocations(
     row: &mut SampleRow,
     reads: u64,
     phases: &[(u64, u64)],
@@ -333,7 +333,7 @@ pub fn fill_allocations(
 
 /// A counted sample records no times, faults or rusage: they would be Valgrind's, fifty times a
 /// native run's. Only its counts stay.
-pub fn clear_times(row: &mut SampleRow) {
+pub(crate) fn clear_times(row: &mut SampleRow) {
     for &f in Figure::all() {
         let counted = matches!(
             f,

@@ -16,10 +16,10 @@
 //! It computes no statistics beyond the closing table's medians: `analysis` does that.
 
 pub mod cli;
-pub mod counting;
+pub(crate) mod counting;
 pub mod folder;
 pub mod list;
-pub mod measure;
+pub(crate) mod measure;
 pub mod run;
 pub mod runtimes;
 pub mod system;

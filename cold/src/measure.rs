@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// What a measure changes in the runner.
-pub trait RunnerMeasure {
+pub(crate) trait RunnerMeasure {
     /// Samples per cell when `--samples` is not given (`precision`: with `--precision`).
     fn default_samples(&self, precision: bool) -> Result<u32>;
     /// The tools a run needs, found before any folder is made (so a counted run without
@@ -38,7 +38,7 @@ pub trait RunnerMeasure {
 }
 
 /// Where a cell stands against its runtime's floor.
-pub enum Floor<'a> {
+pub(crate) enum Floor<'a> {
     /// The cell is a floor.
     Itself,
     /// The floor's cell at the same op, batch, fixture and build.
@@ -49,7 +49,11 @@ pub enum Floor<'a> {
 
 impl<'a> Floor<'a> {
     /// The floor of `key`, given each codec's floor.
-    pub fn of(key: &CellKey, samples: &'a Samples, floors: &HashMap<String, String>) -> Self {
+    pub(crate) fn of(
+        key: &CellKey,
+        samples: &'a Samples,
+        floors: &HashMap<String, String>,
+    ) -> Self {
         match floors.get(&key.codec) {
             Some(id) if *id == key.codec => Floor::Itself,
             Some(id) => samples
@@ -62,7 +66,7 @@ impl<'a> Floor<'a> {
 }
 
 /// The measure's behaviour.
-pub fn of(measure: Measure) -> &'static dyn RunnerMeasure {
+pub(crate) fn of(measure: Measure) -> &'static dyn RunnerMeasure {
     match measure {
         Measure::Time => &Time,
         Measure::Instructions => &Instructions,

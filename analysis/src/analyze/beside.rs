@@ -12,35 +12,35 @@ use std::collections::BTreeSet;
 
 /// One cell of a counted run beside the same cell of a timed run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BesideRow {
-    pub key: CellKey,
+pub(crate) struct BesideRow {
+    pub(crate) key: CellKey,
     /// Median init + first_op + remaining_ops instructions, and first_op instructions.
-    pub instr_init_plus_ops: Option<f64>,
-    pub instr_first_op: Option<f64>,
+    pub(crate) instr_init_plus_ops: Option<f64>,
+    pub(crate) instr_first_op: Option<f64>,
     /// The timed run's ok samples in this cell, and their medians (ns).
-    pub n_timed: usize,
-    pub init_plus_ops_ns: Option<f64>,
-    pub first_op_ns: Option<f64>,
+    pub(crate) n_timed: usize,
+    pub(crate) init_plus_ops_ns: Option<f64>,
+    pub(crate) first_op_ns: Option<f64>,
 }
 
 /// A counted run beside a timed one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Beside {
+pub(crate) struct Beside {
     /// The timed run's folder.
-    pub timed_dir: String,
+    pub(crate) timed_dir: String,
     /// The cells both runs hold, in key order.
-    pub rows: Vec<BesideRow>,
+    pub(crate) rows: Vec<BesideRow>,
     /// Spearman's ρ across those cells between first_op instructions and first_op time, and
     /// between init+ops instructions and init_plus_ops time (`None` with fewer than 4 cells
     /// holding both, or a constant side).
-    pub first_op: Option<Spearman>,
-    pub init_plus_ops: Option<Spearman>,
+    pub(crate) first_op: Option<Spearman>,
+    pub(crate) init_plus_ops: Option<Spearman>,
     /// Cells with both figures, for each correlation (what n a `None` had).
-    pub first_op_cells: usize,
-    pub init_plus_ops_cells: usize,
+    pub(crate) first_op_cells: usize,
+    pub(crate) init_plus_ops_cells: usize,
     /// Cells only in the counted run, only in the timed run.
-    pub only_counted: Vec<CellKey>,
-    pub only_timed: Vec<CellKey>,
+    pub(crate) only_counted: Vec<CellKey>,
+    pub(crate) only_timed: Vec<CellKey>,
 }
 
 /// Spearman's ρ over the pairs where both sides are present, and how many there were.
@@ -52,7 +52,7 @@ fn rank_agreement(
 }
 
 /// The counted cells beside the timed run's same cells.
-pub fn beside(counted: &[CellSummary], timed: &Samples, timed_dir: &str) -> Beside {
+pub(crate) fn beside(counted: &[CellSummary], timed: &Samples, timed_dir: &str) -> Beside {
     let rows: Vec<BesideRow> = counted
         .iter()
         .filter_map(|c| {

@@ -18,7 +18,7 @@ pub use schema::CellKey;
 
 /// A seed for a cell's statistics: FNV-1a of its label, continued from the report's seed, so a
 /// cell's interval does not depend on which other cells are in the run.
-pub fn cell_seed(key: &CellKey, base: u64) -> u64 {
+pub(crate) fn cell_seed(key: &CellKey, base: u64) -> u64 {
     schema::protocol::fnv1a_from(schema::protocol::FNV_OFFSET ^ base, key.label().as_bytes())
 }
 
@@ -28,15 +28,15 @@ static EMPTY: CellSamples = CellSamples::EMPTY;
 /// The samples of every cell, in file order within the cell, the sample counts the plan
 /// promised per cell (empty without a plan), and the measure they are read in.
 pub struct Grouped<'a> {
-    pub measure: Measure,
-    pub cells: BTreeMap<CellKey, &'a CellSamples>,
-    pub planned: &'a BTreeMap<CellKey, usize>,
+    pub(crate) measure: Measure,
+    pub(crate) cells: BTreeMap<CellKey, &'a CellSamples>,
+    pub(crate) planned: &'a BTreeMap<CellKey, usize>,
 }
 
 impl Grouped<'_> {
     /// (block, `span`) of a cell's ok samples in ascending block order, one per block: the first
     /// ok sample of a block (in file order) wins.
-    pub fn by_block(&self, key: &CellKey, span: Span) -> Vec<(u32, f64)> {
+    pub(crate) fn by_block(&self, key: &CellKey, span: Span) -> Vec<(u32, f64)> {
         let cell = self.cells[key];
         let mut v: Vec<(u32, f64)> = cell
             .ok()
@@ -64,16 +64,16 @@ pub fn group<'a>(measure: Measure, samples: &'a Samples, plan: &'a PlanCount) ->
 
 /// The median and range of one figure over a cell's ok samples that hold it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Spread {
-    pub n: usize,
-    pub median: f64,
-    pub min: u64,
-    pub max: u64,
+pub(crate) struct Spread {
+    pub(crate) n: usize,
+    pub(crate) median: f64,
+    pub(crate) min: u64,
+    pub(crate) max: u64,
 }
 
 impl Spread {
     /// The spread of `values`; `None` when empty.
-    pub fn of(values: &[u64]) -> Option<Spread> {
+    pub(crate) fn of(values: &[u64]) -> Option<Spread> {
         let min = *values.iter().min()?;
         let max = *values.iter().max()?;
         let v: Vec<f64> = values.iter().map(|&x| x as f64).collect();
@@ -86,86 +86,86 @@ impl Spread {
     }
 
     /// Every sample gave the same value.
-    pub fn identical(&self) -> bool {
+    pub(crate) fn identical(&self) -> bool {
         self.min == self.max
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CellSummary {
-    pub key: CellKey,
+    pub(crate) key: CellKey,
     /// The quantity its spans and phases are in: `ns`, or `instr` in a counted run.
-    pub quantity: Quantity,
+    pub(crate) quantity: Quantity,
     /// Samples the plan called for (`None` without a plan).
-    pub planned: Option<usize>,
-    pub ok: usize,
-    pub failed: usize,
+    pub(crate) planned: Option<usize>,
+    pub(crate) ok: usize,
+    pub(crate) failed: usize,
     /// Failure statuses and their counts.
-    pub failures: BTreeMap<String, usize>,
+    pub(crate) failures: BTreeMap<String, usize>,
     /// init + first_op + remaining_ops (the headline) over the ok samples that hold it.
-    pub init_plus_ops: Option<Describe>,
+    pub(crate) init_plus_ops: Option<Describe>,
     /// The precision the median of init_plus_ops reached: its interval's relative half-width
     /// on the wider side, as `cold run --precision` asks it (`stats::precision`); `None`
     /// without an interval.
-    pub init_plus_ops_half_width: Option<f64>,
+    pub(crate) init_plus_ops_half_width: Option<f64>,
     /// The process but its input phase (wall − fixture): the second headline figure, whose
     /// median over its runtime's floor's is the cell's over floor.
-    pub process: Option<Describe>,
+    pub(crate) process: Option<Describe>,
     /// The whole process, spawn to reaped.
-    pub wall: Option<Describe>,
+    pub(crate) wall: Option<Describe>,
     /// Each phase's median and range (medians of each phase separately: they need not add up to
     /// the median of the total).
-    pub phases: BTreeMap<Phase, Spread>,
+    pub(crate) phases: BTreeMap<Phase, Spread>,
     /// Heap blocks and bytes of the library's phases (a counted run's), by column.
-    pub allocations: BTreeMap<&'static str, Spread>,
+    pub(crate) allocations: BTreeMap<&'static str, Spread>,
     /// Some sample holds the headline, and every such sample agreed exactly in the library's
     /// phases (a counted run's cell of a library whose work depends only on its input).
-    pub identical: bool,
-    pub user_us: Option<f64>,
-    pub sys_us: Option<f64>,
+    pub(crate) identical: bool,
+    pub(crate) user_us: Option<f64>,
+    pub(crate) sys_us: Option<f64>,
     /// The child's own peak resident size (VmHWM), KiB: the memory figure.
-    pub hwm_kib: Option<f64>,
+    pub(crate) hwm_kib: Option<f64>,
     /// The kernel's max RSS from wait4 (starts from the spawner's high-water mark).
-    pub maxrss_kib: Option<f64>,
+    pub(crate) maxrss_kib: Option<f64>,
     /// With `--cold-cache`: samples whose child and input were fully evicted, of those that
     /// say.
-    pub evicted: Option<(usize, usize)>,
-    pub minflt: Option<f64>,
-    pub majflt: Option<f64>,
+    pub(crate) evicted: Option<(usize, usize)>,
+    pub(crate) minflt: Option<f64>,
+    pub(crate) majflt: Option<f64>,
     /// Page faults of the library's three phases together.
-    pub library_minflt: Option<f64>,
-    pub library_majflt: Option<f64>,
+    pub(crate) library_minflt: Option<f64>,
+    pub(crate) library_majflt: Option<f64>,
     /// The median minor and major page faults of each phase the child reads them around
     /// (outside the library's: spawn_to_main, fixture, check, exit) and of the library's three
     /// together (`library`), in the order of the process's life.
-    pub faults: Vec<PhaseFaults>,
+    pub(crate) faults: Vec<PhaseFaults>,
     /// Drift: Spearman's ρ of init_plus_ops against the block index.
-    pub drift: Option<Spearman>,
+    pub(crate) drift: Option<Spearman>,
     /// Blocks holding more than one ok sample of this cell (should be 0).
-    pub duplicate_blocks: usize,
+    pub(crate) duplicate_blocks: usize,
     /// Bootstrap medians of init_plus_ops and of the process, drawn exactly in O(1) each (for
     /// the break-evens' and the process ratio's intervals; the median's own interval is by
     /// order statistics and needs none).
     #[serde(skip)]
-    pub boot_medians: Vec<f64>,
+    pub(crate) boot_medians: Vec<f64>,
     #[serde(skip)]
-    pub process_boot: Vec<f64>,
+    pub(crate) process_boot: Vec<f64>,
 }
 
 impl CellSummary {
     /// Ok samples that hold the headline (in a counted run: whose library's phases were counted).
-    pub fn counted(&self) -> usize {
+    pub(crate) fn counted(&self) -> usize {
         self.init_plus_ops.as_ref().map_or(0, |d| d.n)
     }
 
     /// The median of `phase`.
-    pub fn phase(&self, phase: Phase) -> Option<f64> {
+    pub(crate) fn phase(&self, phase: Phase) -> Option<f64> {
         Some(self.phases.get(&phase)?.median)
     }
 
     /// Whether the samples agreed, in words: "identical ×3", "one sample", "not counted", or
     /// the range of each library phase that differed ("first_op 47,196–47,449").
-    pub fn agreement(&self, amount: impl Fn(f64) -> String) -> String {
+    pub(crate) fn agreement(&self, amount: impl Fn(f64) -> String) -> String {
         match self.counted() {
             0 => "not counted".into(),
             1 if self.identical => "one sample".into(),
@@ -185,7 +185,7 @@ impl CellSummary {
 
 /// The allocation figures a counted run records, in the order tables list them (each library
 /// phase's blocks, then its bytes), each with its label (`first_op blocks`).
-pub fn allocation_figures() -> impl Iterator<Item = (Figure, String)> {
+pub(crate) fn allocation_figures() -> impl Iterator<Item = (Figure, String)> {
     Phase::LIBRARY.into_iter().flat_map(|p| {
         [Quantity::AllocBlocks, Quantity::AllocBytes].map(move |q| {
             let what = q.name().trim_start_matches("alloc_");
@@ -196,18 +196,18 @@ pub fn allocation_figures() -> impl Iterator<Item = (Figure, String)> {
 
 /// The page faults of one phase (or of the library's three together), medians.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PhaseFaults {
-    pub phase: &'static str,
-    pub minor: Option<f64>,
-    pub major: Option<f64>,
+pub(crate) struct PhaseFaults {
+    pub(crate) phase: &'static str,
+    pub(crate) minor: Option<f64>,
+    pub(crate) major: Option<f64>,
 }
 
 /// Options that shape the statistics (never the data).
 #[derive(Debug, Clone, Copy)]
-pub struct StatOptions {
-    pub resamples: usize,
-    pub level: f64,
-    pub seed: u64,
+pub(crate) struct StatOptions {
+    pub(crate) resamples: usize,
+    pub(crate) level: f64,
+    pub(crate) seed: u64,
 }
 
 /// Whole numbers as f64 (figures are below 10^15, so exactly).
@@ -250,7 +250,7 @@ fn fault_medians(cell: &CellSamples) -> Vec<PhaseFaults> {
 }
 
 /// Summaries of every cell, in key order (computed in parallel).
-pub fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
+pub(crate) fn summarize(grouped: &Grouped, opts: StatOptions) -> Vec<CellSummary> {
     let cells: Vec<(&CellKey, &&CellSamples)> = grouped.cells.iter().collect();
     par_map(&cells, |(key, cell)| {
         let planned = grouped.planned.get(*key).copied();

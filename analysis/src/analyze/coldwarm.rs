@@ -17,18 +17,18 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The largest n searched for a crossing.
-pub const HORIZON: f64 = 1e9;
+pub(crate) const HORIZON: f64 = 1e9;
 
 /// Fixture × op × variant: what a cost curve and a break-even are about.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Scenario {
-    pub fixture: String,
-    pub op: Op,
-    pub variant: Variant,
+    pub(crate) fixture: String,
+    pub(crate) op: Op,
+    pub(crate) variant: Variant,
 }
 
 impl Scenario {
-    pub fn of(k: &CellKey) -> Self {
+    pub(crate) fn of(k: &CellKey) -> Self {
         Scenario {
             fixture: k.fixture.clone(),
             op: k.op,
@@ -37,13 +37,13 @@ impl Scenario {
     }
 
     /// Whether cell `k` belongs to this scenario.
-    pub fn holds(&self, k: &CellKey) -> bool {
+    pub(crate) fn holds(&self, k: &CellKey) -> bool {
         k.fixture == self.fixture && k.op == self.op && k.variant == self.variant
     }
 }
 
 /// The warm estimate for a codec in a scenario: same variant, or a warm bench with no variant.
-pub fn find_warm<'a>(
+pub(crate) fn find_warm<'a>(
     warm: &'a [WarmEstimate],
     s: &Scenario,
     codec: &str,
@@ -56,15 +56,15 @@ pub fn find_warm<'a>(
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Penalty {
-    pub scenario: Scenario,
-    pub codec: String,
+pub(crate) struct Penalty {
+    pub(crate) scenario: Scenario,
+    pub(crate) codec: String,
     /// The batch whose first_op median is used (the smallest measured).
-    pub batch: u32,
-    pub first_op_ns: f64,
-    pub warm_ns: f64,
+    pub(crate) batch: u32,
+    pub(crate) first_op_ns: f64,
+    pub(crate) warm_ns: f64,
     /// first_op_ns / warm_ns.
-    pub penalty: f64,
+    pub(crate) penalty: f64,
 }
 
 /// The cells whose figures are times: the warm estimates are nanoseconds, so only a timed run's
@@ -73,7 +73,7 @@ fn in_ns(cells: &[CellSummary]) -> impl Iterator<Item = &CellSummary> {
     cells.iter().filter(|c| c.quantity == Quantity::Ns)
 }
 
-pub fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
+pub(crate) fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
     let mut first: BTreeMap<(Scenario, String), (u32, f64)> = BTreeMap::new();
     for c in in_ns(cells) {
         let Some(fo) = c.phase(Phase::FirstOp) else {
@@ -104,7 +104,7 @@ pub fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
 /// What a cost curve counts at each measured batch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Cost {
+pub(crate) enum Cost {
     /// The library's calls: the median init_plus_ops.
     Library,
     /// The process it costs: the median of wall − fixture less its runtime's floor's.
@@ -113,22 +113,22 @@ pub enum Cost {
 
 /// One codec's cumulative cost in one scenario.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CostCurve {
-    pub cost: Cost,
-    pub scenario: Scenario,
-    pub codec: String,
+pub(crate) struct CostCurve {
+    pub(crate) cost: Cost,
+    pub(crate) scenario: Scenario,
+    pub(crate) codec: String,
     /// (batch, median ns), ascending batch.
-    pub points: Vec<(u32, f64)>,
+    pub(crate) points: Vec<(u32, f64)>,
     /// Warm ns per operation, for n beyond the largest batch; `None` without warm data.
-    pub warm_ns: Option<f64>,
+    pub(crate) warm_ns: Option<f64>,
     /// For each point, the bootstrap medians of its cell.
     #[serde(skip)]
-    pub boot: Vec<Vec<f64>>,
+    pub(crate) boot: Vec<Vec<f64>>,
 }
 
 impl CostCurve {
     /// C(n), `None` below the smallest batch or beyond the largest without a warm figure.
-    pub fn cost(&self, n: f64) -> Option<f64> {
+    pub(crate) fn cost(&self, n: f64) -> Option<f64> {
         let (&(b0, c0), &(bl, cl)) = (self.points.first()?, self.points.last()?);
         if n < f64::from(b0) {
             return None;
@@ -149,7 +149,7 @@ impl CostCurve {
     }
 
     /// Where the curve is defined: from the smallest batch to the largest, or to the horizon.
-    pub fn range(&self) -> Option<(f64, f64)> {
+    pub(crate) fn range(&self) -> Option<(f64, f64)> {
         let lo = f64::from(self.points.first()?.0);
         let hi = if self.warm_ns.is_some() {
             HORIZON
@@ -162,7 +162,7 @@ impl CostCurve {
 
 /// The cost curves of `cost`; `floor_of` gives a codec's runtime's floor (a codec without one,
 /// or a floor itself, has no process curve).
-pub fn cost_curves(
+pub(crate) fn cost_curves(
     cells: &[CellSummary],
     warm: &[WarmEstimate],
     cost: Cost,
@@ -215,31 +215,31 @@ pub fn cost_curves(
 
 /// Where two curves cross.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Crossing {
+pub(crate) struct Crossing {
     /// The first whole number of operations at which the cheaper codec has changed.
-    pub n: u64,
+    pub(crate) n: u64,
     /// The codec cheaper just before `n`, and the one cheaper from `n` on.
-    pub cheaper_before: String,
-    pub cheaper_after: String,
+    pub(crate) cheaper_before: String,
+    pub(crate) cheaper_after: String,
     /// True when `n` lies beyond the largest measured batch (warm extrapolation).
-    pub extrapolated: bool,
+    pub(crate) extrapolated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BreakEven {
+pub(crate) struct BreakEven {
     /// The figure whose curves cross.
-    pub cost: Cost,
-    pub scenario: Scenario,
-    pub a: String,
-    pub b: String,
+    pub(crate) cost: Cost,
+    pub(crate) scenario: Scenario,
+    pub(crate) a: String,
+    pub(crate) b: String,
     /// The codec cheaper at the smallest batch (`None`: equal there).
-    pub cheaper_first: Option<String>,
-    pub crossings: Vec<Crossing>,
+    pub(crate) cheaper_first: Option<String>,
+    pub(crate) crossings: Vec<Crossing>,
     /// The largest n the comparison covers (the horizon, or the largest batch without warm data).
-    pub searched_to: f64,
+    pub(crate) searched_to: f64,
     /// When the curves cross: from which n on the codec cheaper at the far end stays cheaper,
     /// with a bootstrap interval.
-    pub settles: Option<Settles>,
+    pub(crate) settles: Option<Settles>,
 }
 
 /// "From n on, `codec` stays cheaper", with a percentile bootstrap interval: each cell's
@@ -247,17 +247,17 @@ pub struct BreakEven {
 /// again. A bound of `None` means no such n within the search range (the other codec stays
 /// cheaper at the far end in that share of resamples).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Settles {
-    pub codec: String,
-    pub n: u64,
-    pub lo: Option<u64>,
-    pub hi: Option<u64>,
-    pub level: f64,
+pub(crate) struct Settles {
+    pub(crate) codec: String,
+    pub(crate) n: u64,
+    pub(crate) lo: Option<u64>,
+    pub(crate) hi: Option<u64>,
+    pub(crate) level: f64,
 }
 
 /// Break-evens of every pair of codecs (but the `baselines`, the harness floor) in each
 /// scenario, with intervals at `level`.
-pub fn break_evens(
+pub(crate) fn break_evens(
     curves: &[CostCurve],
     baselines: &BTreeSet<String>,
     level: f64,

@@ -7,24 +7,24 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct ConformanceSummary {
-    pub codec: String,
-    pub files: usize,
+pub(crate) struct ConformanceSummary {
+    pub(crate) codec: String,
+    pub(crate) files: usize,
     /// Files the table marks correct (for `i` files any clean outcome is correct).
-    pub correct: usize,
+    pub(crate) correct: usize,
     /// `y` files (must accept) that were rejected.
-    pub rejected_valid: usize,
+    pub(crate) rejected_valid: usize,
     /// `n` files (must reject) that were accepted.
-    pub accepted_invalid: usize,
+    pub(crate) accepted_invalid: usize,
     /// `i` files (implementation-defined) accepted / rejected.
-    pub impl_accepted: usize,
-    pub impl_rejected: usize,
-    pub crashed: usize,
-    pub timeout: usize,
+    pub(crate) impl_accepted: usize,
+    pub(crate) impl_rejected: usize,
+    pub(crate) crashed: usize,
+    pub(crate) timeout: usize,
 }
 
 /// One summary per codec, sorted by codec.
-pub fn summarize(rows: &[ConformanceRow]) -> Vec<ConformanceSummary> {
+pub(crate) fn summarize(rows: &[ConformanceRow]) -> Vec<ConformanceSummary> {
     let mut by: BTreeMap<&str, ConformanceSummary> = BTreeMap::new();
     for r in rows {
         let s = by.entry(&r.codec).or_insert_with(|| ConformanceSummary {

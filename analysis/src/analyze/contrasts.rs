@@ -24,16 +24,16 @@ pub struct ContrastRow {
     pub key: CellKey,
     /// The cell it is paired with, the denominator: the reference codec's same cell, or the
     /// first build's.
-    pub against: CellKey,
-    pub figure: Span,
+    pub(crate) against: CellKey,
+    pub(crate) figure: Span,
     /// `None` when no block holds a usable sample of both.
     pub contrast: Option<PairedContrast>,
     /// The precision the ratio reached: its interval's relative half-width on the wider side,
     /// as `cold run --precision` asks it; `None` without an interval.
-    pub half_width: Option<f64>,
+    pub(crate) half_width: Option<f64>,
     /// Holm-adjusted p across every contrast of the report.
-    pub p_holm: Option<f64>,
-    pub verdict: Verdict,
+    pub(crate) p_holm: Option<f64>,
+    pub(crate) verdict: Verdict,
 }
 
 /// A cell's process over its runtime's floor against the reference's same cell over its own:
@@ -42,18 +42,18 @@ pub struct ContrastRow {
 /// of the over-floor medians, with a percentile bootstrap interval (each of the four cells'
 /// medians redrawn from its exact bootstrap distribution, the same draws as the break-even's).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ProcessRatio {
-    pub key: CellKey,
-    pub against: CellKey,
+pub(crate) struct ProcessRatio {
+    pub(crate) key: CellKey,
+    pub(crate) against: CellKey,
     /// `None` when the cell's process or the reference's is not above its floor's.
-    pub ratio: Option<f64>,
+    pub(crate) ratio: Option<f64>,
     /// `None` when a resampled over floor of the reference is not above zero.
-    pub interval: Option<(f64, f64)>,
+    pub(crate) interval: Option<(f64, f64)>,
 }
 
 /// The process ratio of every cell of a non-reference codec (not a floor) against the
 /// reference's same cell, at `level`; `floor_of` gives each codec's runtime's floor.
-pub fn process_ratios(
+pub(crate) fn process_ratios(
     cells: &[super::cells::CellSummary],
     reference: &str,
     baselines: &BTreeSet<String>,
@@ -193,7 +193,7 @@ pub fn against_reference(
 /// The run's variants in the order ratios are taken (the first is the denominator): the
 /// manifest's order when it lists several, then portable, native and the others by name; only
 /// variants that have cells. Fewer than two: no variant ratio.
-pub fn variant_order(listed: &[VariantEntry], present: &BTreeSet<Variant>) -> Vec<Variant> {
+pub(crate) fn variant_order(listed: &[VariantEntry], present: &BTreeSet<Variant>) -> Vec<Variant> {
     let mut order: Vec<Variant> = listed.iter().map(|v| v.variant).collect();
     order.extend([Variant::PORTABLE, Variant::NATIVE]);
     order.extend(present.iter().copied());
@@ -206,7 +206,7 @@ pub fn variant_order(listed: &[VariantEntry], present: &BTreeSet<Variant>) -> Ve
 
 /// For every cell of the first variant in `order` and every later variant that has the same
 /// cell: that variant's figure over the first's.
-pub fn between_builds(
+pub(crate) fn between_builds(
     grouped: &Grouped,
     order: &[Variant],
     figure: Span,

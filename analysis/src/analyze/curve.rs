@@ -22,32 +22,32 @@ use stats::changepoint;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The clock's price above which the report warns: 0.1% of C(N).
-pub const CLOCK_SHARE_LIMIT: f64 = 0.001;
+pub(crate) const CLOCK_SHARE_LIMIT: f64 = 0.001;
 
 /// The operation counts the straight line of `coldwarm` is fed from: its default batches.
-pub const STRAIGHT_LINE_BATCHES: [u64; 3] = [1, 10, 100];
+pub(crate) const STRAIGHT_LINE_BATCHES: [u64; 3] = [1, 10, 100];
 
 /// One ok sample of a curve run: its cell and block, its init, the price of 1,000 clock reads,
 /// and C(n) at each read (`ops` the schedule of its batch and window).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Process {
-    pub key: CellKey,
-    pub block: u32,
-    pub init_ns: u64,
-    pub clock_1000_ns: u64,
-    pub ops: Vec<u64>,
-    pub cost_ns: Vec<u64>,
+    pub(crate) key: CellKey,
+    pub(crate) block: u32,
+    pub(crate) init_ns: u64,
+    pub(crate) clock_1000_ns: u64,
+    pub(crate) ops: Vec<u64>,
+    pub(crate) cost_ns: Vec<u64>,
 }
 
 impl Process {
     /// C(n) at read `n`, if the clock was read after operation n.
-    pub fn cost_at(&self, n: u64) -> Option<u64> {
+    pub(crate) fn cost_at(&self, n: u64) -> Option<u64> {
         Some(self.cost_ns[self.ops.binary_search(&n).ok()?])
     }
 
     /// The time per operation in each window of `window` operations: t_k = (C(kW) −
     /// C((k − 1)W)) / W for k = 1..=N/W, C(0) the sample's init.
-    pub fn windows(&self, window: u64) -> Vec<f64> {
+    pub(crate) fn windows(&self, window: u64) -> Vec<f64> {
         let mut prev = self.init_ns as f64;
         let mut out = Vec::new();
         if window == 0 {
@@ -64,14 +64,14 @@ impl Process {
     }
 
     /// The clock's reads over the library's cost: reads × clock_1000_ns / 1000 over C(N).
-    pub fn clock_share(&self) -> Option<f64> {
+    pub(crate) fn clock_share(&self) -> Option<f64> {
         let total = *self.cost_ns.last()? as f64;
         (total > 0.0).then(|| self.ops.len() as f64 * self.clock_1000_ns as f64 / 1000.0 / total)
     }
 }
 
 /// The operation counts the report's tables show: 1, 10, 100, … up to the batch, and the batch.
-pub fn shown(batch: u64) -> Vec<u64> {
+pub(crate) fn shown(batch: u64) -> Vec<u64> {
     let mut v: Vec<u64> = std::iter::successors(Some(1u64), |n| n.checked_mul(10))
         .take_while(|&n| n <= batch)
         .collect();
@@ -83,52 +83,52 @@ pub fn shown(batch: u64) -> Vec<u64> {
 
 /// How many processes of a cell fell in each class.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClassCount {
-    pub class: &'static str,
-    pub processes: usize,
+pub(crate) struct ClassCount {
+    pub(crate) class: &'static str,
+    pub(crate) processes: usize,
 }
 
 /// One codec's paired ratio to the reference at `n` operations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CheckpointRatio {
-    pub n: u64,
-    pub against: String,
-    pub contrast: Option<PairedContrast>,
+pub(crate) struct CheckpointRatio {
+    pub(crate) n: u64,
+    pub(crate) against: String,
+    pub(crate) contrast: Option<PairedContrast>,
 }
 
 /// One cell of a curve run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CurveCell {
-    pub key: CellKey,
-    pub window: u64,
+pub(crate) struct CurveCell {
+    pub(crate) key: CellKey,
+    pub(crate) window: u64,
     /// Processes with a curve (one per block).
-    pub processes: usize,
+    pub(crate) processes: usize,
     /// The reads, and at each the median C(n) across processes and its interval (`None`: too
     /// few processes for one at the level).
-    pub ops: Vec<u64>,
-    pub median_ns: Vec<f64>,
-    pub interval: Vec<Option<(f64, f64)>>,
+    pub(crate) ops: Vec<u64>,
+    pub(crate) median_ns: Vec<f64>,
+    pub(crate) interval: Vec<Option<(f64, f64)>>,
     /// The median across processes of each window's time per operation.
-    pub window_ns: Vec<f64>,
+    pub(crate) window_ns: Vec<f64>,
     /// The processes of each class, in the classes' order.
-    pub classes: Vec<ClassCount>,
+    pub(crate) classes: Vec<ClassCount>,
     /// The median position of the changepoints, in operations (the window's first operation
     /// less one: "after operation n").
-    pub changepoint_ops: Option<f64>,
+    pub(crate) changepoint_ops: Option<f64>,
     /// The median across processes of each one's steady state per operation.
-    pub steady_ns: Option<f64>,
+    pub(crate) steady_ns: Option<f64>,
     /// Criterion's or JMH's time per operation, where one exists.
-    pub warm_ns: Option<f64>,
-    pub steady_over_warm: Option<f64>,
+    pub(crate) warm_ns: Option<f64>,
+    pub(crate) steady_over_warm: Option<f64>,
     /// The median of each process's [`Process::clock_share`].
-    pub clock_share: Option<f64>,
+    pub(crate) clock_share: Option<f64>,
     /// Paired ratios to the reference at the shown checkpoints (empty for the reference).
-    pub ratios: Vec<CheckpointRatio>,
+    pub(crate) ratios: Vec<CheckpointRatio>,
 }
 
 impl CurveCell {
     /// The median C(n), if the clock was read after operation n.
-    pub fn median_at(&self, n: u64) -> Option<(f64, Option<(f64, f64)>)> {
+    pub(crate) fn median_at(&self, n: u64) -> Option<(f64, Option<(f64, f64)>)> {
         let i = self.ops.binary_search(&n).ok()?;
         Some((self.median_ns[i], self.interval[i]))
     }
@@ -136,14 +136,14 @@ impl CurveCell {
 
 /// Which of two curves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     A,
     B,
 }
 
 /// Where two median curves cross, read on every read point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cross {
+pub(crate) enum Cross {
     /// `cheaper` costs at most the other from operation `n` on, and more at some read before.
     From { cheaper: Side, n: u64 },
     /// `cheaper` costs at most the other at every read: no crossing.
@@ -161,7 +161,7 @@ fn halves(v: f64) -> i128 {
 /// The crossing of curves `a` and `b` read at `ops`: the codec cheaper at the last read, and the
 /// smallest whole n from which its cost, linear between two reads, is at most the other's over
 /// every later read.
-pub fn crossing(ops: &[u64], a: &[f64], b: &[f64]) -> Cross {
+pub(crate) fn crossing(ops: &[u64], a: &[f64], b: &[f64]) -> Cross {
     let len = ops.len().min(a.len()).min(b.len());
     let d: Vec<i128> = (0..len).map(|i| halves(a[i]) - halves(b[i])).collect();
     let Some(&last) = d.last() else {
@@ -193,7 +193,7 @@ pub fn crossing(ops: &[u64], a: &[f64], b: &[f64]) -> Cross {
 /// The measured crossing of a codec with the reference.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Measured {
+pub(crate) enum Measured {
     /// `cheaper` stays cheaper from `n` on; the percentile bootstrap interval over blocks
     /// (`None` for a bound: no such n up to the batch in that share of resamples).
     From {
@@ -210,17 +210,17 @@ pub enum Measured {
 /// Beyond the last read, when the curves do not cross within it: where straight lines from
 /// C(N) with each codec's in-process steady state per operation cross.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Beyond {
+pub(crate) struct Beyond {
     /// The codec that becomes the cheaper, and from which n; `None` when the lines never meet.
-    pub cheaper_after: String,
-    pub n: Option<u64>,
+    pub(crate) cheaper_after: String,
+    pub(crate) n: Option<u64>,
 }
 
 /// What coldwarm's straight line gives when fed this curve's C(1), C(10), C(100) and the warm
 /// time per operation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum StraightLine {
+pub(crate) enum StraightLine {
     NoWarmFigure,
     /// `cheaper` stays cheaper from `n` (the straight line's last crossing).
     From {
@@ -235,34 +235,34 @@ pub enum StraightLine {
 
 /// A codec against the reference over one fixture × op × variant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CurveCrossing {
-    pub scenario: Scenario,
-    pub codec: String,
-    pub reference: String,
+pub(crate) struct CurveCrossing {
+    pub(crate) scenario: Scenario,
+    pub(crate) codec: String,
+    pub(crate) reference: String,
     /// The last read: the batch of both cells.
-    pub batch: u64,
-    pub measured: Measured,
+    pub(crate) batch: u64,
+    pub(crate) measured: Measured,
     /// Only when the measured curves do not cross.
-    pub beyond: Option<Beyond>,
-    pub straight_line: StraightLine,
+    pub(crate) beyond: Option<Beyond>,
+    pub(crate) straight_line: StraightLine,
     /// measured n / the straight line's n, when both name the same codec.
-    pub measured_over_straight: Option<f64>,
+    pub(crate) measured_over_straight: Option<f64>,
 }
 
 /// Everything a curve run's report says.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CurveReport {
-    pub cells: Vec<CurveCell>,
-    pub crossings: Vec<CurveCrossing>,
+pub(crate) struct CurveReport {
+    pub(crate) cells: Vec<CurveCell>,
+    pub(crate) crossings: Vec<CurveCrossing>,
 }
 
 impl CurveReport {
-    pub fn cell(&self, key: &CellKey) -> Option<&CurveCell> {
+    pub(crate) fn cell(&self, key: &CellKey) -> Option<&CurveCell> {
         self.cells.iter().find(|c| &c.key == key)
     }
 
     /// The crossing of `key`'s codec with the reference in its scenario.
-    pub fn crossing_of(&self, key: &CellKey) -> Option<&CurveCrossing> {
+    pub(crate) fn crossing_of(&self, key: &CellKey) -> Option<&CurveCrossing> {
         let s = Scenario::of(key);
         self.crossings
             .iter()
@@ -270,7 +270,7 @@ impl CurveReport {
     }
 
     /// The scenarios that have curves, in order.
-    pub fn scenarios(&self) -> Vec<Scenario> {
+    pub(crate) fn scenarios(&self) -> Vec<Scenario> {
         let s: BTreeSet<Scenario> = self.cells.iter().map(|c| Scenario::of(&c.key)).collect();
         s.into_iter().collect()
     }
@@ -278,13 +278,13 @@ impl CurveReport {
 
 /// How the curve figures are computed.
 #[derive(Debug, Clone)]
-pub struct CurveOptions<'a> {
-    pub reference: Option<&'a str>,
-    pub baselines: &'a BTreeSet<String>,
-    pub warm: &'a [WarmEstimate],
-    pub level: f64,
-    pub resamples: usize,
-    pub seed: u64,
+pub(crate) struct CurveOptions<'a> {
+    pub(crate) reference: Option<&'a str>,
+    pub(crate) baselines: &'a BTreeSet<String>,
+    pub(crate) warm: &'a [WarmEstimate],
+    pub(crate) level: f64,
+    pub(crate) resamples: usize,
+    pub(crate) seed: u64,
 }
 
 /// The median of `values`, and its order-statistic interval at `level`.
@@ -562,7 +562,7 @@ fn crossing_with(
 }
 
 /// Every figure of a curve run.
-pub fn analyze(processes: &[Process], opts: &CurveOptions) -> CurveReport {
+pub(crate) fn analyze(processes: &[Process], opts: &CurveOptions) -> CurveReport {
     let by = by_cell(processes);
     let keys: Vec<&CellKey> = by.keys().collect();
     let mut cells: Vec<CurveCell> = par_map(&keys, |k| summarize_cell(k, &by[*k], opts));
@@ -606,7 +606,7 @@ pub fn analyze(processes: &[Process], opts: &CurveOptions) -> CurveReport {
 }
 
 /// The report's warnings about a curve run: a clock whose reads cost more than 0.1% of C(N).
-pub fn warnings(report: &CurveReport) -> Vec<String> {
+pub(crate) fn warnings(report: &CurveReport) -> Vec<String> {
     report
         .cells
         .iter()

@@ -35,21 +35,21 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MachineEntry {
     /// `M1`, `M2`, … in the order of their first shard.
-    pub name: String,
-    pub machine: Machine,
+    pub(crate) name: String,
+    pub(crate) machine: Machine,
     /// Its shards, in order.
-    pub shards: Vec<MachineShard>,
+    pub(crate) shards: Vec<MachineShard>,
     /// Planned samples over its shards.
-    pub planned: u64,
+    pub(crate) planned: u64,
 }
 
 /// A shard of a machine: which part, the blocks it took, the folder it was merged from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MachineShard {
-    pub shard: Shard,
+pub(crate) struct MachineShard {
+    pub(crate) shard: Shard,
     /// [start, end).
-    pub blocks: (u32, u32),
-    pub from: String,
+    pub(crate) blocks: (u32, u32),
+    pub(crate) from: String,
 }
 
 /// The machines of a merged run, in order.
@@ -89,7 +89,7 @@ impl Machines {
     }
 
     /// The machine block `b` ran on (its index in the list).
-    pub fn of_block(&self, b: u32) -> Option<usize> {
+    pub(crate) fn of_block(&self, b: u32) -> Option<usize> {
         self.0.iter().position(|e| {
             e.shards
                 .iter()
@@ -98,51 +98,51 @@ impl Machines {
     }
 
     /// Whether the run was made on more than one machine.
-    pub fn several(&self) -> bool {
+    pub(crate) fn several(&self) -> bool {
         self.0.len() > 1
     }
 }
 
 /// One comparison against the reference, machine by machine and pooled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AcrossMachines {
-    pub key: CellKey,
-    pub against: CellKey,
+pub(crate) struct AcrossMachines {
+    pub(crate) key: CellKey,
+    pub(crate) against: CellKey,
     /// The contrast on each machine, in the machines' order (`None`: no pair there).
-    pub machines: Vec<Option<PairedContrast>>,
+    pub(crate) machines: Vec<Option<PairedContrast>>,
     /// Every machine's pairs together: the report's contrast.
-    pub pooled: Option<PairedContrast>,
+    pub(crate) pooled: Option<PairedContrast>,
     /// Cochran's Q over the machines whose contrast has an interval; `None` below two.
-    pub heterogeneity: Option<Heterogeneity>,
+    pub(crate) heterogeneity: Option<Heterogeneity>,
     /// Q's p-value, Holm-adjusted across the report's comparisons.
-    pub p_holm: Option<f64>,
+    pub(crate) p_holm: Option<f64>,
     /// The adjusted p is below α: the machines disagree on this ratio.
-    pub disagree: bool,
+    pub(crate) disagree: bool,
 }
 
 /// A figure of one cell on each machine (`None` where it has no sample there).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PerMachine {
-    pub key: CellKey,
-    pub values: Vec<Option<f64>>,
+pub(crate) struct PerMachine {
+    pub(crate) key: CellKey,
+    pub(crate) values: Vec<Option<f64>>,
 }
 
 /// What a report says across the machines of a merged run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AcrossReport {
-    pub machines: Machines,
+pub(crate) struct AcrossReport {
+    pub(crate) machines: Machines,
     /// With several machines: every contrast against the reference, per machine and pooled.
-    pub ratios: Vec<AcrossMachines>,
+    pub(crate) ratios: Vec<AcrossMachines>,
     /// Each floor's median wall on each machine (the floor cells of the noise table).
-    pub floor_walls: Vec<PerMachine>,
+    pub(crate) floor_walls: Vec<PerMachine>,
     /// The probe's first operation over its floor's, medians, on each machine: the price of
     /// detecting the CPU's features there.
-    pub detection: Vec<PerMachine>,
+    pub(crate) detection: Vec<PerMachine>,
 }
 
 impl AcrossReport {
     /// The comparisons on which the machines disagree.
-    pub fn disagreeing(&self) -> impl Iterator<Item = &AcrossMachines> {
+    pub(crate) fn disagreeing(&self) -> impl Iterator<Item = &AcrossMachines> {
         self.ratios.iter().filter(|r| r.disagree)
     }
 }
@@ -168,7 +168,7 @@ fn medians(
 /// report's, each split by machine), the floors' walls (`floors`: the floor cells), and the
 /// price of CPU-feature detection where `probe` ran with its floor `probe_floor`; intervals at
 /// `level`, disagreement judged at `alpha`.
-pub fn across(
+pub(crate) fn across(
     grouped: &Grouped,
     machines: Machines,
     contrasts: &[ContrastRow],

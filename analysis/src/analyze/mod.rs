@@ -2,15 +2,15 @@
 //! reference, cold against warm, the conformance summary and the warnings. Pure: no files are
 //! read or written here, so each step is testable on synthetic rows.
 
-pub mod beside;
+pub(crate) mod beside;
 pub mod cells;
-pub mod coldwarm;
-pub mod conformance;
+pub(crate) mod coldwarm;
+pub(crate) mod conformance;
 pub mod contrasts;
-pub mod curve;
+pub(crate) mod curve;
 pub mod machines;
-pub mod manifest;
-pub mod noise;
-pub mod precision;
-pub mod runtimes;
-pub mod warnings;
+pub(crate) mod manifest;
+pub(crate) mod noise;
+pub(crate) mod precision;
+pub(crate) mod runtimes;
+pub(crate) mod warnings;

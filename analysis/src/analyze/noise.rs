@@ -14,21 +14,21 @@ use std::collections::BTreeMap;
 
 /// The spread of one figure of one cell, relative to its median.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Spread {
-    pub n: usize,
-    pub median: f64,
+pub(crate) struct Spread {
+    pub(crate) n: usize,
+    pub(crate) median: f64,
     /// (p75 − p25) / median, type-7 quartiles.
-    pub iqr_ratio: f64,
+    pub(crate) iqr_ratio: f64,
     /// median |x − median| / median.
-    pub mad_ratio: f64,
+    pub(crate) mad_ratio: f64,
     /// Spearman's ρ of the figure against the block index; `None` below 4 samples or when
     /// either side is constant.
-    pub drift: Option<Spearman>,
+    pub(crate) drift: Option<Spearman>,
 }
 
 /// The spread of `values` taken in `blocks` (the same length); `None` without values or with
 /// a median that is not above zero.
-pub fn spread(blocks: &[f64], values: &[f64]) -> Option<Spread> {
+pub(crate) fn spread(blocks: &[f64], values: &[f64]) -> Option<Spread> {
     let s = sorted(values);
     let m = median(&s)?;
     if m <= 0.0 {
@@ -45,16 +45,16 @@ pub fn spread(blocks: &[f64], values: &[f64]) -> Option<Spread> {
 
 /// One floor cell's noise.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NoiseRow {
-    pub key: CellKey,
-    pub runtime: String,
-    pub wall: Option<Spread>,
-    pub init_plus_ops: Option<Spread>,
+pub(crate) struct NoiseRow {
+    pub(crate) key: CellKey,
+    pub(crate) runtime: String,
+    pub(crate) wall: Option<Spread>,
+    pub(crate) init_plus_ops: Option<Spread>,
 }
 
 /// The noise of every floor: `floors` gives each floor codec's runtime. One row per floor and
 /// fixture × op × variant, at the floor's smallest batch there, in key order.
-pub fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec<NoiseRow> {
+pub(crate) fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec<NoiseRow> {
     let mut smallest: BTreeMap<(&str, &str, schema::Op, schema::Variant), &CellKey> =
         BTreeMap::new();
     for key in grouped.cells.keys() {

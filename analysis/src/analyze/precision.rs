@@ -11,23 +11,23 @@ use std::collections::BTreeSet;
 
 /// What a report says of a `--precision` run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PrecisionRun {
+pub(crate) struct PrecisionRun {
     /// The rule and where the run stood when it stopped, as the manifest records them.
-    pub rule: Stopping,
+    pub(crate) rule: Stopping,
     /// Samples per cell (= blocks) the run took.
-    pub samples_per_cell: Option<u32>,
+    pub(crate) samples_per_cell: Option<u32>,
     /// The rule's intervals as this report computes them (every cell's median but the
     /// floors', and every ratio to the rule's reference when the report's reference is the
     /// same): how many there are, and how many are within the target.
-    pub intervals: usize,
-    pub within: usize,
+    pub(crate) intervals: usize,
+    pub(crate) within: usize,
 }
 
 impl PrecisionRun {
     /// The run's rule and standing, the samples per cell it took, and this report's count of
     /// the rule's intervals within the target (`floors` are not asked; the ratios are counted
     /// only when `reference`, the report's, is the rule's).
-    pub fn of(
+    pub(crate) fn of(
         rule: &Stopping,
         samples_per_cell: Option<u32>,
         cells: &[CellSummary],

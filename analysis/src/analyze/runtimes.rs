@@ -10,37 +10,41 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// The runtime of the codecs the manifest gives none: Rust binaries.
-pub const RUST: &str = "rust";
+pub(crate) const RUST: &str = "rust";
 
 /// One runtime of the run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Runtime {
+pub(crate) struct Runtime {
     /// `rust`, or the manifest's name (`jvm`, `python`, `node`).
-    pub name: String,
+    pub(crate) name: String,
     /// Its version as the manifest gives it (rustc's for Rust).
-    pub version: Option<String>,
+    pub(crate) version: Option<String>,
     /// Its floor: the codec of this runtime with the style `baseline` (the first, in the
     /// manifest's order); `None` when the run has none.
-    pub floor: Option<String>,
+    pub(crate) floor: Option<String>,
     /// Its codecs with samples in the run, the floor included, in the manifest's order (codecs
     /// the manifest does not list last, by name).
-    pub codecs: Vec<String>,
+    pub(crate) codecs: Vec<String>,
     /// The codecs the manifest reads against another baseline of this runtime than `floor`
     /// (the JVM's common-model children, against the common-model floor), with that floor.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub other_floors: std::collections::BTreeMap<String, String>,
+    pub(crate) other_floors: std::collections::BTreeMap<String, String>,
 }
 
 /// The runtimes of a run in the order the report groups codecs: Rust first, then the others in
 /// the order their first codec has in the manifest.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct Runtimes(pub Vec<Runtime>);
+pub(crate) struct Runtimes(pub Vec<Runtime>);
 
 impl Runtimes {
     /// The runtimes of the codecs `in_run` as the manifest's `codecs` describe them (a codec
     /// it does not list is taken for Rust, with no style); `rustc` is Rust's version.
-    pub fn of(codecs: &[CodecEntry], in_run: &BTreeSet<&str>, rustc: Option<&str>) -> Runtimes {
+    pub(crate) fn of(
+        codecs: &[CodecEntry],
+        in_run: &BTreeSet<&str>,
+        rustc: Option<&str>,
+    ) -> Runtimes {
         let listed = codecs.iter().filter(|c| in_run.contains(c.id.as_str()));
         let unlisted = in_run
             .iter()
@@ -102,7 +106,7 @@ impl Runtimes {
     }
 
     /// Whether the run's codecs are of more than one runtime.
-    pub fn several(&self) -> bool {
+    pub(crate) fn several(&self) -> bool {
         self.0.len() > 1
     }
 
@@ -114,13 +118,13 @@ impl Runtimes {
     }
 
     /// The runtime of `codec` (Rust for a codec the run does not have).
-    pub fn runtime_of(&self, codec: &str) -> &str {
+    pub(crate) fn runtime_of(&self, codec: &str) -> &str {
         self.find(codec)
             .map_or(RUST, |(i, _)| self.0[i].name.as_str())
     }
 
     /// The floor `codec`'s figures are read against: its own runtime's.
-    pub fn floor_of(&self, codec: &str) -> Option<&str> {
+    pub(crate) fn floor_of(&self, codec: &str) -> Option<&str> {
         let r = &self.0[self.find(codec)?.0];
         r.other_floors
             .get(codec)
@@ -130,7 +134,7 @@ impl Runtimes {
 
     /// Where `codec` stands in the report's grouping: its runtime's place, then its place in
     /// that runtime's list; unknown codecs after all others.
-    pub fn rank(&self, codec: &str) -> (usize, usize) {
+    pub(crate) fn rank(&self, codec: &str) -> (usize, usize) {
         self.find(codec).unwrap_or((usize::MAX, usize::MAX))
     }
 }

@@ -7,11 +7,11 @@ use schema::run_folder::{CheckStatus, Manifest};
 use std::collections::BTreeMap;
 
 /// Drift is flagged when |ρ| of init_plus_ops against the block index is at least this…
-pub const DRIFT_RHO: f64 = 0.3;
+pub(crate) const DRIFT_RHO: f64 = 0.3;
 /// …and its p-value is below this.
-pub const DRIFT_P: f64 = 0.01;
+pub(crate) const DRIFT_P: f64 = 0.01;
 /// Outliers (beyond the 1.5·IQR fences) are "many" above this share of a cell's samples.
-pub const OUTLIER_SHARE: f64 = 0.10;
+pub(crate) const OUTLIER_SHARE: f64 = 0.10;
 /// At most this many cells are named in one warning.
 const LIST: usize = 8;
 
@@ -30,7 +30,7 @@ pub(crate) fn list(items: &[String]) -> String {
 }
 
 /// The warnings, most serious first.
-pub fn warnings(
+pub(crate) fn warnings(
     manifest: Option<&Manifest>,
     planned: usize,
     finished_samples: usize,

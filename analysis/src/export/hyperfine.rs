@@ -14,7 +14,7 @@ use schema::rows::CellSamples;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-pub struct Hyperfine;
+pub(crate) struct Hyperfine;
 
 #[derive(Serialize)]
 struct Export {

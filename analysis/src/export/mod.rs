@@ -1,7 +1,7 @@
 //! `export`: a cold run in other tools' formats. One small module per format behind one trait,
 //! as hyperfine lays out its exporters.
 
-pub mod hyperfine;
+pub(crate) mod hyperfine;
 
 use crate::inputs::run::Run;
 use crate::measure::Span;

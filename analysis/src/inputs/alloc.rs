@@ -3,7 +3,7 @@
 
 use anyhow::{ensure, Result};
 use schema::csv_rows::for_each_row;
-pub use schema::warm_files::AllocRow;
+pub(crate) use schema::warm_files::AllocRow;
 use std::path::Path;
 
 /// The most a count per operation can plausibly be (a terabyte a call).

@@ -2,7 +2,7 @@
 //! with what was expected (`y` must accept, `n` must reject, `i` either) and what happened.
 
 use anyhow::Result;
-pub use schema::conformance_file::ConformanceRow;
+pub(crate) use schema::conformance_file::ConformanceRow;
 use schema::csv_rows::read_rows;
 use std::path::Path;
 

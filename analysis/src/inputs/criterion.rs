@@ -12,39 +12,39 @@ use std::path::{Path, PathBuf};
 /// One warm benchmark's median time per operation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WarmEstimate {
-    pub fixture: String,
-    pub op: Op,
-    pub codec: String,
+    pub(crate) fixture: String,
+    pub(crate) op: Op,
+    pub(crate) codec: String,
     /// The folder under criterion's root (`portable`, `native`); `None` when there is none.
-    pub variant: Option<Variant>,
-    pub median_ns: f64,
-    pub lo_ns: f64,
-    pub hi_ns: f64,
+    pub(crate) variant: Option<Variant>,
+    pub(crate) median_ns: f64,
+    pub(crate) lo_ns: f64,
+    pub(crate) hi_ns: f64,
     /// How many samples criterion took (`sample.json`); a quick pass takes 10, a full one 100.
-    pub criterion_samples: Option<usize>,
+    pub(crate) criterion_samples: Option<usize>,
     /// A forked run's figure: the median and interval above are across these processes, each
     /// process's own estimate kept as a detail. `None`: one process's estimate (criterion's or
     /// JMH's own).
-    pub forks: Option<Forks>,
+    pub(crate) forks: Option<Forks>,
     /// The global allocator the processes ran on, where the run recorded it.
-    pub allocator: Option<Allocator>,
+    pub(crate) allocator: Option<Allocator>,
 }
 
 /// The processes behind a forked warm figure.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Forks {
+pub(crate) struct Forks {
     /// How many processes measured the cell.
-    pub processes: usize,
+    pub(crate) processes: usize,
     /// What the interval across them guarantees for the median of the processes' figures: 95%
     /// from 6 processes, or the whole range's own coverage below (93.75% for 5).
-    pub coverage: f64,
+    pub(crate) coverage: f64,
     /// Each process's criterion estimate (median, and criterion's interval within the process),
     /// in fork order.
-    pub within: Vec<(f64, f64, f64)>,
+    pub(crate) within: Vec<(f64, f64, f64)>,
 }
 
 /// Criterion's full mode takes this many samples; fewer means a quick or shortened pass.
-pub const FULL_SAMPLES: usize = 100;
+pub(crate) const FULL_SAMPLES: usize = 100;
 
 #[derive(Deserialize)]
 struct SampleJson {

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The interval's level across processes (reached from 6 processes; below, the whole range).
-pub const LEVEL: f64 = 0.95;
+pub(crate) const LEVEL: f64 = 0.95;
 
 /// The most thaw reads of a forks manifest.
 const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
@@ -100,7 +100,7 @@ fn read_manifest(dir: &Path) -> Result<ForksManifest> {
 /// One cell's figure across its processes: the median of their medians with the interval across
 /// them, criterion's samples the fewest any process took (a quick process makes the figure a
 /// first look). `None` for no process.
-pub fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
+pub(crate) fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
     let first = processes.first()?;
     let medians: Vec<f64> = processes.iter().map(|p| p.median_ns).collect();
     let sorted = stats::quantile::sorted(&medians);

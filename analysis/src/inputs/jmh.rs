@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 /// JMH bench class → the cold codec id it measures. `warm/jvm/src/main/java/thaw/jmh/Codecs.java`
 /// holds the same table (`BENCHES`); a test checks that the two agree and that every id is a
 /// cold codec's (`runtimes/jvm/codec-<id>.toml`).
-pub const BENCHES: &[(&str, &str)] = &[
+pub(crate) const BENCHES: &[(&str, &str)] = &[
     ("thaw.jmh.KotlinxBench", "kotlinx"),
     ("thaw.jmh.GsonBench", "gson"),
     ("thaw.jmh.JacksonBench", "jackson"),
@@ -43,17 +43,17 @@ pub const BENCHES: &[(&str, &str)] = &[
 ];
 
 /// The one JMH parameter of thaw's benches: the fixture.
-pub const FIXTURE_PARAM: &str = "fixture";
+pub(crate) const FIXTURE_PARAM: &str = "fixture";
 
 /// The most thaw reads of one JMH result file (a full pass of every cell is a few hundred KB).
-pub const READ_LIMIT: u64 = 64 * 1024 * 1024;
+pub(crate) const READ_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// How deep below the root a result file may lie (`jmh/<jdk>/jmh.json` is one folder down).
 const MAX_DEPTH: usize = 8;
 
 /// The codec and op of a JMH benchmark name (`thaw.jmh.GsonBench.de` → `gson`, `de`); the error
 /// says what would be valid.
-pub fn cell_of(benchmark: &str) -> std::result::Result<(&'static str, Op), String> {
+pub(crate) fn cell_of(benchmark: &str) -> std::result::Result<(&'static str, Op), String> {
     let Some((class, method)) = benchmark.rsplit_once('.') else {
         return Err(format!(
             "benchmark `{}` is not <class>.<op> ({})",
@@ -88,7 +88,7 @@ fn valid_benches() -> String {
 }
 
 /// The variant of a JDK version as JMH writes it (`25.0.3` → `jdk25`, `1.8.0_392` → `jdk8`).
-pub fn jdk_variant(version: &str) -> std::result::Result<Variant, String> {
+pub(crate) fn jdk_variant(version: &str) -> std::result::Result<Variant, String> {
     let rest = version.strip_prefix("1.").unwrap_or(version);
     let major: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     match major.parse::<u32>() {
@@ -572,7 +572,7 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::warm_gate::GateDecision;
+    use schema::warm_files::GateDecision;
 
     /// A fresh folder for one test.
     fn tmp(name: &str) -> PathBuf {

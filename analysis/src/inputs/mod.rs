@@ -15,14 +15,14 @@ pub mod warm_gate;
 
 /// The shortest warm time per operation thaw takes: 0.01 ns, a twentieth of one cycle of a 5 GHz
 /// core; no operation is done in less, so a smaller estimate (1e-9, 5e-324) is a damaged file.
-pub const MIN_NS: f64 = 0.01;
+pub(crate) const MIN_NS: f64 = 0.01;
 
 /// The longest: 10^15 ns (11.6 days).
-pub const MAX_NS: f64 = 1e15;
+pub(crate) const MAX_NS: f64 = 1e15;
 
 /// Whether `ns` can be a warm time per operation (criterion's and JMH's alike): finite, from
 /// [`MIN_NS`] to below [`MAX_NS`]. Bounded on both sides, so that neither a chart's ticks nor a
 /// cold penalty (cold time over warm) is fed an impossible value.
-pub fn plausible_ns(ns: f64) -> bool {
+pub(crate) fn plausible_ns(ns: f64) -> bool {
     ns.is_finite() && (MIN_NS..MAX_NS).contains(&ns)
 }

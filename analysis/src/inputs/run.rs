@@ -20,31 +20,31 @@ use std::path::{Path, PathBuf};
 pub struct Run {
     pub dir: PathBuf,
     /// `None` when manifest.json is missing or not a thaw manifest (see `notes`).
-    pub manifest: Option<Manifest>,
+    pub(crate) manifest: Option<Manifest>,
     /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
-    pub plan: PlanCount,
+    pub(crate) plan: PlanCount,
     /// The finished samples, by cell.
     pub samples: Samples,
     /// What the run recorded of each sample: times, or counts (`--measure instructions`).
     pub measure: Measure,
     /// A run or resume is writing the folder now (it holds the folder's lock): who (the pid and
     /// command line it wrote into the lock), and its samples are the ones so far.
-    pub writing: Option<String>,
+    pub(crate) writing: Option<String>,
     /// What was missing or repaired while reading, for the report's warnings.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// The most a manifest may weigh (a run of every codec has a few hundred KiB).
-pub const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
+pub(crate) const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
 
 /// Whether a run or resume is writing `folder` now: it holds an exclusive lock on `.lock`.
-pub fn being_written(folder: &Folder) -> bool {
+pub(crate) fn being_written(folder: &Folder) -> bool {
     writer_of(folder).is_some()
 }
 
 /// Who is writing `folder` now, as it wrote into its `.lock` (its pid and command line); `None`
 /// when no run holds the lock.
-pub fn writer_of(folder: &Folder) -> Option<String> {
+pub(crate) fn writer_of(folder: &Folder) -> Option<String> {
     use std::io::Read;
     let f = folder.open_read(schema::run_folder::LOCK).ok()?;
     if !matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)) {
@@ -61,7 +61,7 @@ const POINTER_LIMIT: u64 = 4096;
 /// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
 /// first line of the file `path`, relative to that file's folder. Only a regular file of at most
 /// [`POINTER_LIMIT`] bytes is read: a FIFO or a device (`/dev/zero`) is refused at once.
-pub fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
+pub(crate) fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
     let meta = fs::metadata(path).with_context(|| {
         format!(
             "no run folder at {} (run `cold run` first, or give RUN_DIR)",

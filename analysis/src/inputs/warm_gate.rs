@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use schema::csv_rows::read_rows;
-pub use schema::warm_files::{GateDecision, GateRow};
+pub(crate) use schema::warm_files::GateRow;
 use std::path::Path;
 
 /// The decisions, plus a note if the last line was cut; `None` when the file does not exist.
@@ -18,6 +18,7 @@ pub fn load_gate(path: &Path) -> Result<Option<(Vec<GateRow>, Option<String>)>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use schema::warm_files::GateDecision;
 
     #[test]
     fn reads_the_warm_gate_format() {

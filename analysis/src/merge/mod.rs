@@ -29,8 +29,6 @@
 
 mod rules;
 
-pub use rules::{MACHINE_ENV, PER_SHARD};
-
 use crate::inputs::run::{being_written, resolve_run_dir, MANIFEST_LIMIT};
 use anyhow::{bail, ensure, Context, Result};
 use schema::csv_rows::write_rows;
@@ -46,24 +44,24 @@ use std::path::Path;
 #[derive(Debug, Clone)]
 pub struct Part {
     /// The folder as given.
-    pub from: String,
-    pub manifest: Manifest,
+    pub(crate) from: String,
+    pub(crate) manifest: Manifest,
     /// manifest.json as read, kept in the merged folder.
-    pub manifest_bytes: Vec<u8>,
-    pub plan: Vec<PlanRow>,
-    pub samples: Vec<SampleRow>,
+    pub(crate) manifest_bytes: Vec<u8>,
+    pub(crate) plan: Vec<PlanRow>,
+    pub(crate) samples: Vec<SampleRow>,
     /// What was repaired while reading (a torn last row).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// A merged run, before it is written.
 #[derive(Debug, Clone)]
 pub struct Merged {
     pub manifest: Manifest,
-    pub plan: Vec<PlanRow>,
+    pub(crate) plan: Vec<PlanRow>,
     pub samples: Vec<SampleRow>,
     /// Each shard's manifest, verbatim, and its name under `shards/`.
-    pub kept: Vec<(String, Vec<u8>)>,
+    pub(crate) kept: Vec<(String, Vec<u8>)>,
     /// What the user must know (an unfinished shard, a torn row).
     pub warnings: Vec<String>,
 }

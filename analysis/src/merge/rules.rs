@@ -17,7 +17,7 @@ use serde_json::Value;
 /// (command line, times, whether it finished), the machine, what the gate and the preflight said
 /// in words (the cells they left out, `excluded`, must agree: they shape the plan), the
 /// shard's own part of the plan, and where things were on its machine.
-pub const PER_SHARD: &[&str] = &[
+pub(crate) const PER_SHARD: &[&str] = &[
     "command_line",
     "machine",
     "started_utc",
@@ -44,7 +44,7 @@ pub const PER_SHARD: &[&str] = &[
 /// The variables the runner passes to every child from its own environment (cold's `PASSED`):
 /// their values are the machine's (`PATH=…`, `HOME=…`) and may differ; any other `--env` must
 /// not.
-pub const MACHINE_ENV: [&str; 2] = ["PATH", "HOME"];
+pub(crate) const MACHINE_ENV: [&str; 2] = ["PATH", "HOME"];
 
 /// `m` as JSON without the fields that may differ between shards.
 fn comparable(m: &Manifest) -> Value {
@@ -153,7 +153,7 @@ fn differences(
 
 /// Why the shard of manifest `b` does not belong with the first shard's, `a`: each difference
 /// outside [`PER_SHARD`], named by its path (at most 8); empty when they belong together.
-pub fn mismatches(a: &Manifest, b: &Manifest) -> Vec<String> {
+pub(crate) fn mismatches(a: &Manifest, b: &Manifest) -> Vec<String> {
     let mut out = Vec::new();
     differences("", Some(&comparable(a)), Some(&comparable(b)), 8, &mut out);
     out
@@ -166,7 +166,7 @@ fn key(c: &ChildEntry) -> (&str, schema::Op, &str, schema::Variant) {
 
 /// Why two shards that ran on one machine did not run the same children (a rebuild between
 /// them): each child whose SHA-256 or files differ (at most 8); empty when the same.
-pub fn same_build(a: &Manifest, b: &Manifest) -> Vec<String> {
+pub(crate) fn same_build(a: &Manifest, b: &Manifest) -> Vec<String> {
     let mut out = Vec::new();
     for x in &a.children {
         if let Some(y) = b.children.iter().find(|y| key(y) == key(x)) {
@@ -196,7 +196,7 @@ pub fn same_build(a: &Manifest, b: &Manifest) -> Vec<String> {
 }
 
 /// How many of `a`'s children `b` ran in another build (another SHA-256 or other files).
-pub fn children_rebuilt(a: &Manifest, b: &Manifest) -> usize {
+pub(crate) fn children_rebuilt(a: &Manifest, b: &Manifest) -> usize {
     a.children
         .iter()
         .filter(|x| {

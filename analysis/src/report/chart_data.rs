@@ -9,14 +9,14 @@ use crate::analyze::coldwarm::{CostCurve, Scenario};
 use std::collections::BTreeMap;
 
 /// Points sampled along a cost chart's x axis (besides the measured batches).
-pub const STEPS: usize = 240;
+pub(crate) const STEPS: usize = 240;
 
 /// One series of a chart: a curve and its (n, value) points, ascending in n.
-pub type Series<'a> = (&'a CostCurve, Vec<(f64, f64)>);
+pub(crate) type Series<'a> = (&'a CostCurve, Vec<(f64, f64)>);
 
 /// A stable colour per codec across every chart of a report: the baseline grey, the others from
 /// the palette in name order.
-pub fn codec_colors(report: &Report) -> BTreeMap<String, &'static str> {
+pub(crate) fn codec_colors(report: &Report) -> BTreeMap<String, &'static str> {
     let mut codecs: Vec<&str> = report.cells.iter().map(|c| c.key.codec.as_str()).collect();
     codecs.sort_unstable();
     codecs.dedup();
@@ -36,7 +36,7 @@ pub fn codec_colors(report: &Report) -> BTreeMap<String, &'static str> {
 }
 
 /// Every fixture × op × variant in the report, in the cells' order.
-pub fn scenarios(report: &Report) -> Vec<Scenario> {
+pub(crate) fn scenarios(report: &Report) -> Vec<Scenario> {
     let mut s: Vec<Scenario> = report.cells.iter().map(|c| Scenario::of(&c.key)).collect();
     s.dedup();
     s
@@ -44,7 +44,7 @@ pub fn scenarios(report: &Report) -> Vec<Scenario> {
 
 /// Codecs of a scenario ordered by their median init_plus_ops at the smallest batch (a codec
 /// without a figure last), ties by name.
-pub fn codecs_by_cost(report: &Report, s: &Scenario) -> Vec<String> {
+pub(crate) fn codecs_by_cost(report: &Report, s: &Scenario) -> Vec<String> {
     let mut best: BTreeMap<&str, (u32, f64)> = BTreeMap::new();
     for c in report.cells.iter().filter(|c| s.holds(&c.key)) {
         let m = c.init_plus_ops.as_ref().map_or(f64::INFINITY, |d| d.median);
@@ -59,7 +59,7 @@ pub fn codecs_by_cost(report: &Report, s: &Scenario) -> Vec<String> {
 }
 
 /// The curves a cost chart draws: every codec of the scenario but the harness floor.
-pub fn chart_curves<'a>(report: &'a Report, s: &Scenario) -> Vec<&'a CostCurve> {
+pub(crate) fn chart_curves<'a>(report: &'a Report, s: &Scenario) -> Vec<&'a CostCurve> {
     report
         .curves
         .iter()
@@ -70,7 +70,7 @@ pub fn chart_curves<'a>(report: &'a Report, s: &Scenario) -> Vec<&'a CostCurve> 
 /// The x range the cost charts show: from the smallest measured batch to ten times the last
 /// crossing with the reference (or any crossing without one), at least 10⁴ and at most 10⁹,
 /// rounded up to a power of ten; only the measured batches when no curve has a warm figure.
-pub fn x_range(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> (f64, f64) {
+pub(crate) fn x_range(report: &Report, s: &Scenario, curves: &[&CostCurve]) -> (f64, f64) {
     let x_lo = curves
         .iter()
         .filter_map(|c| c.points.first())
@@ -111,7 +111,7 @@ fn grid(c: &CostCurve, x_lo: f64, x_hi: f64) -> Vec<f64> {
 }
 
 /// Each curve's cumulative cost C(n) on the grid.
-pub fn cost_series<'a>(curves: &[&'a CostCurve], x_lo: f64, x_hi: f64) -> Vec<Series<'a>> {
+pub(crate) fn cost_series<'a>(curves: &[&'a CostCurve], x_lo: f64, x_hi: f64) -> Vec<Series<'a>> {
     curves
         .iter()
         .map(|c| {
@@ -126,7 +126,7 @@ pub fn cost_series<'a>(curves: &[&'a CostCurve], x_lo: f64, x_hi: f64) -> Vec<Se
 
 /// Each curve's cost relative to `reference`'s, C(n) / C_ref(n), on the grid, where both are
 /// defined and the ratio is positive and finite: it crosses 1 where the two break even.
-pub fn relative_series<'a>(
+pub(crate) fn relative_series<'a>(
     curves: &[&'a CostCurve],
     reference: &CostCurve,
     x_lo: f64,
@@ -146,7 +146,7 @@ pub fn relative_series<'a>(
 }
 
 /// Largest value at the right edge first, so a legend reads top to bottom like the lines.
-pub fn sort_by_final_value(series: &mut [Series<'_>]) {
+pub(crate) fn sort_by_final_value(series: &mut [Series<'_>]) {
     let last = |pts: &[(f64, f64)]| pts.last().map_or(0.0, |p| p.1);
     series.sort_by(|a, b| last(&b.1).total_cmp(&last(&a.1)));
 }

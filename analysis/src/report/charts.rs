@@ -22,7 +22,7 @@ fn jitter(i: usize) -> f64 {
 }
 
 /// Strip plot of init_plus_ops: one band per codec, one column per batch, log y.
-pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
+pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let codecs = codecs_by_cost(report, s);
     let mut batches: Vec<u32> = report
         .strips
@@ -124,12 +124,12 @@ pub fn strip(report: &Report, s: &Scenario) -> Option<String> {
 }
 
 /// The colour of each phase, in [`Phase::ALL`]'s order.
-pub const PHASE_COLORS: [&str; Phase::ALL.len()] = [
+pub(crate) const PHASE_COLORS: [&str; Phase::ALL.len()] = [
     "#bab0ac", "#edc948", "#d7b5d8", "#f28e2b", "#e15759", "#4e79a7", "#76b7b2", "#9c755f",
 ];
 
 /// Stacked median phases of each codec's process at `batch`, horizontal bars, linear x.
-pub fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
+pub(crate) fn phases(report: &Report, s: &Scenario, batch: u32) -> Option<String> {
     let mut rows: Vec<(&str, Vec<f64>)> = report
         .cells
         .iter()
@@ -266,7 +266,7 @@ pub(crate) fn frame(
 
 /// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
 /// where extrapolated with the warm time per operation; rings where a codec crosses the reference.
-pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
+pub(crate) fn cost(report: &Report, s: &Scenario) -> Option<String> {
     let curves = chart_curves(report, s);
     if curves.is_empty() {
         return None;
@@ -365,7 +365,7 @@ pub fn cost(report: &Report, s: &Scenario) -> Option<String> {
 
 /// Each codec's cumulative cost relative to the reference's, C(n) / C_ref(n), against n (both
 /// log): a line crosses 1 exactly where that codec breaks even with the reference.
-pub fn relative(report: &Report, s: &Scenario) -> Option<String> {
+pub(crate) fn relative(report: &Report, s: &Scenario) -> Option<String> {
     let refname = report.reference.as_deref()?;
     let curves = chart_curves(report, s);
     let rc = *curves.iter().find(|c| c.codec == refname)?;

@@ -29,7 +29,7 @@ fn positive_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 
 /// C(n) per codec with its interval band, the crossings with the reference ringed, and each
 /// codec's warm asymptote n × warm per operation dashed.
-pub fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<String> {
+pub(crate) fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<String> {
     let cells = cells(r, curve, s);
     let x_hi = cells.iter().filter_map(|c| c.ops.last()).max().copied()? as f64;
     let (y_lo, y_hi) = positive_range(cells.iter().flat_map(|c| {
@@ -136,7 +136,7 @@ fn interpolate(ops: &[u64], values: &[f64], n: u64) -> Option<f64> {
 
 /// The median time per operation of each window, per codec, against the window's last
 /// operation (log-log).
-pub fn windows(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<String> {
+pub(crate) fn windows(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<String> {
     let cells = cells(r, curve, s);
     let x_hi = cells
         .iter()

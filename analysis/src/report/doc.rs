@@ -3,7 +3,7 @@
 
 /// How a table cell should stand out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
+pub(crate) enum Tone {
     Plain,
     /// Better than the reference (faster, improved).
     Good,
@@ -14,20 +14,20 @@ pub enum Tone {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
-    pub text: String,
-    pub tone: Tone,
+pub(crate) struct Cell {
+    pub(crate) text: String,
+    pub(crate) tone: Tone,
 }
 
 impl Cell {
-    pub fn new(text: impl Into<String>) -> Self {
+    pub(crate) fn new(text: impl Into<String>) -> Self {
         Cell {
             text: text.into(),
             tone: Tone::Plain,
         }
     }
 
-    pub fn toned(text: impl Into<String>, tone: Tone) -> Self {
+    pub(crate) fn toned(text: impl Into<String>, tone: Tone) -> Self {
         Cell {
             text: text.into(),
             tone,
@@ -61,18 +61,18 @@ impl From<schema::Variant> for Cell {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
-    pub header: Vec<String>,
+    pub(crate) header: Vec<String>,
     /// Right-aligned columns (numbers).
-    pub numeric: Vec<bool>,
+    pub(crate) numeric: Vec<bool>,
     /// Columns of running text, which may wrap in HTML (others stay on one line).
-    pub wrap: Vec<bool>,
-    pub rows: Vec<Vec<Cell>>,
+    pub(crate) wrap: Vec<bool>,
+    pub(crate) rows: Vec<Vec<Cell>>,
 }
 
 impl Table {
     /// Columns named in `header`; a name starting with `>` is right-aligned, one starting with
     /// `~` may wrap (the mark dropped).
-    pub fn new(header: &[&str]) -> Self {
+    pub(crate) fn new(header: &[&str]) -> Self {
         Table {
             header: header
                 .iter()
@@ -84,7 +84,7 @@ impl Table {
         }
     }
 
-    pub fn row(&mut self, cells: Vec<Cell>) {
+    pub(crate) fn row(&mut self, cells: Vec<Cell>) {
         self.rows.push(cells);
     }
 }

@@ -5,7 +5,7 @@ pub use crate::stats::units::{bytes, count, ns, sig3, unit_for, Unit};
 
 /// e.g. `45.6 µs [44.9, 46.3]`: the bounds in the median's unit; `45.6 µs [—]` when there is
 /// no interval (too few samples for one), never a made-up one.
-pub fn ns_ci(median: f64, interval: Option<(f64, f64)>) -> String {
+pub(crate) fn ns_ci(median: f64, interval: Option<(f64, f64)>) -> String {
     let u = unit_for(median);
     match interval {
         Some((lo, hi)) => format!(
@@ -20,7 +20,7 @@ pub fn ns_ci(median: f64, interval: Option<(f64, f64)>) -> String {
 }
 
 /// An axis tick: like [`ns`] without trailing zeros (`1 ms`, `0.2 ms`, `2.5 µs`).
-pub fn tick_ns(v: f64) -> String {
+pub(crate) fn tick_ns(v: f64) -> String {
     let u = unit_for(v);
     let x = v / u.ns;
     let mut s = format!("{x:.2}");
@@ -31,12 +31,12 @@ pub fn tick_ns(v: f64) -> String {
 }
 
 /// A factor with three significant digits, e.g. `7.88×`, `31.6×`.
-pub fn factor(x: f64) -> String {
+pub(crate) fn factor(x: f64) -> String {
     format!("{}×", sig3(x))
 }
 
 /// e.g. `0.812×`.
-pub fn ratio(r: f64) -> String {
+pub(crate) fn ratio(r: f64) -> String {
     if r >= 100.0 {
         format!("{r:.0}×")
     } else if r >= 10.0 {
@@ -47,7 +47,7 @@ pub fn ratio(r: f64) -> String {
 }
 
 /// e.g. `0.812× [0.801, 0.824]`.
-pub fn ratio_ci(r: f64, interval: Option<(f64, f64)>) -> String {
+pub(crate) fn ratio_ci(r: f64, interval: Option<(f64, f64)>) -> String {
     match interval {
         Some((lo, hi)) => format!("{} [{lo:.3}, {hi:.3}]", ratio(r)),
         None => format!("{} [—]", ratio(r)),
@@ -55,7 +55,7 @@ pub fn ratio_ci(r: f64, interval: Option<(f64, f64)>) -> String {
 }
 
 /// A relative half-width as a precision: `±2.4%`, `±0.35%` below 1%, `±0%` for none.
-pub fn half_width(hw: f64) -> String {
+pub(crate) fn half_width(hw: f64) -> String {
     let pct = hw * 100.0;
     if pct == 0.0 {
         "±0%".into()
@@ -67,7 +67,7 @@ pub fn half_width(hw: f64) -> String {
 }
 
 /// A fraction as a percentage without trailing zeros: `3%`, `2.5%`, `0.25%`.
-pub fn percent(x: f64) -> String {
+pub(crate) fn percent(x: f64) -> String {
     let mut s = format!("{:.2}", x * 100.0);
     while s.contains('.') && (s.ends_with('0') || s.ends_with('.')) {
         s.pop();
@@ -76,7 +76,7 @@ pub fn percent(x: f64) -> String {
 }
 
 /// A span of seconds for a reader: `1.96 s`, `12.5 min`, `2.0 h`.
-pub fn seconds(secs: f64) -> String {
+pub(crate) fn seconds(secs: f64) -> String {
     if secs < 120.0 {
         ns(secs * 1e9)
     } else if secs < 7200.0 {
@@ -87,7 +87,7 @@ pub fn seconds(secs: f64) -> String {
 }
 
 /// p-values: four decimals, or `<0.0001`.
-pub fn p(p: f64) -> String {
+pub(crate) fn p(p: f64) -> String {
     if p < 1e-4 {
         "<0.0001".into()
     } else {
@@ -96,7 +96,7 @@ pub fn p(p: f64) -> String {
 }
 
 /// A per-operation amount that may be fractional: `12`, `0.25`, `37.5`, `1,234`.
-pub fn amount(x: f64) -> String {
+pub(crate) fn amount(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 || x.abs() >= 1000.0 {
         count(x)
     } else if x.abs() < 10.0 {
@@ -107,7 +107,7 @@ pub fn amount(x: f64) -> String {
 }
 
 /// Numbers of operations in a break-even: `192`, `12,345`, `1.2 million`.
-pub fn ops(n: u64) -> String {
+pub(crate) fn ops(n: u64) -> String {
     if n >= 1_000_000 {
         format!("{} million", sig3(n as f64 / 1e6))
     } else {

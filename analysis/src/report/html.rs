@@ -102,7 +102,7 @@ fn anchor(text: &str) -> String {
 
 /// Render `blocks` as a complete HTML page titled `title`, with a contents line of the
 /// level-2 headings under the first heading.
-pub fn render(title: &str, blocks: &[Block]) -> String {
+pub(crate) fn render(title: &str, blocks: &[Block]) -> String {
     let mut body = String::new();
     let toc: Vec<String> = blocks
         .iter()

@@ -35,7 +35,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 }
 
 /// The rows of machines.csv (without the header), in the report's order of cells.
-pub fn rows(r: &Report, a: &AcrossReport) -> Vec<Vec<String>> {
+pub(crate) fn rows(r: &Report, a: &AcrossReport) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     for c in r.cells_in_order() {
         let Some(x) = a.ratios.iter().find(|x| x.key == c.key) else {
@@ -81,7 +81,7 @@ pub fn rows(r: &Report, a: &AcrossReport) -> Vec<Vec<String>> {
 }
 
 /// machines.csv of `r`; `None` unless the run was merged from several machines.
-pub fn text(r: &Report) -> Result<Option<String>> {
+pub(crate) fn text(r: &Report) -> Result<Option<String>> {
     let Some(a) = r.machines.as_ref().filter(|a| a.machines.several()) else {
         return Ok(None);
     };

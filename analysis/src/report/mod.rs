@@ -5,17 +5,17 @@
 //! in a run merged from several machines, each ratio per machine); [`mod@write`] puts the files
 //! on disk.
 
-pub mod chart_data;
-pub mod charts;
+pub(crate) mod chart_data;
+pub(crate) mod charts;
 pub mod console;
-pub mod curve_charts;
+pub(crate) mod curve_charts;
 pub mod doc;
 pub mod format;
-pub mod html;
-pub mod machines_csv;
+pub(crate) mod html;
+pub(crate) mod machines_csv;
 pub mod markdown;
 pub mod model;
 pub mod sections;
-pub mod summary_csv;
-pub mod svg;
+pub(crate) mod summary_csv;
+pub(crate) mod svg;
 pub mod write;

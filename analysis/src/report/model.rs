@@ -36,7 +36,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// At most this many points per cell in the strip chart (evenly spaced order statistics).
-pub const STRIP_POINTS: usize = 300;
+pub(crate) const STRIP_POINTS: usize = 300;
 
 /// What the report is built from (already read from disk).
 pub struct ReportInputs {
@@ -69,93 +69,93 @@ pub struct ReportOptions {
 
 /// Where an optional input came from and whether it was there.
 #[derive(Debug, Clone, Serialize)]
-pub struct Source {
-    pub path: String,
-    pub present: bool,
+pub(crate) struct Source {
+    pub(crate) path: String,
+    pub(crate) present: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    pub analysis_version: &'static str,
-    pub run_dir: String,
+    pub(crate) analysis_version: &'static str,
+    pub(crate) run_dir: String,
     /// What the run recorded: `time`, or `instructions` (then each cell's figures are
     /// instructions, and the report's sections are the counted ones).
-    pub measure: Measure,
+    pub(crate) measure: Measure,
     /// How the counts were taken (the manifest's `counting`), in a counted run.
-    pub counting: Option<Counting>,
+    pub(crate) counting: Option<Counting>,
     /// A counted run: the timed run's medians beside the counts, with `--timed`.
-    pub beside: Option<Beside>,
-    pub level: f64,
-    pub alpha: f64,
-    pub resamples: usize,
-    pub seed: u64,
-    pub reference: Option<String>,
-    pub conditions: Vec<(String, String)>,
-    pub codecs: Vec<CodecEntry>,
+    pub(crate) beside: Option<Beside>,
+    pub(crate) level: f64,
+    pub(crate) alpha: f64,
+    pub(crate) resamples: usize,
+    pub(crate) seed: u64,
+    pub(crate) reference: Option<String>,
+    pub(crate) conditions: Vec<(String, String)>,
+    pub(crate) codecs: Vec<CodecEntry>,
     /// The child binary of every codec × op × fixture.
-    pub children: Vec<ChildEntry>,
-    pub fixtures: Vec<FixtureEntry>,
+    pub(crate) children: Vec<ChildEntry>,
+    pub(crate) fixtures: Vec<FixtureEntry>,
     /// The input files the children read.
-    pub inputs: Vec<InputEntry>,
-    pub verification: Vec<CheckEntry>,
+    pub(crate) inputs: Vec<InputEntry>,
+    pub(crate) verification: Vec<CheckEntry>,
     /// The harness floors: the codecs the manifest gives the style `baseline` (one per
     /// runtime). Never compared with the others; drawn grey.
     #[serde(skip)]
-    pub baselines: BTreeSet<String>,
+    pub(crate) baselines: BTreeSet<String>,
     /// The runtimes of the run's codecs, Rust first, each with its floor: how the report
     /// groups codecs, and what each codec's over floor is measured from.
-    pub runtimes: Runtimes,
-    pub planned: usize,
+    pub(crate) runtimes: Runtimes,
+    pub(crate) planned: usize,
     pub samples: usize,
-    pub cells: Vec<CellSummary>,
-    pub contrasts: Vec<ContrastRow>,
+    pub(crate) cells: Vec<CellSummary>,
+    pub(crate) contrasts: Vec<ContrastRow>,
     /// Each codec's process over its floor against the reference's: the second headline
     /// figure's ratio.
-    pub process_ratios: Vec<ProcessRatio>,
+    pub(crate) process_ratios: Vec<ProcessRatio>,
     /// The run's build variants in the order their ratios are taken (the first the
     /// denominator); one or none when the run has a single build.
-    pub variant_order: Vec<Variant>,
+    pub(crate) variant_order: Vec<Variant>,
     /// Each cell's later build against its first (native / portable), paired within blocks.
-    pub variant_contrasts: Vec<ContrastRow>,
+    pub(crate) variant_contrasts: Vec<ContrastRow>,
     /// How noisy the machine was: each floor's spread and drift (empty in a counted run).
-    pub noise: Vec<NoiseRow>,
+    pub(crate) noise: Vec<NoiseRow>,
     /// A run merged from shards (`analysis merge`): its machines and, with several, each
     /// ratio to the reference per machine and pooled, with the machines' disagreement.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub machines: Option<AcrossReport>,
+    pub(crate) machines: Option<AcrossReport>,
     /// With `cold run --precision`: the rule, why the run stopped, and how many of the rule's
     /// intervals this report finds within the target.
-    pub precision_run: Option<PrecisionRun>,
-    pub warm_source: Source,
-    pub warm: Vec<WarmEstimate>,
+    pub(crate) precision_run: Option<PrecisionRun>,
+    pub(crate) warm_source: Source,
+    pub(crate) warm: Vec<WarmEstimate>,
     /// The warm gate's decisions, for cells without a warm figure (unsupported, refused).
-    pub warm_gate: Vec<GateRow>,
-    pub penalties: Vec<Penalty>,
-    pub curves: Vec<CostCurve>,
-    pub break_evens: Vec<BreakEven>,
+    pub(crate) warm_gate: Vec<GateRow>,
+    pub(crate) penalties: Vec<Penalty>,
+    pub(crate) curves: Vec<CostCurve>,
+    pub(crate) break_evens: Vec<BreakEven>,
     /// The break-evens of the process over its floor (the second headline figure).
-    pub process_break_evens: Vec<BreakEven>,
+    pub(crate) process_break_evens: Vec<BreakEven>,
     /// A curve run's figures (`cold run --curve N`); absent from summary.json otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub curve: Option<CurveReport>,
-    pub alloc_source: Source,
-    pub alloc: Option<Vec<AllocRow>>,
-    pub conformance_source: Source,
-    pub conformance: Option<Vec<ConformanceSummary>>,
+    pub(crate) curve: Option<CurveReport>,
+    pub(crate) alloc_source: Source,
+    pub(crate) alloc: Option<Vec<AllocRow>>,
+    pub(crate) conformance_source: Source,
+    pub(crate) conformance: Option<Vec<ConformanceSummary>>,
     /// Conformance rows judged incorrect, for the details list.
-    pub conformance_failures: Vec<ConformanceRow>,
-    pub warnings: Vec<String>,
+    pub(crate) conformance_failures: Vec<ConformanceRow>,
+    pub(crate) warnings: Vec<String>,
     /// Things read or skipped that a careful reader may want to know.
     pub notes: Vec<String>,
-    pub manifest: Option<Manifest>,
+    pub(crate) manifest: Option<Manifest>,
     /// init_plus_ops values per cell for the strip chart (thinned to STRIP_POINTS).
     #[serde(skip)]
-    pub strips: BTreeMap<CellKey, Vec<f64>>,
+    pub(crate) strips: BTreeMap<CellKey, Vec<f64>>,
 }
 
 impl Report {
     /// The size of the child that ran `key`: its entry in the manifest's children.
-    pub fn child_bytes(&self, key: &CellKey) -> Option<u64> {
+    pub(crate) fn child_bytes(&self, key: &CellKey) -> Option<u64> {
         self.children
             .iter()
             .find(|c| {
@@ -168,14 +168,14 @@ impl Report {
     }
 
     /// How `codec`'s `ser` hands its output over, when the manifest says.
-    pub fn output_of(&self, codec: &str) -> Option<schema::OutputMode> {
+    pub(crate) fn output_of(&self, codec: &str) -> Option<schema::OutputMode> {
         Some(self.codecs.iter().find(|c| c.id == codec)?.output)
     }
 
     /// How far a cell's process sits above its own runtime's floor for the same fixture, op,
     /// batch and variant, with the input building taken out of both: the median of (wall −
     /// fixture) minus the floor's. `None` for a floor itself, or when its runtime has none.
-    pub fn over_floor(&self, key: &CellKey) -> Option<f64> {
+    pub(crate) fn over_floor(&self, key: &CellKey) -> Option<f64> {
         if self.is_baseline(&key.codec) {
             return None;
         }
@@ -185,35 +185,30 @@ impl Report {
         Some(own - floor)
     }
 
-    pub fn process_ratio(&self, key: &CellKey) -> Option<&ProcessRatio> {
+    pub(crate) fn process_ratio(&self, key: &CellKey) -> Option<&ProcessRatio> {
         self.process_ratios.iter().find(|c| &c.key == key)
     }
 
-    pub fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
+    pub(crate) fn contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
         self.contrasts.iter().find(|c| &c.key == key)
     }
 
     /// The comparison of `key`'s build with the run's first build (`key` of a later variant).
-    pub fn variant_contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
+    pub(crate) fn variant_contrast(&self, key: &CellKey) -> Option<&ContrastRow> {
         self.variant_contrasts.iter().find(|c| &c.key == key)
     }
 
-    pub fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
+    pub(crate) fn cell(&self, key: &CellKey) -> Option<&CellSummary> {
         self.cells.iter().find(|c| &c.key == key)
     }
 
     /// Whether `codec` is the harness floor rather than a library.
-    pub fn is_baseline(&self, codec: &str) -> bool {
+    pub(crate) fn is_baseline(&self, codec: &str) -> bool {
         self.baselines.contains(codec)
     }
 
-    /// The style the manifest gives `codec`.
-    pub fn style_of(&self, codec: &str) -> Option<Style> {
-        Some(self.codecs.iter().find(|c| c.id == codec)?.style)
-    }
-
     /// Whether the run's cells are of more than one build variant.
-    pub fn has_variants(&self) -> bool {
+    pub(crate) fn has_variants(&self) -> bool {
         self.cells
             .iter()
             .any(|c| c.key.variant != self.cells[0].key.variant)
@@ -222,7 +217,7 @@ impl Report {
     /// The cells in the order the report's tables list them: by fixture, op, variant and
     /// batch, then grouped by runtime (Rust first), each runtime's codecs in the manifest's
     /// order.
-    pub fn cells_in_order(&self) -> Vec<&CellSummary> {
+    pub(crate) fn cells_in_order(&self) -> Vec<&CellSummary> {
         let mut cells: Vec<&CellSummary> = self.cells.iter().collect();
         cells.sort_by_cached_key(|c| {
             let k = &c.key;
@@ -233,11 +228,6 @@ impl Report {
             )
         });
         cells
-    }
-
-    /// An amount of the run's measure as tables write it.
-    pub fn amount(&self, v: f64) -> String {
-        self.measure.amount(v)
     }
 }
 

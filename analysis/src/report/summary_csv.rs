@@ -409,7 +409,7 @@ fn curve_columns(columns: &mut Vec<(String, Fill)>) {
 }
 
 /// The header and rows of summary.csv.
-pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
+pub(crate) fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
     let columns = columns(r);
     let header = columns.iter().map(|(name, _)| name.clone()).collect();
     let rows = r
@@ -421,7 +421,7 @@ pub fn rows(r: &Report) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 /// summary.csv as text.
-pub fn text(r: &Report) -> Result<String> {
+pub(crate) fn text(r: &Report) -> Result<String> {
     let (header, rows) = rows(r);
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(&header)?;

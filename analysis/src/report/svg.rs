@@ -4,14 +4,14 @@
 use std::fmt::Write;
 
 /// Distinct colours (Tableau 10 plus two), assigned to codecs in a stable order.
-pub const PALETTE: [&str; 12] = [
+pub(crate) const PALETTE: [&str; 12] = [
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#2f4b7c", "#a05195", "#6b8e23",
 ];
 /// The colour of the harness floors (the codecs of style baseline).
-pub const GREY: &str = "#9a9a9a";
+pub(crate) const GREY: &str = "#9a9a9a";
 
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -20,15 +20,15 @@ pub fn esc(s: &str) -> String {
 
 /// How a line is drawn.
 #[derive(Debug, Clone, Copy)]
-pub struct Stroke<'a> {
-    pub color: &'a str,
-    pub width: f64,
+pub(crate) struct Stroke<'a> {
+    pub(crate) color: &'a str,
+    pub(crate) width: f64,
     /// An SVG dash pattern, e.g. `6 4`.
-    pub dash: Option<&'a str>,
+    pub(crate) dash: Option<&'a str>,
 }
 
 impl<'a> Stroke<'a> {
-    pub fn solid(color: &'a str, width: f64) -> Self {
+    pub(crate) fn solid(color: &'a str, width: f64) -> Self {
         Stroke {
             color,
             width,
@@ -36,7 +36,7 @@ impl<'a> Stroke<'a> {
         }
     }
 
-    pub fn dashed(color: &'a str, width: f64, dash: &'a str) -> Self {
+    pub(crate) fn dashed(color: &'a str, width: f64, dash: &'a str) -> Self {
         Stroke {
             color,
             width,
@@ -47,15 +47,15 @@ impl<'a> Stroke<'a> {
 
 /// How text is set: anchor (`start`, `middle`, `end`), size, colour, rotation in degrees.
 #[derive(Debug, Clone, Copy)]
-pub struct Font<'a> {
-    pub anchor: &'a str,
-    pub size: f64,
-    pub color: &'a str,
-    pub rotate: Option<f64>,
+pub(crate) struct Font<'a> {
+    pub(crate) anchor: &'a str,
+    pub(crate) size: f64,
+    pub(crate) color: &'a str,
+    pub(crate) rotate: Option<f64>,
 }
 
 impl<'a> Font<'a> {
-    pub fn new(anchor: &'a str, size: f64, color: &'a str) -> Self {
+    pub(crate) fn new(anchor: &'a str, size: f64, color: &'a str) -> Self {
         Font {
             anchor,
             size,
@@ -64,7 +64,7 @@ impl<'a> Font<'a> {
         }
     }
 
-    pub fn rotated(self, degrees: f64) -> Self {
+    pub(crate) fn rotated(self, degrees: f64) -> Self {
         Font {
             rotate: Some(degrees),
             ..self
@@ -72,14 +72,14 @@ impl<'a> Font<'a> {
     }
 }
 
-pub struct Svg {
-    pub width: f64,
-    pub height: f64,
+pub(crate) struct Svg {
+    pub(crate) width: f64,
+    pub(crate) height: f64,
     body: String,
 }
 
 impl Svg {
-    pub fn new(width: f64, height: f64) -> Self {
+    pub(crate) fn new(width: f64, height: f64) -> Self {
         Svg {
             width,
             height,
@@ -87,7 +87,7 @@ impl Svg {
         }
     }
 
-    pub fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), stroke: Stroke) {
+    pub(crate) fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), stroke: Stroke) {
         let dash = stroke
             .dash
             .map(|d| format!(r#" stroke-dasharray="{d}""#))
@@ -100,7 +100,7 @@ impl Svg {
     }
 
     /// A rectangle with an optional hover title.
-    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, title: Option<&str>) {
+    pub(crate) fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, title: Option<&str>) {
         let _ = write!(
             self.body,
             r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{fill}">"#,
@@ -113,7 +113,7 @@ impl Svg {
         self.body.push_str("</rect>\n");
     }
 
-    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, opacity: f64) {
+    pub(crate) fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, opacity: f64) {
         let _ = writeln!(
             self.body,
             r#"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="{fill}" fill-opacity="{opacity}"/>"#
@@ -121,7 +121,7 @@ impl Svg {
     }
 
     /// An unfilled circle.
-    pub fn ring(&mut self, cx: f64, cy: f64, r: f64, stroke: &str) {
+    pub(crate) fn ring(&mut self, cx: f64, cy: f64, r: f64, stroke: &str) {
         let _ = writeln!(
             self.body,
             r#"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="none" stroke="{stroke}" stroke-width="1.5"/>"#
@@ -129,7 +129,7 @@ impl Svg {
     }
 
     /// Text at (x, y) in `font`.
-    pub fn text(&mut self, (x, y): (f64, f64), s: &str, font: Font) {
+    pub(crate) fn text(&mut self, (x, y): (f64, f64), s: &str, font: Font) {
         let rot = font
             .rotate
             .map(|a| format!(r#" transform="rotate({a} {x:.1} {y:.1})""#))
@@ -144,7 +144,7 @@ impl Svg {
         );
     }
 
-    pub fn polyline(&mut self, pts: &[(f64, f64)], stroke: Stroke) {
+    pub(crate) fn polyline(&mut self, pts: &[(f64, f64)], stroke: Stroke) {
         if pts.len() < 2 {
             return;
         }
@@ -164,7 +164,13 @@ impl Svg {
 
     /// A filled band between two lines of the same x's: `upper` left to right, then `lower`
     /// back.
-    pub fn band(&mut self, upper: &[(f64, f64)], lower: &[(f64, f64)], fill: &str, opacity: f64) {
+    pub(crate) fn band(
+        &mut self,
+        upper: &[(f64, f64)],
+        lower: &[(f64, f64)],
+        fill: &str,
+        opacity: f64,
+    ) {
         if upper.len() < 2 || lower.len() < 2 {
             return;
         }
@@ -182,7 +188,11 @@ impl Svg {
 
     /// Vertical grid lines from `y0` down to `y1`, one per `(pixel x, label)`, each labelled
     /// below `y1`.
-    pub fn x_grid(&mut self, ticks: impl IntoIterator<Item = (f64, String)>, (y0, y1): (f64, f64)) {
+    pub(crate) fn x_grid(
+        &mut self,
+        ticks: impl IntoIterator<Item = (f64, String)>,
+        (y0, y1): (f64, f64),
+    ) {
         for (px, label) in ticks {
             self.line((px, y0), (px, y1), Stroke::solid("#e6e6e6", 1.0));
             self.text((px, y1 + 16.0), &label, Font::new("middle", 11.0, "#444"));
@@ -191,7 +201,11 @@ impl Svg {
 
     /// Horizontal grid lines from `x0` to `x1`, one per `(pixel y, label)`, each labelled to the
     /// left of `x0`.
-    pub fn y_grid(&mut self, ticks: impl IntoIterator<Item = (f64, String)>, (x0, x1): (f64, f64)) {
+    pub(crate) fn y_grid(
+        &mut self,
+        ticks: impl IntoIterator<Item = (f64, String)>,
+        (x0, x1): (f64, f64),
+    ) {
         for (py, label) in ticks {
             self.line((x0, py), (x1, py), Stroke::solid("#e6e6e6", 1.0));
             self.text((x0 - 6.0, py + 4.0), &label, Font::new("end", 11.0, "#444"));
@@ -199,14 +213,14 @@ impl Svg {
     }
 
     /// The x and y axis lines of the plot area from `(x0, y0)` (top left) to `(x1, y1)`.
-    pub fn axes(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) {
+    pub(crate) fn axes(&mut self, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) {
         self.line((x0, y1), (x1, y1), Stroke::solid("#888", 1.0));
         self.line((x0, y0), (x0, y1), Stroke::solid("#888", 1.0));
     }
 
     /// Axis titles of the same plot area: `x` centred near the bottom of a chart `height` tall,
     /// `y` rotated at the left edge.
-    pub fn axis_titles(
+    pub(crate) fn axis_titles(
         &mut self,
         (x0, y0): (f64, f64),
         (x1, y1): (f64, f64),
@@ -226,7 +240,7 @@ impl Svg {
         );
     }
 
-    pub fn finish(self, title: &str) -> String {
+    pub(crate) fn finish(self, title: &str) -> String {
         format!(
             r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif" role="img" aria-label="{t}"><title>{t}</title>
 <rect x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>
@@ -241,18 +255,18 @@ impl Svg {
 
 /// A log10 scale from data [lo, hi] to pixels [a, b].
 #[derive(Debug, Clone, Copy)]
-pub struct LogScale {
-    pub lo: f64,
-    pub hi: f64,
-    pub a: f64,
-    pub b: f64,
+pub(crate) struct LogScale {
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) a: f64,
+    pub(crate) b: f64,
 }
 
 impl LogScale {
     /// A scale covering [lo, hi] widened to whole decades (or 1-2-5 steps when narrow). Values
     /// outside [10^-300, 10^300] (and NaN) are taken as those bounds: no figure of a run comes
     /// near them, and a scale past them would reach infinity.
-    pub fn covering(lo: f64, hi: f64, a: f64, b: f64) -> Self {
+    pub(crate) fn covering(lo: f64, hi: f64, a: f64, b: f64) -> Self {
         let bound = |v: f64| {
             if v.is_nan() {
                 Self::LOWEST
@@ -296,7 +310,7 @@ impl LogScale {
         LogScale { lo: l, hi: h, a, b }
     }
 
-    pub fn map(&self, v: f64) -> f64 {
+    pub(crate) fn map(&self, v: f64) -> f64 {
         let t =
             (v.max(self.lo * 1e-3).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10());
         self.a + t * (self.b - self.a)
@@ -307,7 +321,7 @@ impl LogScale {
 
     /// Tick values: each decade, plus 2 and 5 when the range spans at most three decades. At
     /// most one per decade of [10^-300, 10^300], whatever the scale holds.
-    pub fn ticks(&self) -> Vec<f64> {
+    pub(crate) fn ticks(&self) -> Vec<f64> {
         let decades = (self.hi / self.lo).log10();
         let mults: &[f64] = if decades <= 3.01 {
             &[1.0, 2.0, 5.0]
@@ -335,15 +349,15 @@ impl LogScale {
 
 /// A linear scale from data [0, hi] to pixels [a, b], with hi rounded up to a 1-2-5 step.
 #[derive(Debug, Clone, Copy)]
-pub struct LinScale {
-    pub hi: f64,
-    pub step: f64,
-    pub a: f64,
-    pub b: f64,
+pub(crate) struct LinScale {
+    pub(crate) hi: f64,
+    pub(crate) step: f64,
+    pub(crate) a: f64,
+    pub(crate) b: f64,
 }
 
 impl LinScale {
-    pub fn zero_to(hi: f64, a: f64, b: f64) -> Self {
+    pub(crate) fn zero_to(hi: f64, a: f64, b: f64) -> Self {
         let hi = hi.max(1e-9);
         let raw = hi / 5.0;
         let d = 10f64.powf(raw.log10().floor());
@@ -360,11 +374,11 @@ impl LinScale {
         }
     }
 
-    pub fn map(&self, v: f64) -> f64 {
+    pub(crate) fn map(&self, v: f64) -> f64 {
         self.a + v / self.hi * (self.b - self.a)
     }
 
-    pub fn ticks(&self) -> Vec<f64> {
+    pub(crate) fn ticks(&self) -> Vec<f64> {
         let n = (self.hi / self.step).round() as usize;
         (0..=n).map(|i| i as f64 * self.step).collect()
     }

@@ -36,7 +36,6 @@ mod models;
 mod sampling;
 
 pub use models::{models, planted, truth, CostModel, INSTRUCTIONS_PER_NS};
-pub use sampling::{LIBRARY_SIGMA, TAIL_SHARE, TAIL_SIGMA};
 
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -50,7 +49,7 @@ use schema::run_folder::{Manifest, Shard};
 use schema::{Measure, Variant};
 
 pub const FIXTURE: &str = "users-2kb";
-pub const BATCHES: [u32; 3] = [1, 10, 100];
+pub(crate) const BATCHES: [u32; 3] = [1, 10, 100];
 /// The variant of a run of one variant.
 pub const VARIANT: Variant = Variant::PORTABLE;
 /// The codec the synthetic run's ratios are taken against.
@@ -83,7 +82,7 @@ pub struct SynthOptions {
 
 impl SynthOptions {
     /// The variants of the run, in order.
-    pub fn variants(&self) -> Vec<Variant> {
+    pub(crate) fn variants(&self) -> Vec<Variant> {
         if self.variants.is_empty() {
             vec![VARIANT]
         } else {

@@ -16,11 +16,11 @@ use schema::{Op, Status, Style, Variant};
 
 /// The noise of the library's phases (init, first_op, remaining_ops), which share one factor per
 /// sample: lognormal with this σ…
-pub const LIBRARY_SIGMA: f64 = 0.08;
+pub(crate) const LIBRARY_SIGMA: f64 = 0.08;
 /// …and, in this share of samples, a right tail: a further factor exp(σ·|z|), σ =
 /// [`TAIL_SIGMA`], as a busy moment of the machine gives.
-pub const TAIL_SHARE: f64 = 0.06;
-pub const TAIL_SIGMA: f64 = 0.4;
+pub(crate) const TAIL_SHARE: f64 = 0.06;
+pub(crate) const TAIL_SIGMA: f64 = 0.4;
 
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
     let u1: f64 = 1.0 - rng.random::<f64>();

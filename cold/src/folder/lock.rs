@@ -14,12 +14,12 @@ use schema::run_folder::LOCK;
 
 /// A held lock; released when dropped (or when the process ends).
 #[derive(Debug)]
-pub struct FolderLock {
+pub(crate) struct FolderLock {
     _file: File,
 }
 
 /// Takes the lock of run folder `dir` (which must exist), or says who holds it.
-pub fn lock(dir: &Path) -> Result<FolderLock> {
+pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
     let path = dir.join(LOCK);
     let mut file = Folder::new(dir)
         .open_read_write(LOCK)

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// `git rev-parse HEAD` in the current folder, if git and a repository are there.
-pub fn git_commit() -> Option<String> {
+pub(crate) fn git_commit() -> Option<String> {
     let out = Command::new("git")
         .args(["rev-parse", "HEAD"])
         .output()
@@ -32,7 +32,7 @@ fn cpuinfo(key: &str) -> Option<String> {
 /// The machine this run is on: its CPU's model and flags, cores, kernel, and whether it is a
 /// virtual machine (the CPU's `hypervisor` flag; the hypervisor's name where the firmware says
 /// it).
-pub fn machine() -> Machine {
+pub(crate) fn machine() -> Machine {
     let cpu_flags = cpuinfo("flags").unwrap_or_default();
     let virtualization = cpu_flags
         .split_whitespace()
@@ -57,7 +57,7 @@ pub fn machine() -> Machine {
 }
 
 /// `uname -sr`.
-pub fn kernel() -> Option<String> {
+pub(crate) fn kernel() -> Option<String> {
     // SAFETY: utsname is plain old data; uname fills it.
     let mut u: libc::utsname = unsafe { std::mem::zeroed() };
     // SAFETY: a valid, writable utsname.
@@ -76,17 +76,17 @@ pub fn kernel() -> Option<String> {
 }
 
 /// The version of the rustc that built the children (baked in by build.rs).
-pub const RUSTC: &str = env!("THAW_RUSTC_VERSION");
+pub(crate) const RUSTC: &str = env!("THAW_RUSTC_VERSION");
 
 /// The UTC time now, as the manifest writes it.
-pub fn utc_now() -> (chrono::DateTime<chrono::Utc>, String) {
+pub(crate) fn utc_now() -> (chrono::DateTime<chrono::Utc>, String) {
     let now = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
     let text = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
     (now, text)
 }
 
 /// Writes `manifest` into the run folder `dir`, atomically.
-pub fn write(dir: &Path, manifest: &Manifest) -> Result<()> {
+pub(crate) fn write(dir: &Path, manifest: &Manifest) -> Result<()> {
     let text = serde_json::to_string_pretty(manifest)? + "\n";
     Ok(Folder::new(dir).write_atomically(MANIFEST, text.as_bytes())?)
 }
@@ -95,7 +95,7 @@ pub fn write(dir: &Path, manifest: &Manifest) -> Result<()> {
 const MANIFEST_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// Reads the run folder's manifest, bounded, every text and list within its bound.
-pub fn read(dir: &Path) -> Result<Manifest> {
+pub(crate) fn read(dir: &Path) -> Result<Manifest> {
     let path = dir.join(MANIFEST);
     let bytes = Folder::new(dir)
         .read_bounded(MANIFEST, MANIFEST_LIMIT)

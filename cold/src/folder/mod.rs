@@ -4,8 +4,8 @@
 //! machine's facts ([`manifest`]). The files' names and rows are `schema`'s; so are the CSV rules
 //! and the one reader of each file.
 
-pub mod lock;
-pub mod manifest;
+pub(crate) mod lock;
+pub(crate) mod manifest;
 
 use anyhow::{bail, Context, Result};
 use codecs::inputs::InputKind;
@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// Where a run goes by default: results/cold/<UTC time> (with `-2`, `-3`… when a run started
 /// in the same second).
-pub fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
+pub(crate) fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
     let base = Path::new(DEFAULT_ROOT).join(started.format("%Y-%m-%dT%H-%M-%SZ").to_string());
     let mut dir = base.clone();
     let mut n = 2;
@@ -45,7 +45,7 @@ const BEFORE_MANIFEST: [&str; 6] = [
 
 /// Whether `dir` holds no manifest and nothing but what a run writes before it (and temporary
 /// files of its writers): a run killed before its manifest, which a new run may take over.
-pub fn unstarted(dir: &Path) -> bool {
+pub(crate) fn unstarted(dir: &Path) -> bool {
     let Ok(entries) = fs::read_dir(dir) else {
         return false;
     };
@@ -91,7 +91,7 @@ pub fn create(dir: &Path) -> Result<()> {
 }
 
 /// Removes the temporary files (`.<name>.tmp-<pid>`) a writer killed mid-write left behind.
-pub fn clear_temporaries(dir: &Path) -> Result<()> {
+pub(crate) fn clear_temporaries(dir: &Path) -> Result<()> {
     let run = Folder::new(dir);
     for sub in ["", FIXTURES] {
         let Ok(entries) = fs::read_dir(run.join(sub)) else {
@@ -108,20 +108,13 @@ pub fn clear_temporaries(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The path of a fixture's input file of `kind` inside the run folder (`fixtures/users-2kb.json`,
-/// `fixtures/users-2kb.model`, `fixtures/users-2kb.tree`).
-pub fn input_file(dir: &Path, fixture: &str, kind: InputKind) -> PathBuf {
-    dir.join(FIXTURES)
-        .join(format!("{fixture}.{}", kind.extension()))
-}
-
 /// The input file's path relative to the run folder, as the manifest records it.
-pub fn input_relative(fixture: &str, kind: InputKind) -> String {
+pub(crate) fn input_relative(fixture: &str, kind: InputKind) -> String {
     format!("{FIXTURES}/{fixture}.{}", kind.extension())
 }
 
 /// Points `<parent>/latest` at `dir` (a relative symlink, replaced atomically).
-pub fn point_latest(dir: &Path) -> Result<()> {
+pub(crate) fn point_latest(dir: &Path) -> Result<()> {
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
         return Ok(());
     };
@@ -138,11 +131,11 @@ pub fn point_latest(dir: &Path) -> Result<()> {
         .with_context(|| format!("cannot point {} at {}", latest.display(), dir.display()))
 }
 
-pub fn write_plan(dir: &Path, plan: &[PlanRow]) -> Result<()> {
+pub(crate) fn write_plan(dir: &Path, plan: &[PlanRow]) -> Result<()> {
     csv_rows::write_rows(&dir.join(PLAN), plan)
 }
 
-pub fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
+pub(crate) fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
     let (rows, torn) = schema::rows::read_plan(&dir.join(PLAN))?;
     if let Some(note) = torn {
         bail!("{note}; plan.csv is written whole, so this folder was damaged");
@@ -160,7 +153,7 @@ pub fn read_samples(dir: &Path, plan: &[PlanRow]) -> Result<Vec<SampleRow>> {
 }
 
 /// samples.csv by cell (empty if it does not exist yet), checked against `plan`.
-pub fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
+pub(crate) fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
     if !Folder::new(dir).exists(SAMPLES) {
         return Ok(Samples::default());
     }
@@ -169,7 +162,7 @@ pub fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
 }
 
 /// The plan indices that already have a row (checked against `plan`).
-pub fn finished_indices(dir: &Path, plan: &[PlanRow]) -> Result<BTreeSet<u64>> {
+pub(crate) fn finished_indices(dir: &Path, plan: &[PlanRow]) -> Result<BTreeSet<u64>> {
     Ok(read_samples(dir, plan)?
         .iter()
         .map(|r| r.plan_index)
@@ -178,14 +171,14 @@ pub fn finished_indices(dir: &Path, plan: &[PlanRow]) -> Result<BTreeSet<u64>> {
 
 /// Cuts a torn last row (a runner killed in the middle of a write) off samples.csv, so that
 /// appending goes on from a whole row. Returns how many bytes were cut.
-pub fn repair_samples(dir: &Path) -> Result<u64> {
+pub(crate) fn repair_samples(dir: &Path) -> Result<u64> {
     csv_rows::cut_torn_tail(&dir.join(SAMPLES))
 }
 
 /// Keeps in curves.csv only the curves of samples that have a row (`finished`): a runner
 /// stopped between a sample's curve and its row left a curve its resume will take again. The
 /// file is replaced whole (a new file renamed over it).
-pub fn prune_curves(dir: &Path, finished: &BTreeSet<u64>) -> Result<()> {
+pub(crate) fn prune_curves(dir: &Path, finished: &BTreeSet<u64>) -> Result<()> {
     if !Folder::new(dir).exists(CURVES) {
         return Ok(());
     }
@@ -221,7 +214,7 @@ impl SamplesWriter {
 
     /// Appends a sample's row, after its curve where it has one (so that a sample with a row
     /// always has its curve).
-    pub fn append(&mut self, row: &SampleRow, curve: Option<&CurveRow>) -> Result<()> {
+    pub(crate) fn append(&mut self, row: &SampleRow, curve: Option<&CurveRow>) -> Result<()> {
         if let Some(curve) = curve {
             if self.curves.is_none() {
                 self.curves = Some(Appender::open(&self.dir.join(CURVES))?);

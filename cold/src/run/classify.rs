@@ -22,13 +22,13 @@ pub struct Expected {
 
 /// How a sample was run, for what its row says: the timeout and the memory limit it had.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    pub timeout_secs: f64,
-    pub memory_limit_mib: u64,
+pub(crate) struct Limits {
+    pub(crate) timeout_secs: f64,
+    pub(crate) memory_limit_mib: u64,
 }
 
 /// The row of a child that could not be spawned.
-pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
+pub(crate) fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
     let mut row = SampleRow::planned(plan);
     row.status = Status::SpawnFailed;
     row.set_error(error);
@@ -38,7 +38,7 @@ pub fn spawn_failed(plan: &PlanRow, error: &str) -> SampleRow {
 /// The row of a sample whose spawner stopped answering or died while its child ran (a child can
 /// stop or kill the process that started it): the child was killed with everything below the
 /// spawner, and the sample is void.
-pub fn spawner_lost(plan: &PlanRow, why: &str) -> SampleRow {
+pub(crate) fn spawner_lost(plan: &PlanRow, why: &str) -> SampleRow {
     let mut row = SampleRow::planned(plan);
     row.status = Status::SpawnerLost;
     row.set_error(why);
@@ -59,7 +59,7 @@ const OUT_OF_MEMORY: [&str; 6] = [
 /// The row of a reaped child. `expected` is what it must print (`None`: a preflight that learns
 /// it, for a child in another language); `limits` are quoted in the error of a child that ran
 /// into one.
-pub fn reaped(
+pub(crate) fn reaped(
     plan: &PlanRow,
     r: &Reaped,
     expected: Option<&Expected>,
@@ -172,7 +172,7 @@ pub fn reaped(
 /// then its line (`schema::curve`). The line is held to everything [`reaped`] holds it to; a
 /// curve line that is missing, malformed or off the schedule makes the sample `bad-output`,
 /// with no curve.
-pub fn reaped_curve(
+pub(crate) fn reaped_curve(
     plan: &PlanRow,
     mut r: Reaped,
     expected: Option<&Expected>,

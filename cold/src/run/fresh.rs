@@ -307,7 +307,7 @@ fn require(runtime: &str, builds: &[VariantEntry], codecs: &[&dyn AnyCodec]) -> 
 
 /// What the children are started with, and nothing else: `PATH` and `HOME` from the runner's
 /// own environment (where set), then every `--env KEY=VALUE` (which may replace them).
-pub fn child_env(extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
+pub(crate) fn child_env(extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = PASSED
         .iter()
         .filter_map(|key| Some(((*key).into(), std::env::var_os(key)?)))
@@ -320,10 +320,10 @@ pub fn child_env(extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
 }
 
 /// The variables passed through from the runner's environment.
-pub const PASSED: [&str; 2] = ["PATH", "HOME"];
+pub(crate) const PASSED: [&str; 2] = ["PATH", "HOME"];
 
 /// The environment as the manifest records it.
-pub fn env_strings(env: &[(OsString, OsString)]) -> Vec<String> {
+pub(crate) fn env_strings(env: &[(OsString, OsString)]) -> Vec<String> {
     env.iter()
         .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
         .collect()

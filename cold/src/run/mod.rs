@@ -6,12 +6,12 @@
 
 pub mod classify;
 pub mod fresh;
-pub mod plan;
-pub mod precision;
+pub(crate) mod plan;
+pub(crate) mod precision;
 pub mod prepare;
 pub mod progress;
 pub mod resume;
 pub mod sampler;
 pub mod session;
-pub mod summary;
+pub(crate) mod summary;
 pub mod train;

@@ -18,16 +18,16 @@ use schema::Variant;
 
 /// codec × op × batch × fixture: a cell before its variant is chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    pub codec: &'static str,
-    pub op: Op,
-    pub batch: u32,
-    pub fixture: &'static str,
+pub(crate) struct Cell {
+    pub(crate) codec: &'static str,
+    pub(crate) op: Op,
+    pub(crate) batch: u32,
+    pub(crate) fixture: &'static str,
 }
 
 impl Cell {
     /// The cell without its batch: what the gate and the preflight check.
-    pub fn gate_cell(&self) -> schema::GateCell {
+    pub(crate) fn gate_cell(&self) -> schema::GateCell {
         schema::GateCell {
             codec: self.codec.to_string(),
             fixture: self.fixture.to_string(),
@@ -38,16 +38,16 @@ impl Cell {
 
 /// A cell a library cannot express: listed in the manifest and the summary, never planned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unsupported {
-    pub codec: &'static str,
-    pub fixture: &'static str,
-    pub op: Op,
-    pub reason: &'static str,
+pub(crate) struct Unsupported {
+    pub(crate) codec: &'static str,
+    pub(crate) fixture: &'static str,
+    pub(crate) op: Op,
+    pub(crate) reason: &'static str,
 }
 
 /// The cells of a run, in table order (fixture, codec, op, batch), and the codec × fixture × op
 /// combinations left out as unsupported.
-pub fn cells(
+pub(crate) fn cells(
     codecs: &[&'static dyn AnyCodec],
     ops: &[Op],
     batches: &[u32],
@@ -79,10 +79,11 @@ pub fn cells(
 }
 
 /// A cell in one build: what the plan holds once per block.
-pub type Unit = (Cell, Variant);
+pub(crate) type Unit = (Cell, Variant);
 
 /// Every cell in each of `variants`, in table order (each cell's builds in the order given).
-pub fn each_in(cells: &[Cell], variants: &[Variant]) -> Vec<Unit> {
+#[cfg(test)]
+fn each_in(cells: &[Cell], variants: &[Variant]) -> Vec<Unit> {
     cells
         .iter()
         .flat_map(|c| variants.iter().map(move |&v| (c.clone(), v)))
@@ -92,7 +93,7 @@ pub fn each_in(cells: &[Cell], variants: &[Variant]) -> Vec<Unit> {
 /// `samples` blocks of every unit once, each block shuffled; plan indices count from 0. With
 /// several builds, each build of a cell is a unit of its own in every block, so builds are
 /// paired within blocks as codecs are.
-pub fn build(units: &[Unit], samples: u32, seed: u64) -> Vec<PlanRow> {
+pub(crate) fn build(units: &[Unit], samples: u32, seed: u64) -> Vec<PlanRow> {
     // Units come in table order; the shuffle (ChaCha8, `rand`'s slice shuffle) is pinned by the
     // golden test below, so a `rand` upgrade cannot change a plan silently.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -118,7 +119,7 @@ pub fn build(units: &[Unit], samples: u32, seed: u64) -> Vec<PlanRow> {
 
 /// The plan without the rows that `excluded` leaves out (a codec × fixture × op, in every
 /// variant or in one), the other rows in the same order, renumbered from 0.
-pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
+pub(crate) fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
     rows.into_iter()
         .filter(|r| {
             let cell = r.gate_cell();
@@ -134,7 +135,7 @@ pub fn without(rows: Vec<PlanRow>, excluded: &[CheckEntry]) -> Vec<PlanRow> {
 
 /// The rows of `shard`'s blocks of a plan of `blocks` blocks, their indices kept (`rows` whole
 /// without a shard).
-pub fn shard(
+pub(crate) fn shard(
     rows: Vec<PlanRow>,
     shard: Option<schema::run_folder::Shard>,
     blocks: u32,

@@ -12,13 +12,13 @@
 use schema::rows::Samples;
 use schema::run_folder::Stopping;
 use stats::precision::{standing, Reach, Standing};
-pub use stats::stopping::{
+pub(crate) use stats::stopping::{
     next, parse_precision, reaches, Next, CHECK_EVERY, LEVEL, MAX_BLOCKS, MIN_BLOCKS,
 };
 use std::time::Duration;
 
 /// `90s`, `10m`, `2h` or a number of seconds; at most a week.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => (&t[..i], &t[i..]),
@@ -45,7 +45,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// The standing of the samples so far against the rule.
-pub fn stand(samples: &Samples, rule: &Stopping, floors: &[&str]) -> Standing {
+pub(crate) fn stand(samples: &Samples, rule: &Stopping, floors: &[&str]) -> Standing {
     standing(
         &reaches(samples, rule.reference.as_deref(), floors),
         rule.precision,
@@ -53,7 +53,7 @@ pub fn stand(samples: &Samples, rule: &Stopping, floors: &[&str]) -> Standing {
 }
 
 /// `±4.1% users-2kb de ×1 simd-json (portable) / serde_json`, for the progress display.
-pub fn describe_widest(s: &Standing) -> String {
+pub(crate) fn describe_widest(s: &Standing) -> String {
     match &s.widest {
         None => "no interval yet".into(),
         Some(Reach {

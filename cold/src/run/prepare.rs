@@ -33,50 +33,50 @@ use std::path::{Path, PathBuf};
 
 /// The run folder's `.preflight-output`: a child of another runtime's `--check-file` during
 /// its preflight.
-pub const CHECK_FILE: &str = ".preflight-output";
+pub(crate) const CHECK_FILE: &str = ".preflight-output";
 
 /// Each fixture's canonical document, by fixture name.
-pub type Documents = HashMap<&'static str, Vec<u8>>;
+pub(crate) type Documents = HashMap<&'static str, Vec<u8>>;
 
 /// What a run knows before its first sample.
 pub struct Prepared {
     /// Every cell in each build of its runtime, in table order: what each block holds once.
-    pub units: Vec<Unit>,
-    pub unsupported: Vec<Unsupported>,
-    pub fixtures: Vec<FixtureEntry>,
-    pub inputs: Vec<InputEntry>,
-    pub children: Vec<ChildEntry>,
+    pub(crate) units: Vec<Unit>,
+    pub(crate) unsupported: Vec<Unsupported>,
+    pub(crate) fixtures: Vec<FixtureEntry>,
+    pub(crate) inputs: Vec<InputEntry>,
+    pub(crate) children: Vec<ChildEntry>,
     /// The child binary and input file of every codec × fixture × op, in each variant.
-    pub routes: Routes,
-    pub verification: Vec<CheckEntry>,
-    pub preflight: Vec<CheckEntry>,
+    pub(crate) routes: Routes,
+    pub(crate) verification: Vec<CheckEntry>,
+    pub(crate) preflight: Vec<CheckEntry>,
     /// Left out because they failed the gate or the preflight.
     pub excluded: Vec<CheckEntry>,
     pub plan: Vec<PlanRow>,
 }
 
 /// Where each codec × fixture × op of each build variant runs.
-pub type Routes = HashMap<(GateCell, Variant), Route>;
+pub(crate) type Routes = HashMap<(GateCell, Variant), Route>;
 
 /// Where one codec × fixture × op runs: its child, its input, what it must print.
 #[derive(Debug, Clone)]
-pub struct Route {
+pub(crate) struct Route {
     /// The program: a child binary, or a runtime's executable.
-    pub child: PathBuf,
+    pub(crate) child: PathBuf,
     /// The arguments before the protocol's (a runtime's script or class).
-    pub prefix: Vec<OsString>,
-    pub input: PathBuf,
+    pub(crate) prefix: Vec<OsString>,
+    pub(crate) input: PathBuf,
     /// What the child must print; `None` until an external child's preflight has learned it.
-    pub expected: Option<Expected>,
+    pub(crate) expected: Option<Expected>,
     /// A child in another language (checked by meaning in its preflight).
-    pub external: bool,
+    pub(crate) external: bool,
     /// The files it loads besides its program (another runtime's classes, jars or scripts),
     /// evicted with it under `--cold-cache`.
-    pub loads: std::sync::Arc<Vec<PathBuf>>,
+    pub(crate) loads: std::sync::Arc<Vec<PathBuf>>,
 }
 
 /// The cells of the options, and the unsupported ones; an error when nothing can run.
-pub fn cells(o: &RunOptions) -> Result<(Vec<Cell>, Vec<Unsupported>)> {
+pub(crate) fn cells(o: &RunOptions) -> Result<(Vec<Cell>, Vec<Unsupported>)> {
     let (cells, unsupported) = plan::cells(&o.codecs, &o.ops, &o.batches, &o.fixtures);
     if cells.is_empty() {
         let why: Vec<String> = unsupported.iter().map(describe_unsupported).collect();
@@ -88,12 +88,12 @@ pub fn cells(o: &RunOptions) -> Result<(Vec<Cell>, Vec<Unsupported>)> {
     Ok((cells, unsupported))
 }
 
-pub fn describe_unsupported(u: &Unsupported) -> String {
+pub(crate) fn describe_unsupported(u: &Unsupported) -> String {
     format!("{} {} on {}: {}", u.codec, u.op, u.fixture, u.reason)
 }
 
 /// The Rust child binaries the cells need.
-pub fn binaries(cells: &[Cell]) -> Result<Vec<String>> {
+pub(crate) fn binaries(cells: &[Cell]) -> Result<Vec<String>> {
     let mut names = BTreeSet::new();
     for cell in cells {
         let codec = codec_list::find(cell.codec)?;
@@ -121,13 +121,16 @@ pub fn documents(o: &RunOptions) -> Result<Documents> {
 }
 
 /// The builds of `codec`'s runtime among `builds`.
-pub fn builds_of<'b>(codec: &dyn AnyCodec, builds: &'b [VariantEntry]) -> Vec<&'b VariantEntry> {
+pub(crate) fn builds_of<'b>(
+    codec: &dyn AnyCodec,
+    builds: &'b [VariantEntry],
+) -> Vec<&'b VariantEntry> {
     let runtime = codec_list::runtime_of(codec);
     builds.iter().filter(|b| b.runtime == runtime).collect()
 }
 
 /// Every cell in each build of its runtime, in table order (`codecs`: the run's).
-pub fn units(
+pub(crate) fn units(
     cells: &[Cell],
     builds: &[VariantEntry],
     codecs: &[&dyn AnyCodec],
@@ -412,7 +415,7 @@ fn child_entry(
 
 /// The input file a codec's child reads for a fixture and op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Input {
+pub(crate) enum Input {
     /// A Rust child's (the document, a postcard model or tree).
     Rust(InputKind),
     /// A child in another language's `ser` input: the neutral tree as text.
@@ -420,7 +423,7 @@ pub enum Input {
 }
 
 impl Input {
-    pub fn of(codec: &dyn AnyCodec, fixture: &Fixture, op: Op) -> Input {
+    pub(crate) fn of(codec: &dyn AnyCodec, fixture: &Fixture, op: Op) -> Input {
         match (codec_list::external_of(codec), op) {
             (Some(_), Op::Ser) => Input::TreeText,
             (Some(_), Op::De) => Input::Rust(InputKind::Document),
@@ -428,7 +431,7 @@ impl Input {
         }
     }
 
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Input::Rust(kind) => kind.extension(),
             Input::TreeText => "tree.txt",
@@ -436,7 +439,7 @@ impl Input {
     }
 
     /// `document`, `users model`, `tree`, `tree text`.
-    pub fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         match self {
             Input::Rust(kind) => kind.name(),
             Input::TreeText => "tree text".into(),
@@ -444,7 +447,7 @@ impl Input {
     }
 
     /// The file, relative to the run folder.
-    pub fn relative(self, fixture: &str) -> String {
+    pub(crate) fn relative(self, fixture: &str) -> String {
         format!(
             "{}/{fixture}.{}",
             schema::run_folder::FIXTURES,
@@ -452,7 +455,7 @@ impl Input {
         )
     }
 
-    pub fn prepare(self, fixture: &Fixture, seed: u64, document: &[u8]) -> Result<Vec<u8>> {
+    pub(crate) fn prepare(self, fixture: &Fixture, seed: u64, document: &[u8]) -> Result<Vec<u8>> {
         match self {
             Input::Rust(kind) => {
                 prepare(kind, fixture.model(seed).as_ref(), document).map_err(anyhow::Error::msg)

@@ -30,7 +30,7 @@ pub struct Progress {
 
 impl Progress {
     /// A bar on a terminal, plain lines otherwise. `before` samples of `total` are already done.
-    pub fn new(total: u64, before: u64) -> Progress {
+    pub(crate) fn new(total: u64, before: u64) -> Progress {
         let display = if std::io::stdout().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stdout());
             let style = ProgressStyle::with_template(
@@ -68,7 +68,7 @@ impl Progress {
     }
 
     /// `more` samples were added to the plan (a `--precision` run adding blocks).
-    pub fn grow(&mut self, more: u64) {
+    pub(crate) fn grow(&mut self, more: u64) {
         self.total += more;
         if let Display::Bar(bar) = &self.display {
             bar.set_length(self.total);
@@ -76,7 +76,7 @@ impl Progress {
     }
 
     /// Shows `note` beside the count (the widest interval of a `--precision` run).
-    pub fn note(&mut self, note: String) {
+    pub(crate) fn note(&mut self, note: String) {
         if let Display::Bar(bar) = &self.display {
             bar.set_message(note.clone());
         }
@@ -86,7 +86,7 @@ impl Progress {
         self.note = Some(note);
     }
 
-    pub fn sample_done(&mut self, row: &SampleRow) {
+    pub(crate) fn sample_done(&mut self, row: &SampleRow) {
         self.done += 1;
         if !row.is_ok() {
             self.failed += 1;
@@ -119,7 +119,7 @@ impl Progress {
         }
     }
 
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         match &self.display {
             Display::Bar(bar) => bar.finish(),
             Display::Lines => say(&self.line(self.started.elapsed())),

@@ -46,7 +46,7 @@ pub struct Job {
 
 impl Job {
     /// The protocol's argv (after the program).
-    pub fn args(&self) -> Vec<OsString> {
+    pub(crate) fn args(&self) -> Vec<OsString> {
         let protocol = Args {
             op: self.plan.op,
             batch: self.plan.batch as usize,
@@ -73,7 +73,7 @@ pub struct Sampler {
     env: Vec<(OsString, OsString)>,
     /// With `--measure instructions`: how each sample is counted.
     counter: Option<Counter>,
-    pub eviction: EvictionTally,
+    pub(crate) eviction: EvictionTally,
 }
 
 impl Sampler {
@@ -102,13 +102,13 @@ impl Sampler {
     }
 
     /// Limits every child's memory to `mib` MiB (`--memory-limit`).
-    pub fn with_memory_limit(mut self, mib: u64) -> Sampler {
+    pub(crate) fn with_memory_limit(mut self, mib: u64) -> Sampler {
         self.memory_limit_mib = mib;
         self
     }
 
     /// Counts each sample instead of timing it (`--measure instructions`).
-    pub fn with_counter(mut self, counter: Counter) -> Sampler {
+    pub(crate) fn with_counter(mut self, counter: Counter) -> Sampler {
         self.counter = Some(counter);
         self
     }
@@ -121,7 +121,7 @@ impl Sampler {
 
     /// Takes one sample, with its curve in a curve run. `Err` only when a signal stopped the
     /// run, or a new spawner cannot be started.
-    pub fn sample(&mut self, job: &Job) -> Result<(SampleRow, Option<CurveRow>)> {
+    pub(crate) fn sample(&mut self, job: &Job) -> Result<(SampleRow, Option<CurveRow>)> {
         let evicted = self.cold_cache.then(|| {
             // every file the child reads: its program, its input and what it loads
             let mut all = self.eviction.evict(&job.child);

@@ -44,17 +44,17 @@ pub(crate) use say;
 static STATUS_ON_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Sends the runner's status lines to stderr from now on (a dry run's stdout is the plan).
-pub fn status_to_stderr() {
+pub(crate) fn status_to_stderr() {
     STATUS_ON_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Whether status lines go to stderr.
-pub fn status_on_stderr() -> bool {
+pub(crate) fn status_on_stderr() -> bool {
     STATUS_ON_STDERR.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The `cold-spawner` next to the runner, which must exist.
-pub fn spawner_path() -> Result<PathBuf> {
+pub(crate) fn spawner_path() -> Result<PathBuf> {
     let path = spawner::Spawner::default_path().context("cannot find the runner's folder")?;
     if !path.is_file() {
         bail!(
@@ -67,7 +67,7 @@ pub fn spawner_path() -> Result<PathBuf> {
 }
 
 /// The plan as CSV on stdout (`--dry-run`).
-pub fn print_plan(rows: &[PlanRow]) -> Result<()> {
+pub(crate) fn print_plan(rows: &[PlanRow]) -> Result<()> {
     let mut w = csv::Writer::from_writer(std::io::stdout().lock());
     for row in rows {
         w.serialize(row)?;
@@ -77,7 +77,7 @@ pub fn print_plan(rows: &[PlanRow]) -> Result<()> {
 }
 
 /// One job per plan row: its child, its input file, what it must print.
-pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Vec<Job>> {
+pub(crate) fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Vec<Job>> {
     rows.iter()
         .map(|row| {
             let key = (row.gate_cell(), row.variant);
@@ -109,7 +109,7 @@ pub fn jobs(rows: &[PlanRow], routes: &Routes, settings: &Settings) -> Result<Ve
 }
 
 /// The children's environment as the settings record it (`KEY=VALUE`).
-pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
+pub(crate) fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
     settings
         .child_env
         .iter()
@@ -123,15 +123,15 @@ pub fn env_of(settings: &Settings) -> Vec<(OsString, OsString)> {
 /// How a `--precision` run adds whole blocks to its plan: the units and what the gate and the
 /// preflight left out, as `plan::build` and `plan::without` take them (a longer plan keeps the
 /// shorter one as its beginning).
-pub struct Blocks {
-    pub units: Vec<Unit>,
-    pub excluded: Vec<schema::run_folder::CheckEntry>,
-    pub seed: u64,
+pub(crate) struct Blocks {
+    pub(crate) units: Vec<Unit>,
+    pub(crate) excluded: Vec<schema::run_folder::CheckEntry>,
+    pub(crate) seed: u64,
 }
 
 impl Blocks {
     /// The plan of `blocks` blocks.
-    pub fn plan(&self, blocks: u32) -> Vec<PlanRow> {
+    pub(crate) fn plan(&self, blocks: u32) -> Vec<PlanRow> {
         plan::without(plan::build(&self.units, blocks, self.seed), &self.excluded)
     }
 }
@@ -141,9 +141,9 @@ impl Blocks {
 /// failed; the process exits with [`INCOMPLETE_EXIT`], so that a script (CI) knows.
 #[derive(Debug)]
 pub struct Incomplete {
-    pub dir: std::path::PathBuf,
-    pub failed: usize,
-    pub left_out: usize,
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) failed: usize,
+    pub(crate) left_out: usize,
 }
 
 /// The exit status of a run that finished with failed samples or left-out cells.
@@ -169,7 +169,7 @@ impl std::error::Error for Incomplete {}
 /// the intervals and adds blocks until the rule says stop, writing the longer plan and the
 /// manifest before each new block's first sample. Returns how eviction went, for the summary. A
 /// signal stops it with an [`Interrupted`] error that says how to resume.
-pub fn take_samples(
+pub(crate) fn take_samples(
     dir: &Path,
     manifest: &mut Manifest,
     routes: &Routes,
@@ -271,7 +271,7 @@ fn say_stop(reason: StopReason, blocks: u32, now: &stats::precision::Standing) {
 
 /// Marks the manifest finished and prints the summary; an [`Incomplete`] error when samples
 /// failed or cells were left out.
-pub fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally) -> Result<()> {
+pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally) -> Result<()> {
     manifest.finished = true;
     manifest.finished_utc = Some(manifest::utc_now().1);
     let cold_cache = manifest.settings.cold_cache;

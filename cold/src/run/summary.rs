@@ -17,24 +17,24 @@ use stats::units::bytes;
 use std::collections::HashMap;
 
 /// What the table needs beyond the samples.
-pub struct Context<'a> {
-    pub measure: Measure,
+pub(crate) struct Context<'a> {
+    pub(crate) measure: Measure,
     /// Codec ids in the order rows are listed (the registry's: the baseline first).
-    pub codec_order: &'a [&'a str],
+    pub(crate) codec_order: &'a [&'a str],
     /// Each codec's floor: the baseline codec of its runtime (`noop` for Rust, `jvm-floor`…),
     /// whose cells the others are measured from; a floor maps to itself.
-    pub floors: &'a HashMap<String, String>,
+    pub(crate) floors: &'a HashMap<String, String>,
     /// Fixture names in the order rows are listed.
-    pub fixture_order: &'a [&'a str],
+    pub(crate) fixture_order: &'a [&'a str],
     /// The child size of each codec × fixture × op, in bytes.
-    pub child_bytes: &'a HashMap<GateCell, u64>,
+    pub(crate) child_bytes: &'a HashMap<GateCell, u64>,
     /// How each codec's `ser` hands its output over.
-    pub outputs: &'a HashMap<String, OutputMode>,
-    pub cold_cache: bool,
+    pub(crate) outputs: &'a HashMap<String, OutputMode>,
+    pub(crate) cold_cache: bool,
 }
 
 /// What the table's columns mean, printed under it.
-pub fn legend(measure: Measure) -> &'static str {
+pub(crate) fn legend(measure: Measure) -> &'static str {
     crate::measure::of(measure).legend()
 }
 
@@ -43,7 +43,7 @@ fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 }
 
 /// The table, as text.
-pub fn table(samples: &Samples, cx: &Context) -> String {
+pub(crate) fn table(samples: &Samples, cx: &Context) -> String {
     let m = crate::measure::of(cx.measure);
     let q = cx.measure.quantity();
     let position = |list: &[&str], x: &str| list.iter().position(|y| *y == x).unwrap_or(usize::MAX);
@@ -152,7 +152,7 @@ fn render(lines: &[Vec<String>], text_columns: usize) -> String {
 }
 
 /// `failed samples: 3 (crash 1, timeout 2)`, or nothing when every sample was ok.
-pub fn failures(samples: &Samples) -> Option<String> {
+pub(crate) fn failures(samples: &Samples) -> Option<String> {
     let mut by_status: std::collections::BTreeMap<String, usize> = Default::default();
     for cell in samples.cells.values() {
         for s in cell.statuses.iter().filter(|s| !s.is_ok()) {

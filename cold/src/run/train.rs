@@ -22,7 +22,7 @@ const LOG_LIMIT: u64 = 64 << 20;
 
 /// A trained cell's child and its archive.
 pub struct TrainedChild {
-    pub child: ExternalChild,
+    pub(crate) child: ExternalChild,
     pub archive: ArchiveEntry,
 }
 
@@ -102,7 +102,7 @@ pub fn train(
 
 /// A resumed run's trained child: the same jar and archive, which must be the bytes the run
 /// recorded.
-pub fn resumed(
+pub(crate) fn resumed(
     dir: &Path,
     ext: &ExternalCodec,
     variant: Variant,

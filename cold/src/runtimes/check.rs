@@ -6,7 +6,7 @@
 use codecs::verify::diff::first_difference;
 
 /// `Ok` when `written` means the same as `document`; the error says where it does not.
-pub fn same_meaning(document: &[u8], written: &[u8]) -> Result<(), String> {
+pub(crate) fn same_meaning(document: &[u8], written: &[u8]) -> Result<(), String> {
     let expected: serde_json::Value = serde_json::from_slice(document)
         .map_err(|e| format!("the fixture does not read as JSON: {e}"))?;
     let actual: serde_json::Value = serde_json::from_slice(written).map_err(|e| {

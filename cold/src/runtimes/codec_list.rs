@@ -7,10 +7,10 @@ use anyhow::{bail, Result};
 use codecs::{find_codec, registry, AnyCodec, Style};
 
 /// The runtime group of the Rust codecs.
-pub const RUST: &str = "rust";
+pub(crate) const RUST: &str = "rust";
 
 /// The codec `id`, Rust or described; the error lists what is known.
-pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
+pub(crate) fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     if let Ok(c) = find_codec(id) {
         return Ok(c);
     }
@@ -32,7 +32,7 @@ pub fn find(id: &str) -> Result<&'static dyn AnyCodec> {
 /// The codecs `names` ask for (ids or runtime groups), in the order given, each once. The
 /// descriptions of other runtimes are read first, so one that is wrong (or shadows a Rust
 /// codec's id) is an error whatever is asked.
-pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
+pub(crate) fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
     runtimes::all()?;
     let mut chosen: Vec<&'static dyn AnyCodec> = Vec::new();
     let mut add = |c: &'static dyn AnyCodec| {
@@ -55,7 +55,7 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn AnyCodec>> {
 }
 
 /// The described codec behind `codec`, if it is not a Rust one.
-pub fn external_of(codec: &dyn AnyCodec) -> Option<&'static ExternalCodec> {
+pub(crate) fn external_of(codec: &dyn AnyCodec) -> Option<&'static ExternalCodec> {
     if find_codec(codec.id()).is_ok() {
         return None;
     }
@@ -63,13 +63,13 @@ pub fn external_of(codec: &dyn AnyCodec) -> Option<&'static ExternalCodec> {
 }
 
 /// `rust`, or the runtime of a described codec.
-pub fn runtime_of(codec: &dyn AnyCodec) -> &'static str {
+pub(crate) fn runtime_of(codec: &dyn AnyCodec) -> &'static str {
     external_of(codec).map_or(RUST, |e| e.runtime.name)
 }
 
 /// The runtime whose children variant `v` builds: an external runtime's when its description
 /// names it, Rust's otherwise (portable, native, or a build of the Rust children).
-pub fn runtime_of_variant(v: schema::Variant) -> &'static str {
+pub(crate) fn runtime_of_variant(v: schema::Variant) -> &'static str {
     runtimes::runtime_of_variant(v).unwrap_or(RUST)
 }
 
@@ -80,7 +80,7 @@ fn group_of(codec: &dyn AnyCodec) -> &str {
 
 /// The floor of `codec` among `codecs`: the baseline of its runtime and group (the JVM's
 /// common-model children have a floor that loads that model), else of its runtime.
-pub fn floor_of<'a>(codec: &str, codecs: &[&'a dyn AnyCodec]) -> Option<&'a str> {
+pub(crate) fn floor_of<'a>(codec: &str, codecs: &[&'a dyn AnyCodec]) -> Option<&'a str> {
     let codec = find(codec).ok()?;
     let baselines = || codecs.iter().filter(|c| c.style() == Style::Baseline);
     baselines()

@@ -12,10 +12,10 @@
 //! the fixture by meaning ([`check`]) and learns the digest and length every timed sample must
 //! print again, so every timed sample's output is checked by content.
 
-pub mod check;
-pub mod codec_list;
-pub mod trained;
-pub mod tree_text;
+pub(crate) mod check;
+pub(crate) mod codec_list;
+pub(crate) mod trained;
+pub(crate) mod tree_text;
 
 use anyhow::{bail, Context, Result};
 use codecs::models::{Model, ModelKind};
@@ -30,13 +30,13 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
 /// The variable naming a folder of more descriptions.
-pub const EXTRA_VAR: &str = "THAW_EXTERNAL";
+pub(crate) const EXTRA_VAR: &str = "THAW_EXTERNAL";
 
 /// The most a `describe` or version output is kept of (its first bytes).
 const DESCRIBE_LIMIT: usize = 16 * 1024;
 
 /// The folder of the descriptions, in this repository.
-pub fn folder() -> PathBuf {
+pub(crate) fn folder() -> PathBuf {
     fixtures::catalog::workspace_root().join("runtimes")
 }
 
@@ -155,19 +155,19 @@ struct CodecFile {
 
 /// A build of a runtime, as found on this machine.
 #[derive(Debug, Clone)]
-pub struct Found {
-    pub executable: PathBuf,
+pub(crate) struct Found {
+    pub(crate) executable: PathBuf,
     /// The version output's first line.
-    pub version: String,
+    pub(crate) version: String,
     /// The whole version output and what `describe` printed, for the manifest.
-    pub described: String,
+    pub(crate) described: String,
 }
 
 /// A runtime and its builds.
 #[derive(Debug)]
-pub struct Runtime {
-    pub name: &'static str,
-    pub dir: PathBuf,
+pub(crate) struct Runtime {
+    pub(crate) name: &'static str,
+    pub(crate) dir: PathBuf,
     file: RuntimeFile,
     /// Each build's name, and whether it is there (asked once).
     builds: Vec<(Variant, OnceLock<Result<Found, String>>)>,
@@ -178,12 +178,12 @@ pub struct Runtime {
 
 impl Runtime {
     /// Its builds (variants), in the description's order.
-    pub fn variants(&self) -> impl Iterator<Item = Variant> + '_ {
+    pub(crate) fn variants(&self) -> impl Iterator<Item = Variant> + '_ {
         self.builds.iter().map(|(v, _)| *v)
     }
 
     /// The builds a run takes when `--variant` names none of them.
-    pub fn default_variants(&self) -> Vec<Variant> {
+    pub(crate) fn default_variants(&self) -> Vec<Variant> {
         let marked: Vec<Variant> = self
             .file
             .builds
@@ -200,7 +200,7 @@ impl Runtime {
     }
 
     /// The description of `variant`, if it is a trained build.
-    pub fn trained(&self, variant: Variant) -> Option<&trained::Trained> {
+    pub(crate) fn trained(&self, variant: Variant) -> Option<&trained::Trained> {
         self.trained
             .iter()
             .find(|(v, _)| *v == variant)
@@ -208,18 +208,18 @@ impl Runtime {
     }
 
     /// What pinning does to its children, if its description says.
-    pub fn when_pinned(&self) -> Option<&str> {
+    pub(crate) fn when_pinned(&self) -> Option<&str> {
         self.file.when_pinned.as_deref()
     }
 
     /// What build `variant` is.
-    pub fn about(&self, variant: Variant) -> Option<&str> {
+    pub(crate) fn about(&self, variant: Variant) -> Option<&str> {
         let i = self.builds.iter().position(|(v, _)| *v == variant)?;
         Some(&self.file.builds[i].about)
     }
 
     /// Build `variant` on this machine, or why it is not usable (with how to install it).
-    pub fn found(&self, variant: Variant) -> Result<&Found, &str> {
+    pub(crate) fn found(&self, variant: Variant) -> Result<&Found, &str> {
         let Some(i) = self.builds.iter().position(|(v, _)| *v == variant) else {
             return Err(leak(format!(
                 "the {} runtime has no build {variant} (its builds: {})",
@@ -238,7 +238,7 @@ impl Runtime {
     }
 
     /// The first of its default builds that is there, or why none is.
-    pub fn found_default(&self) -> Result<&Found, &str> {
+    pub(crate) fn found_default(&self) -> Result<&Found, &str> {
         let mut why = "no build";
         for v in self.default_variants() {
             match self.found(v) {
@@ -351,7 +351,7 @@ impl Runtime {
 
     /// Compiles the runtime's children when it has a compile step and its sources changed since
     /// the last compile (a stamp of their hash in the build folder); once per run.
-    pub fn compile_if_needed(&self) -> Result<()> {
+    pub(crate) fn compile_if_needed(&self) -> Result<()> {
         self.compiled
             .get_or_init(|| self.compile().map_err(|e| format!("{e:#}")))
             .clone()
@@ -452,62 +452,62 @@ fn hash_files(files: &[PathBuf]) -> Result<String> {
 /// A library of another runtime, as a codec.
 #[derive(Debug)]
 pub struct ExternalCodec {
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     library: &'static str,
     style: Style,
     output: OutputMode,
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
     /// The main class (compiled runtimes), or the source's stem.
     class: String,
     /// The name its class path file is written under.
     classpath_name: String,
     /// `--codecs` group: the runtime's name, or `<runtime>-<mode>` for another mode.
-    pub group: String,
+    pub(crate) group: String,
     /// The codec of the other mode it is paired with.
-    pub pair: Option<String>,
+    pub(crate) pair: Option<String>,
     /// Its arguments to the runtime before the runtime's command.
     flags: Vec<String>,
     models: Vec<ModelKind>,
     why: &'static str,
-    pub runtime: &'static Runtime,
+    pub(crate) runtime: &'static Runtime,
     version: OnceLock<&'static str>,
     requires: Option<Vec<String>>,
     install: String,
     /// Whether the library is there (asked once): `Err` says why not and how to install it.
     library_there: OnceLock<Result<(), &'static str>>,
     /// Its description file.
-    pub described_in: PathBuf,
+    pub(crate) described_in: PathBuf,
 }
 
 /// A child of another runtime, as a run records and starts it.
-pub struct ExternalChild {
+pub(crate) struct ExternalChild {
     /// `<runtime>/<class or source file>`.
-    pub name: String,
+    pub(crate) name: String,
     /// The build's executable.
-    pub program: PathBuf,
+    pub(crate) program: PathBuf,
     /// The arguments before the protocol's.
-    pub prefix: Vec<OsString>,
+    pub(crate) prefix: Vec<OsString>,
     /// The files it loads besides the executable (its classes and jars, or its scripts), for
     /// `--cold-cache` to evict.
-    pub loads: Arc<Vec<PathBuf>>,
+    pub(crate) loads: Arc<Vec<PathBuf>>,
     /// Each class path entry (a jar, a folder of classes) or script it loads, for the manifest.
-    pub files: Vec<schema::run_folder::FileEntry>,
+    pub(crate) files: Vec<schema::run_folder::FileEntry>,
     /// The bytes of those files.
-    pub bytes: u64,
+    pub(crate) bytes: u64,
     /// SHA-256 of those files, the executable's path and the build's version.
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 impl ExternalCodec {
     /// The child of this codec in build `variant`, compiled first if its sources changed (for
     /// a trained build, its base's child: `run::train` packs and flags it).
-    pub fn child(&self, variant: Variant) -> Result<ExternalChild> {
+    pub(crate) fn child(&self, variant: Variant) -> Result<ExternalChild> {
         self.child_as(variant, None)
     }
 
     /// The child with its classes folder replaced by `jar` and `flags` before the runtime's
     /// command: a trained build's.
-    pub fn child_packed(
+    pub(crate) fn child_packed(
         &self,
         variant: Variant,
         jar: &Path,
@@ -517,7 +517,7 @@ impl ExternalCodec {
     }
 
     /// The folder of the child's own classes (its class path's one folder), and its main class.
-    pub fn classes(&self) -> Result<(PathBuf, String)> {
+    pub(crate) fn classes(&self) -> Result<(PathBuf, String)> {
         self.runtime.compile_if_needed()?;
         let cp = self.classpath()?.unwrap_or_default();
         let dir = cp
@@ -629,7 +629,7 @@ impl ExternalCodec {
 
     /// The runtime's default build and the library, when they are there; if not, why and how to
     /// install them.
-    pub fn available(&self) -> Result<&'static Found, &'static str> {
+    pub(crate) fn available(&self) -> Result<&'static Found, &'static str> {
         let found = self.runtime.found_default()?;
         let library = self.library_there.get_or_init(|| self.check_library(found));
         library.map(|()| found)
@@ -732,7 +732,7 @@ fn leak(s: String) -> &'static str {
 }
 
 /// Every described codec, loaded once; an error names the description that is wrong.
-pub fn all() -> Result<&'static [ExternalCodec]> {
+pub(crate) fn all() -> Result<&'static [ExternalCodec]> {
     static ALL: OnceLock<Result<Vec<ExternalCodec>, String>> = OnceLock::new();
     ALL.get_or_init(|| load_all().map_err(|e| format!("{e:#}")))
         .as_deref()
@@ -933,7 +933,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
 }
 
 /// The runtime whose children variant `v` builds, if one of the described runtimes does.
-pub fn runtime_of_variant(v: Variant) -> Option<&'static str> {
+pub(crate) fn runtime_of_variant(v: Variant) -> Option<&'static str> {
     all()
         .ok()?
         .iter()
@@ -943,7 +943,7 @@ pub fn runtime_of_variant(v: Variant) -> Option<&'static str> {
 
 /// The builds of `runtime`'s children a run takes: those asked for, or its defaults; each with
 /// its executable, version and what it says of itself.
-pub fn builds(runtime: &str, asked: &[Variant]) -> Result<Vec<VariantEntry>> {
+pub(crate) fn builds(runtime: &str, asked: &[Variant]) -> Result<Vec<VariantEntry>> {
     let codec = all()?
         .iter()
         .find(|c| c.runtime.name == runtime)
@@ -978,21 +978,12 @@ pub fn find(id: &str) -> Option<&'static ExternalCodec> {
 
 /// The `--codecs` groups of the described codecs (each runtime's name, and `<runtime>-<mode>`
 /// for another mode), in order.
-pub fn groups() -> Vec<&'static str> {
+pub(crate) fn groups() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
     for c in all().unwrap_or_default() {
         if !names.contains(&c.group.as_str()) {
             names.push(c.group.as_str());
         }
     }
-    names
-}
-
-/// The described runtimes' names.
-pub fn runtimes() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = all()
-        .map(|a| a.iter().map(|c| c.runtime.name).collect())
-        .unwrap_or_default();
-    names.dedup();
     names
 }

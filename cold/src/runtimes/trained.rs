@@ -18,64 +18,64 @@ use std::path::{Path, PathBuf};
 /// `<name>.toml` of a trained build.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Trained {
+pub(crate) struct Trained {
     /// What the build is, for `cold list` and the manifest.
-    pub about: String,
+    pub(crate) about: String,
     /// The runtime whose children it builds (`jvm`).
-    pub runtime: String,
+    pub(crate) runtime: String,
     /// The runtime's build whose executable it runs (`jdk25`).
-    pub base: String,
+    pub(crate) base: String,
     /// Packs the child's own classes folder into `{jar}` first (CDS and the AOT cache map
     /// classes from jars only); run in the archive's folder.
-    pub pack: Vec<String>,
+    pub(crate) pack: Vec<String>,
     /// Added before the runtime's command in the verification run and every timed sample.
-    pub flags: Vec<String>,
+    pub(crate) flags: Vec<String>,
     /// The archive's file name extension (`aot`, `jsa`).
-    pub archive: String,
-    pub train: Train,
-    pub verify: Verify,
+    pub(crate) archive: String,
+    pub(crate) train: Train,
+    pub(crate) verify: Verify,
 }
 
 /// The training step.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Train {
+pub(crate) struct Train {
     /// Added before the runtime's command in the training run, instead of `flags`.
-    pub flags: Vec<String>,
+    pub(crate) flags: Vec<String>,
     /// The documents it may train on: the first of the measured fixture's model that is not
     /// the measured fixture itself.
-    pub fixtures: Vec<String>,
+    pub(crate) fixtures: Vec<String>,
     /// Operations in the training run.
-    pub batch: u32,
+    pub(crate) batch: u32,
 }
 
 /// How the archive is proved used.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Verify {
+pub(crate) struct Verify {
     /// Added after `flags` in the verification run (`{log}`: where the runtime writes its log).
-    pub flags: Vec<String>,
+    pub(crate) flags: Vec<String>,
     /// A line the log must hold (`{class}`: the child's main class, which only an archive made
     /// from this child can hold).
-    pub expect: String,
+    pub(crate) expect: String,
     /// Lines holding this are counted into the manifest (classes mapped from an archive).
-    pub count: String,
+    pub(crate) count: String,
 }
 
 /// The values of a description's placeholders.
 #[derive(Debug, Clone, Default)]
-pub struct Places {
-    pub archive: PathBuf,
-    pub jar: PathBuf,
-    pub log: PathBuf,
-    pub classes: PathBuf,
+pub(crate) struct Places {
+    pub(crate) archive: PathBuf,
+    pub(crate) jar: PathBuf,
+    pub(crate) log: PathBuf,
+    pub(crate) classes: PathBuf,
     /// The folder of the runtime's executable (`{bin}/jar`).
-    pub bin: PathBuf,
-    pub class: String,
+    pub(crate) bin: PathBuf,
+    pub(crate) class: String,
 }
 
 /// `args` with the placeholders filled.
-pub fn fill(args: &[String], p: &Places) -> Vec<String> {
+pub(crate) fn fill(args: &[String], p: &Places) -> Vec<String> {
     args.iter()
         .map(|a| {
             a.replace("{archive}", &p.archive.display().to_string())
@@ -89,7 +89,10 @@ pub fn fill(args: &[String], p: &Places) -> Vec<String> {
 }
 
 /// The fixture a cell on `measured` trains on, or why there is none.
-pub fn training_fixture(t: &Trained, measured: &Fixture) -> Result<&'static Fixture, String> {
+pub(crate) fn training_fixture(
+    t: &Trained,
+    measured: &Fixture,
+) -> Result<&'static Fixture, String> {
     let model = measured.model_kind();
     for name in &t.train.fixtures {
         let Ok(f) = fixtures::catalog::find(name) else {
@@ -107,7 +110,7 @@ pub fn training_fixture(t: &Trained, measured: &Fixture) -> Result<&'static Fixt
 }
 
 /// What the verification log proves: the lines that count, or why the archive was not used.
-pub fn proof(log: &str, expect: &str, count: &str) -> Result<String, String> {
+pub(crate) fn proof(log: &str, expect: &str, count: &str) -> Result<String, String> {
     let counted = log.lines().filter(|l| l.contains(count)).count();
     if !log.lines().any(|l| l.contains(expect)) {
         return Err(format!(
@@ -121,16 +124,16 @@ pub fn proof(log: &str, expect: &str, count: &str) -> Result<String, String> {
 }
 
 /// The run folder's folder of trained builds' archives, packed jars, training inputs and logs.
-pub const ARCHIVES: &str = "archives";
+pub(crate) const ARCHIVES: &str = "archives";
 
 /// Where a trained build's archives of a run are: `<run>/archives/<build>/`.
-pub fn folder(run: &Path, variant: Variant) -> PathBuf {
+pub(crate) fn folder(run: &Path, variant: Variant) -> PathBuf {
     run.join(ARCHIVES).join(variant.name())
 }
 
 /// Reads a trained build's description if `text` is one (it names a `runtime`); `None` for a
 /// Rust build's.
-pub fn parse(path: &Path, text: &str) -> Result<Option<Trained>> {
+pub(crate) fn parse(path: &Path, text: &str) -> Result<Option<Trained>> {
     let table: toml::Table = toml::from_str(text).with_context(|| path.display().to_string())?;
     if !table.contains_key("runtime") {
         return Ok(None);
@@ -148,7 +151,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Option<Trained>> {
 }
 
 /// Every trained build of `runtime` described in the builds' folders, by name, with its file.
-pub fn load_for(runtime: &str) -> Result<Vec<(Variant, Trained, PathBuf)>> {
+pub(crate) fn load_for(runtime: &str) -> Result<Vec<(Variant, Trained, PathBuf)>> {
     let mut out = Vec::new();
     for folder in crate::system::variants::folders() {
         let Ok(entries) = std::fs::read_dir(&folder) else {

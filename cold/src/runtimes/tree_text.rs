@@ -8,7 +8,7 @@ use codecs::inputs::Tree;
 use std::fmt::Write;
 
 /// The text of `tree`, ending with a newline.
-pub fn encode(tree: &Tree) -> String {
+pub(crate) fn encode(tree: &Tree) -> String {
     let mut out = String::new();
     write_value(tree, &mut out);
     out

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The folder that holds the children of `variant`, found from the runner's own executable.
-pub fn default_dir(variant: Variant) -> Result<PathBuf> {
+pub(crate) fn default_dir(variant: Variant) -> Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot find the runner's own executable")?;
     let here = exe
         .parent()
@@ -64,7 +64,10 @@ fn same_profile(command: &mut Command) -> Result<()> {
 
 /// The `cargo build` that makes the spawner and the child binaries `binaries` of `variant` for a
 /// runner started by `cargo run`, or `None` for a runner started any other way.
-pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Option<Command>> {
+pub(crate) fn cargo_build_command(
+    variant: Variant,
+    binaries: &[String],
+) -> Result<Option<Command>> {
     let Some(mut command) = cargo_build() else {
         return Ok(None);
     };
@@ -98,7 +101,7 @@ pub fn cargo_build_command(variant: Variant, binaries: &[String]) -> Result<Opti
 
 /// The `cargo build` of the allocation counter (`alloc-phases`, for `--measure instructions`)
 /// beside the runner, for a runner started by `cargo run`; `None` otherwise.
-pub fn cargo_build_alloc_counter() -> Result<Option<Command>> {
+pub(crate) fn cargo_build_alloc_counter() -> Result<Option<Command>> {
     let Some(mut command) = cargo_build() else {
         return Ok(None);
     };
@@ -108,7 +111,7 @@ pub fn cargo_build_alloc_counter() -> Result<Option<Command>> {
 }
 
 /// Runs `command` (a `cargo build`), its progress on stderr; an error if it fails.
-pub fn build(mut command: Command) -> Result<()> {
+pub(crate) fn build(mut command: Command) -> Result<()> {
     let shown: Vec<OsString> = std::iter::once(command.get_program().to_os_string())
         .chain(command.get_args().map(|a| a.to_os_string()))
         .collect();
@@ -129,7 +132,7 @@ pub fn build(mut command: Command) -> Result<()> {
 
 /// The child binaries `binaries` (file names) in `dir`, checked to exist, with a hint at how to
 /// build them if not.
-pub fn find(dir: &Path, binaries: &[String], variant: Variant) -> Result<Vec<PathBuf>> {
+pub(crate) fn find(dir: &Path, binaries: &[String], variant: Variant) -> Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
     let mut missing = Vec::new();
     for binary in binaries {

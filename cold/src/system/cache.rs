@@ -9,7 +9,7 @@ use std::os::fd::AsRawFd;
 use std::path::Path;
 
 /// Writes back and drops `path`'s cached pages.
-pub fn evict(path: &Path) -> io::Result<()> {
+pub(crate) fn evict(path: &Path) -> io::Result<()> {
     let file = File::open(path)?;
     // A dirty page cannot be dropped: write it back first (fsync works on a read-only fd).
     file.sync_all()?;
@@ -22,7 +22,7 @@ pub fn evict(path: &Path) -> io::Result<()> {
 }
 
 /// (resident pages, total pages) of `path` in the page cache.
-pub fn residency(path: &Path) -> io::Result<(usize, usize)> {
+pub(crate) fn residency(path: &Path) -> io::Result<(usize, usize)> {
     let file = File::open(path)?;
     let len = file.metadata()?.len() as usize;
     if len == 0 {
@@ -59,25 +59,25 @@ pub fn residency(path: &Path) -> io::Result<(usize, usize)> {
 
 /// How eviction went over a run, for the summary.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EvictionTally {
+pub(crate) struct EvictionTally {
     /// Files evicted (two per sample: the child and its input).
-    pub attempts: u64,
+    pub(crate) attempts: u64,
     /// Evictions that failed outright (the error is kept).
-    pub errors: u64,
+    pub(crate) errors: u64,
     /// Evictions after which no page of the file was resident.
-    pub fully_evicted: u64,
-    pub last_error: Option<String>,
+    pub(crate) fully_evicted: u64,
+    pub(crate) last_error: Option<String>,
 }
 
 impl EvictionTally {
     /// Evicts `path`, checks it, counts the outcome, and says whether no page was left.
-    pub fn evict(&mut self, path: &Path) -> bool {
+    pub(crate) fn evict(&mut self, path: &Path) -> bool {
         self.record(path, evict(path).and_then(|()| residency(path)))
     }
 
     /// Counts the outcome of one eviction (its residency check afterwards, or its error), and
     /// says whether no page was left resident.
-    pub fn record(&mut self, path: &Path, outcome: io::Result<(usize, usize)>) -> bool {
+    pub(crate) fn record(&mut self, path: &Path, outcome: io::Result<(usize, usize)>) -> bool {
         self.attempts += 1;
         match outcome {
             Ok((0, _)) => {
@@ -94,7 +94,7 @@ impl EvictionTally {
     }
 
     /// One line for the summary.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut text = format!(
             "cold cache: {} of {} evictions left no page resident",
             self.fully_evicted, self.attempts

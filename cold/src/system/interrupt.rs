@@ -27,7 +27,7 @@ fn signal_set() -> libc::sigset_t {
 
 /// Starts taking the signals (once per process). Call it before starting other threads, so
 /// they inherit the blocked set.
-pub fn install() {
+pub(crate) fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let set = signal_set();
@@ -49,21 +49,13 @@ pub fn install() {
     });
 }
 
-/// The signals' mask back to none blocked: for a process this one starts (std's spawn resets
-/// it too; the spawner calls this for itself to be sure).
-pub fn unblock() {
-    let set = signal_set();
-    // SAFETY: unblocks the signals in this thread.
-    unsafe { libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut()) };
-}
-
 /// Tells the signal thread which spawner to stop (0: none).
-pub fn watch_spawner(pid: u32) {
+pub(crate) fn watch_spawner(pid: u32) {
     SPAWNER.store(pid as i32, Ordering::SeqCst);
 }
 
 /// The signal that interrupted the run, if one did.
-pub fn caught() -> Option<i32> {
+pub(crate) fn caught() -> Option<i32> {
     match CAUGHT.load(Ordering::SeqCst) {
         0 => None,
         s => Some(s),
@@ -71,7 +63,7 @@ pub fn caught() -> Option<i32> {
 }
 
 /// The name of a signal, for messages.
-pub fn name(signal: i32) -> &'static str {
+pub(crate) fn name(signal: i32) -> &'static str {
     match signal {
         libc::SIGINT => "SIGINT (Ctrl-C)",
         libc::SIGTERM => "SIGTERM",
@@ -84,9 +76,9 @@ pub fn name(signal: i32) -> &'static str {
 #[derive(Debug)]
 pub struct Interrupted {
     pub signal: i32,
-    pub dir: std::path::PathBuf,
-    pub done: usize,
-    pub planned: usize,
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) done: usize,
+    pub(crate) planned: usize,
 }
 
 impl std::fmt::Display for Interrupted {

@@ -2,8 +2,8 @@
 //! building them under `cargo run`), the page cache (`--cold-cache`), CPU pinning (`--pin`) and
 //! the signals that stop a run.
 
-pub mod binaries;
-pub mod cache;
+pub(crate) mod binaries;
+pub(crate) mod cache;
 pub mod interrupt;
-pub mod pin;
+pub(crate) mod pin;
 pub mod variants;

@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 
 /// `0,2-3` → [0, 2, 3] (sorted, without repeats).
-pub fn parse_cpus(text: &str) -> Result<Vec<usize>> {
+pub(crate) fn parse_cpus(text: &str) -> Result<Vec<usize>> {
     let max = libc::CPU_SETSIZE as usize;
     let mut cpus = Vec::new();
     for part in text.split(',').map(str::trim) {
@@ -39,7 +39,7 @@ fn number(text: &str, whole: &str) -> Result<usize> {
 }
 
 /// [0, 2, 3] → `0,2-3`.
-pub fn format_cpus(cpus: &[usize]) -> String {
+pub(crate) fn format_cpus(cpus: &[usize]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < cpus.len() {
@@ -59,7 +59,7 @@ pub fn format_cpus(cpus: &[usize]) -> String {
 
 /// Pins the calling thread (the runner's main thread; children inherit) to `cpus`, and returns
 /// the mask in force afterwards.
-pub fn pin(cpus: &[usize]) -> Result<Vec<usize>> {
+pub(crate) fn pin(cpus: &[usize]) -> Result<Vec<usize>> {
     // SAFETY: cpu_set_t is plain old data; CPU_ZERO/CPU_SET write inside it.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     for &cpu in cpus {
@@ -82,7 +82,7 @@ pub fn pin(cpus: &[usize]) -> Result<Vec<usize>> {
 }
 
 /// The CPUs the calling thread may run on.
-pub fn current() -> Result<Vec<usize>> {
+pub(crate) fn current() -> Result<Vec<usize>> {
     // SAFETY: as in `pin`.
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: a valid, writable set of the size given.
@@ -97,7 +97,7 @@ pub fn current() -> Result<Vec<usize>> {
 }
 
 /// The number of CPUs online.
-pub fn online_cpus() -> usize {
+pub(crate) fn online_cpus() -> usize {
     // SAFETY: sysconf has no preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
     n.max(1) as usize

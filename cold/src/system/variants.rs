@@ -16,53 +16,53 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The variable naming a folder of more descriptions.
-pub const EXTRA_VAR: &str = "THAW_VARIANTS";
+pub(crate) const EXTRA_VAR: &str = "THAW_VARIANTS";
 
 /// `<name>.toml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Description {
+pub(crate) struct Description {
     /// What the build is, in a few words (`sonic-rs 0.5.0`).
-    pub about: String,
+    pub(crate) about: String,
     /// Packages taken at exactly this version: `sonic-rs = "0.5.0"`.
     #[serde(default)]
-    pub update: BTreeMap<String, String>,
+    pub(crate) update: BTreeMap<String, String>,
     /// Packages taken from elsewhere: `simd-json = { path = "../simd-json" }` or `{ git = "…",
     /// rev = "…" }`, a path relative to the description's folder.
     #[serde(default)]
-    pub patch: BTreeMap<String, Patch>,
+    pub(crate) patch: BTreeMap<String, Patch>,
     /// Added to RUSTFLAGS (`-C target-cpu=native`).
     #[serde(default)]
-    pub rustflags: Option<String>,
+    pub(crate) rustflags: Option<String>,
     /// The global allocator the build swaps in (`jemalloc`, `mimalloc`; the system's when
     /// absent): the `allocator` crate's feature of that name. The warm track reads it too
     /// (`scripts/warm-variant.sh`).
     #[serde(default)]
-    pub allocator: Allocator,
+    pub(crate) allocator: Allocator,
 }
 
 /// Where a patched package comes from.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Patch {
+pub(crate) struct Patch {
     #[serde(default)]
-    pub path: Option<String>,
+    pub(crate) path: Option<String>,
     #[serde(default)]
-    pub git: Option<String>,
+    pub(crate) git: Option<String>,
     #[serde(default)]
-    pub rev: Option<String>,
+    pub(crate) rev: Option<String>,
 }
 
 /// A described variant: its name, description and the folder it was described in.
 #[derive(Debug, Clone)]
-pub struct Described {
-    pub variant: Variant,
-    pub description: Description,
-    pub folder: PathBuf,
+pub(crate) struct Described {
+    pub(crate) variant: Variant,
+    pub(crate) description: Description,
+    pub(crate) folder: PathBuf,
 }
 
 /// The folders of descriptions: the repository's and the user's.
-pub fn folders() -> Vec<PathBuf> {
+pub(crate) fn folders() -> Vec<PathBuf> {
     let mut out = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("variants")];
     if let Some(more) = std::env::var_os(EXTRA_VAR).filter(|v| !v.is_empty()) {
         out.push(PathBuf::from(more));
@@ -71,7 +71,7 @@ pub fn folders() -> Vec<PathBuf> {
 }
 
 /// The description of `variant`, if one is written; an error names a description that is wrong.
-pub fn find(variant: Variant) -> Result<Option<Described>> {
+pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
     for folder in folders() {
         let path = folder.join(format!("{}.toml", variant.name()));
         if !path.is_file() {
@@ -104,7 +104,7 @@ pub fn find(variant: Variant) -> Result<Option<Described>> {
 }
 
 /// Every described variant's name, for `cold list`.
-pub fn names() -> Vec<String> {
+pub(crate) fn names() -> Vec<String> {
     let mut out = Vec::new();
     for folder in folders() {
         let Ok(entries) = std::fs::read_dir(&folder) else {
@@ -133,22 +133,22 @@ fn home(variant: Variant) -> PathBuf {
 }
 
 /// The folder that holds the children of a described build.
-pub fn children_dir(variant: Variant) -> PathBuf {
+pub(crate) fn children_dir(variant: Variant) -> PathBuf {
     home(variant).join("target").join("release")
 }
 
 /// What building a variant did: the packages whose version it changed, and how long it took.
 #[derive(Debug, Clone)]
-pub struct Built {
-    pub dir: PathBuf,
+pub(crate) struct Built {
+    pub(crate) dir: PathBuf,
     /// `sonic-rs 0.5.10 → 0.5.0`, one per package that differs from the checkout's Cargo.lock.
-    pub changed: Vec<String>,
-    pub seconds: f64,
+    pub(crate) changed: Vec<String>,
+    pub(crate) seconds: f64,
 }
 
 impl Described {
     /// The description and what its build did, for the manifest.
-    pub fn record(&self, built: &Built) -> String {
+    pub(crate) fn record(&self, built: &Built) -> String {
         let d = &self.description;
         let mut parts = vec![d.about.clone()];
         if !built.changed.is_empty() {
@@ -165,7 +165,7 @@ impl Described {
     /// Builds `binaries` of this variant (and nothing else): in place with its own target folder
     /// when it only adds flags, else in a copy of the workspace with its Cargo.toml and
     /// Cargo.lock changed as described.
-    pub fn build(&self, binaries: &[String]) -> Result<Built> {
+    pub(crate) fn build(&self, binaries: &[String]) -> Result<Built> {
         let root = fixtures::catalog::workspace_root();
         let home = home(self.variant);
         let d = &self.description;

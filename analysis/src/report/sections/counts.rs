@@ -10,7 +10,7 @@ use crate::stats::spearman::Spearman;
 use schema::phases::{Figure, Phase};
 
 /// What instruction counts leave out, for the reader of a counted report.
-pub const NOT_SHOWN: [&str; 8] = [
+pub(crate) const NOT_SHOWN: [&str; 8] = [
     "Page faults, and the kernel's share of exec and of page faults: callgrind counts the instructions the process executes in user space, not the kernel's work for it.",
     "Cache and TLB misses: an instruction that waits for memory counts as one, like one that does not.",
     "Branch mispredictions.",
@@ -95,7 +95,7 @@ fn n_cell(c: &CellSummary) -> Cell {
 
 /// Per cell of a scenario: n, whether the samples agreed, the instructions of each phase,
 /// init+ops, and the ratios to the reference.
-pub fn counts_table(r: &Report, s: &Scenario) -> Table {
+pub(crate) fn counts_table(r: &Report, s: &Scenario) -> Table {
     let refname = r.reference.as_deref().unwrap_or("reference");
     let vs_ipo = format!(">init+ops vs {refname}");
     let vs_first = format!(">{} vs {refname}", Phase::FirstOp);
@@ -280,7 +280,7 @@ pub(super) fn timing_skipped(r: &Report) -> Vec<Block> {
 }
 
 /// The counted headline as plain text for the terminal.
-pub fn counted_text(r: &Report) -> String {
+pub(crate) fn counted_text(r: &Report) -> String {
     let mut out = String::new();
     for s in chart_data::scenarios(r) {
         out.push_str(&format!("\n{} (instructions)\n", scenario_title(&s)));

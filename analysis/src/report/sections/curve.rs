@@ -10,7 +10,7 @@ use crate::analyze::curve::{
 use crate::report::curve_charts;
 
 /// "b cheaper from n = 30,000 [29,950, 30,050]" or "none up to 100,000 (a cheaper throughout)".
-pub fn measured_text(c: &CurveCrossing) -> String {
+pub(crate) fn measured_text(c: &CurveCrossing) -> String {
     match &c.measured {
         Measured::From {
             cheaper,
@@ -41,7 +41,7 @@ pub fn measured_text(c: &CurveCrossing) -> String {
 }
 
 /// "extrapolated beyond n = 100,000: a cheaper from n = 150,000", or empty.
-pub fn beyond_text(c: &CurveCrossing) -> String {
+pub(crate) fn beyond_text(c: &CurveCrossing) -> String {
     match &c.beyond {
         Some(Beyond {
             cheaper_after,
@@ -60,7 +60,7 @@ pub fn beyond_text(c: &CurveCrossing) -> String {
 }
 
 /// The straight line's crossing: "b cheaper from n = 47,346", "no warm figure", "none in 1..10⁹".
-pub fn straight_text(c: &CurveCrossing) -> String {
+pub(crate) fn straight_text(c: &CurveCrossing) -> String {
     match &c.straight_line {
         StraightLine::NoWarmFigure => "no warm figure".into(),
         StraightLine::From { cheaper, n } => {

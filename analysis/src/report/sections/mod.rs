@@ -31,18 +31,16 @@ mod variants;
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
 use conditions::conditions;
-pub use counts::{counted_text, counts_table, NOT_SHOWN};
+pub(crate) use counts::counted_text;
 use counts::{counts, timing_skipped};
 use curve::curve;
-pub use curve::{beyond_text, measured_text, straight_text};
 use headline::headline;
 pub use headline::{headline_table, headline_tables_text, headline_text};
 use machines::machines;
 use noise::noise;
-pub use noise::{noise_sentence, PROBE};
+pub(crate) use noise::PROBE;
 use per_cell::per_cell;
 use precision::precision;
-pub use precision::rule_sentence;
 use reading::{how_to_read, intro, notes, warnings};
 use runtimes::runtimes;
 use tables::{allocations, conformance};
@@ -172,7 +170,7 @@ pub enum Section {
 }
 
 impl Section {
-    pub fn blocks(self, r: &Report) -> Vec<Block> {
+    pub(crate) fn blocks(self, r: &Report) -> Vec<Block> {
         match self {
             Section::Headline => headline(r),
             Section::Runtimes => runtimes(r),
@@ -198,7 +196,7 @@ impl Section {
 
 /// The whole report as a document: the introduction, the warnings, then the sections of the
 /// run's measure.
-pub fn document(r: &Report) -> Vec<Block> {
+pub(crate) fn document(r: &Report) -> Vec<Block> {
     let mut out = intro(r);
     out.extend(warnings(r));
     for s in crate::measure::Rules::sections(r.measure) {

@@ -23,7 +23,7 @@ fn rho(s: &Spread) -> Cell {
 }
 
 /// One sentence: the widest relative spread of a floor's wall and the strongest drift.
-pub fn noise_sentence(rows: &[NoiseRow]) -> String {
+pub(crate) fn noise_sentence(rows: &[NoiseRow]) -> String {
     let mut all: Vec<(String, &str, &Spread)> = Vec::new();
     for r in rows {
         for (name, s) in [("wall", &r.wall), ("init_plus_ops", &r.init_plus_ops)] {
@@ -118,7 +118,7 @@ pub(super) fn noise(r: &Report) -> Vec<Block> {
 }
 
 /// The probe of the machine that detects its CPU's features as a portable SIMD build does.
-pub const PROBE: &str = "cpu-features";
+pub(crate) const PROBE: &str = "cpu-features";
 
 /// The machine's price of detecting its CPU's features: the probe's first operation over its
 /// runtime floor's, in each scenario where both ran (at the smallest batch).

@@ -8,7 +8,7 @@ use schema::StopReason;
 
 /// The sentence on a `--precision` run: the rule, the samples per cell and the time it took,
 /// and why it stopped, with the widest interval at its last check.
-pub fn rule_sentence(p: &PrecisionRun) -> String {
+pub(crate) fn rule_sentence(p: &PrecisionRun) -> String {
     let r = &p.rule;
     let target = format!("±{}", format::percent(r.precision));
     let against = r.reference.as_deref().map_or(String::new(), |x| {

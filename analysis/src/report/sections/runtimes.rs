@@ -5,7 +5,7 @@ use super::*;
 use crate::analyze::runtimes::Runtime;
 
 /// What a runtime's floor is, in one sentence.
-pub const FLOOR: &str = "A runtime's floor is its start plus the harness with no library: a child of that runtime that reads its input and does nothing else. Each codec's over floor is measured from its own runtime's floor, and the floors are not compared with the libraries.";
+pub(crate) const FLOOR: &str = "A runtime's floor is its start plus the harness with no library: a child of that runtime that reads its input and does nothing else. Each codec's over floor is measured from its own runtime's floor, and the floors are not compared with the libraries.";
 
 /// The floor's median wall (spawn to reaped) in scenario `s` at its smallest batch.
 fn floor_wall(r: &Report, rt: &Runtime, s: &Scenario) -> Cell {
