@@ -6,14 +6,14 @@
 //! their ranges ([`exact_rule`]). Pure: the caller reads the runs.
 
 use crate::analyze::cells::{cell_seed, CellKey};
-use crate::measure::{Judged, Rules};
+use crate::measure::{self, Span};
 use crate::report::doc::{Cell, Table, Tone};
 use crate::report::format;
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
-use schema::phases::Phase;
-use schema::rows::Samples;
+use schema::phases::{Figure, Phase, Quantity};
+use schema::rows::{CellSamples, Samples};
 use schema::{Measure, Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -265,7 +265,7 @@ pub(crate) type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
 /// Changes of every cell both runs have (those that cannot be compared among them, as such),
 /// plus the cells only one has (A-only, B-only), by the rule of `measure`.
 pub fn compare(measure: Measure, a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
-    let judged = measure.judged(opts.span, opts.phase);
+    let judged = judged(measure, opts.span, opts.phase);
     let (va, vb) = (
         by_match_key(a, opts.ignore_variant, &judged),
         by_match_key(b, opts.ignore_variant, &judged),
@@ -283,7 +283,7 @@ pub fn compare(measure: Measure, a: &Samples, b: &Samples, opts: &CompareOptions
                 change: Change::CannotCompare,
                 why: None,
             };
-            measure.judge(&judged, xa, xb, opts, &mut c);
+            judge(measure, &judged, xa, xb, opts, &mut c);
             Some(c)
         })
         .collect();
@@ -301,6 +301,119 @@ fn medians(a: &[u64], b: &[u64]) -> (Option<f64>, Option<f64>, bool) {
     let m = |v: &[u64]| median(&sorted(&v.iter().map(|&x| x as f64).collect::<Vec<_>>()));
     let alike = |v: &[u64]| v.windows(2).all(|w| w[0] == w[1]);
     (m(a), m(b), alike(a) && alike(b))
+}
+
+/// How a figure of sample `i` of a cell is read.
+pub(crate) type SampleValue = Box<dyn Fn(&CellSamples, usize) -> Option<u64> + Sync>;
+
+/// A figure `compare` reads of each sample: its name, how its value is read, and whether it
+/// decides the cell's verdict.
+pub struct Judged {
+    pub(crate) name: &'static str,
+    pub(crate) value: SampleValue,
+    pub(crate) judged: bool,
+}
+
+/// The figures `compare` reads of each sample, the first deciding which samples count; with
+/// `only`, only that phase decides the verdict (timed: its time is the figure compared).
+pub(crate) fn judged(measure: Measure, span: Span, only: Option<Phase>) -> Vec<Judged> {
+    match (measure, only) {
+        (Measure::Time, None) => vec![Judged {
+            name: span.name(),
+            value: Box::new(move |cell, i| span.value(measure, cell, i)),
+            judged: true,
+        }],
+        (Measure::Time, Some(p)) => vec![Judged {
+            name: p.name(),
+            value: Box::new(move |cell, i| cell.get(Figure::time(p), i)),
+            judged: true,
+        }],
+        (Measure::Instructions, _) => {
+            // with `only`, that phase alone decides; the others are shown
+            let decides = |p: Phase, judged: bool| only.map_or(judged, |o| o == p);
+            let phase = |p: Phase, judged: bool| Judged {
+                name: p.name(),
+                value: Box::new(move |cell: &CellSamples, i| {
+                    cell.get(Figure::Of(Quantity::Instructions, p), i)
+                }),
+                judged: decides(p, judged),
+            };
+            // init+ops first: a sample counts when its library's phases were all counted;
+            // the input's phase is not the library's, and the loader's decides nothing
+            let mut v = vec![Judged {
+                name: "init+ops",
+                value: Box::new(move |cell, i| Span::InitPlusOps.value(measure, cell, i)),
+                judged: only.is_none(),
+            }];
+            v.extend(Phase::LIBRARY.iter().map(|&p| phase(p, true)));
+            v.extend([Phase::Check, Phase::Exit].map(|p| phase(p, true)));
+            v.push(phase(Phase::SpawnToMain, false));
+            v
+        }
+    }
+}
+
+/// `compare`'s verdict on one cell from the figures' values in A and B: by the interval for
+/// times, exactly for counts.
+pub(crate) fn judge(
+    measure: Measure,
+    judged: &[Judged],
+    xa: &[Vec<u64>],
+    xb: &[Vec<u64>],
+    opts: &CompareOptions,
+    c: &mut CellChange,
+) {
+    match measure {
+        Measure::Time => interval_rule(&judged[0], &xa[0], &xb[0], opts, c),
+        Measure::Instructions => exact_rule(judged, xa, xb, opts.threshold, c),
+    }
+}
+
+/// The terminal columns of one compared figure.
+pub(crate) fn change_columns(measure: Measure, f: &FigureChange) -> Vec<String> {
+    match measure {
+        Measure::Time => vec![
+            ">median A".into(),
+            ">median B".into(),
+            ">B / A [95% CI]".into(),
+        ],
+        Measure::Instructions if f.judged => vec![format!(">{}", f.figure)],
+        Measure::Instructions => vec![format!(">{} (not judged)", f.figure)],
+    }
+}
+
+/// The terminal cells of one compared figure.
+pub(crate) fn change_cells(measure: Measure, f: &FigureChange) -> Vec<String> {
+    match measure {
+        Measure::Time => vec![
+            median_text(measure, f.a),
+            median_text(measure, f.b),
+            ratio_text(f),
+        ],
+        Measure::Instructions => vec![f.change_text()],
+    }
+}
+
+/// What `compare` prints above its table.
+pub fn compare_heading(measure: Measure, opts: &CompareOptions) -> String {
+    match measure {
+        Measure::Time => format!(
+            "figure {}, threshold ±{:.1}%",
+            opts.phase.map_or(opts.span.name(), Phase::name),
+            opts.threshold * 100.0
+        ),
+        Measure::Instructions => match opts.phase {
+            None => format!(
+                "counted runs: instructions compared exactly, phase by phase (B − A over A); a phase beyond ±{}% is a change; spawn_to_main (the dynamic loader, which moves with the environment) is listed and not judged",
+                opts.threshold * 100.0
+            ),
+            Some(p) => format!(
+                "counted runs: instructions compared exactly, phase by phase (B − A over A); only {} is judged, a change beyond ±{}%; the other phases are listed",
+                p.name(),
+                opts.threshold * 100.0
+            ),
+        },
+    }
 }
 
 /// The interval rule (times): the one judged figure's ratio of medians B / A with a seeded
@@ -433,7 +546,7 @@ pub fn table(measure: Measure, changes: &[CellChange]) -> Table {
     let columns = changes.first().map_or_else(Vec::new, |c| {
         c.figures
             .iter()
-            .flat_map(|f| measure.change_columns(f))
+            .flat_map(|f| change_columns(measure, f))
             .collect()
     });
     header.extend(columns);
@@ -450,7 +563,7 @@ pub fn table(measure: Measure, changes: &[CellChange]) -> Table {
             c.n_b.to_string().into(),
         ];
         for f in &c.figures {
-            row.extend(measure.change_cells(f).into_iter().map(Cell::from));
+            row.extend(change_cells(measure, f).into_iter().map(Cell::from));
         }
         // a cell that cannot be compared may lack figures the others have
         let width = header.len() - 1;
@@ -546,7 +659,7 @@ pub fn write_csv(
 
 /// A median as a table shows it, in the measure's unit.
 pub(crate) fn median_text(measure: Measure, v: Option<f64>) -> String {
-    v.map_or("—".to_string(), |v| measure.amount(v))
+    v.map_or("—".to_string(), |v| measure::amount(measure, v))
 }
 
 /// A ratio with its interval, or `—`.

@@ -8,7 +8,7 @@ use analysis::cli::{
 };
 use analysis::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
 use analysis::inputs::{alloc, conformance, criterion, curves, forks, jmh, run, warm_gate};
-use analysis::measure::Rules;
+
 use analysis::report::model::{build, ReportInputs, ReportOptions};
 use analysis::report::{console, format, sections, write};
 use analysis::synth::{synth, SynthOptions, VARIANT};
@@ -249,7 +249,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             }
         );
     }
-    let heading = measure.compare_heading(&opts);
+    let heading = analysis::compare::compare_heading(measure, &opts);
     let closing = tally(&changes, only_a.len(), only_b.len(), opts.level);
     match a.format {
         TableFormat::Text => {
@@ -306,7 +306,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
 fn export(a: ExportArgs) -> Result<ExitCode> {
     refuse_output(a.out.as_deref(), "--out", a.force)?;
     let run = run::load_run(&a.run_dir)?;
-    let text = a.format.exporter().export(&run, a.figure)?;
+    let text = a.format.export(&run, a.figure)?;
     match &a.out {
         Some(path) => schema::files::write_output(path, "--out", a.force, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,

@@ -3,7 +3,7 @@
 //! the median's interval, each phase's median and range, whether its samples agreed, and the
 //! whole-process figures a timed run records.
 
-use crate::measure::{Measure, Rules, Span};
+use crate::measure::{Measure, Span};
 use crate::parallel::par_map;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::precision::relative_half_width;
@@ -40,7 +40,7 @@ impl Grouped<'_> {
         let cell = self.cells[key];
         let mut v: Vec<(u32, f64)> = cell
             .ok()
-            .filter_map(|i| Some((cell.blocks[i], self.measure.value(span, cell, i)? as f64)))
+            .filter_map(|i| Some((cell.blocks[i], span.value(self.measure, cell, i)? as f64)))
             .collect();
         v.sort_by_key(|&(b, _)| b); // stable: file order within a block
         v.dedup_by_key(|&mut (b, _)| b); // keeps the first of each block
@@ -271,7 +271,7 @@ fn summarize_cell(
         *failures.entry(s.name().to_string()).or_insert(0) += 1;
     }
     let seed = cell_seed(key, opts.seed);
-    let headline = measure.values(Span::InitPlusOps, cell);
+    let headline = Span::InitPlusOps.values(measure, cell);
     let keeping = |values: &[f64], stream: u64| match describe_keeping_resamples(
         values,
         opts.resamples,
@@ -282,7 +282,7 @@ fn summarize_cell(
         None => (None, Vec::new()),
     };
     let (init_plus_ops, boot_medians) = keeping(&headline, 1);
-    let (process, process_boot) = keeping(&measure.values(Span::Process, cell), 2);
+    let (process, process_boot) = keeping(&Span::Process.values(measure, cell), 2);
     let q = measure.quantity();
     let spread = |f: Figure| Spread::of(&cell.values(f));
     let phases: BTreeMap<Phase, Spread> = Phase::ALL
@@ -299,7 +299,7 @@ fn summarize_cell(
     let (blocks, values): (Vec<f64>, Vec<f64>) = cell
         .ok()
         .filter_map(|i| {
-            let v = measure.value(Span::InitPlusOps, cell, i)?;
+            let v = Span::InitPlusOps.value(measure, cell, i)?;
             Some((f64::from(cell.blocks[i]), v as f64))
         })
         .unzip();
@@ -319,7 +319,7 @@ fn summarize_cell(
         init_plus_ops,
         init_plus_ops_half_width,
         process,
-        wall: describe(&measure.values(Span::Wall, cell), opts.level),
+        wall: describe(&Span::Wall.values(measure, cell), opts.level),
         phases,
         allocations,
         identical,
@@ -479,7 +479,7 @@ mod tests {
         assert_eq!((serde.ok, serde.failed, serde.counted()), (3, 1, 2));
         // the uncut sample still gave its other counts
         assert_eq!(serde.phases[&Phase::SpawnToMain].n, 3);
-        let w = Measure::Instructions.warnings(&s).join("\n");
+        let w = crate::analyze::warnings::of_measure(Measure::Instructions, &s).join("\n");
         assert!(
             w.contains("without instruction counts")
                 && w.contains("serde_json (portable) (1 of 3)"),
@@ -489,7 +489,7 @@ mod tests {
             w.contains("Samples disagree") && w.contains("users-2kb de ×1 simd-json (portable)"),
             "{w}"
         );
-        assert!(Measure::Time.warnings(&s).is_empty());
+        assert!(crate::analyze::warnings::of_measure(Measure::Time, &s).is_empty());
         let mut failed = counted("x", 1, 1, 1, 1);
         failed.status = Status::Crash;
         let none = &counted_cells(&[failed])[0];

@@ -20,7 +20,7 @@
 
 use super::cells::{CellKey, Grouped};
 use super::contrasts::{pair, ContrastRow};
-use crate::measure::{Rules, Span};
+use crate::measure::Span;
 use crate::parallel::par_map;
 use crate::stats::heterogeneity::{cochran_q, log_se, Heterogeneity};
 use crate::stats::holm::holm;
@@ -230,7 +230,7 @@ pub(crate) fn across(
     let wall = |key: &CellKey| {
         let cell = grouped.cells[key];
         medians(grouped, &machines, key, &|i| {
-            grouped.measure.value(Span::Wall, cell, i)
+            Span::Wall.value(grouped.measure, cell, i)
         })
     };
     let floor_walls = floors

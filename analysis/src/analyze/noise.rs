@@ -6,7 +6,7 @@
 //! block index (the drift check the per-cell tables use).
 
 use super::cells::{CellKey, Grouped};
-use crate::measure::{Rules, Span};
+use crate::measure::Span;
 use crate::stats::quantile::{mad, median, quantile, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use serde::Serialize;
@@ -80,7 +80,7 @@ pub(crate) fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec
                 let (blocks, values): (Vec<f64>, Vec<f64>) = cell
                     .ok()
                     .filter_map(|i| {
-                        let v = grouped.measure.value(span, cell, i)?;
+                        let v = span.value(grouped.measure, cell, i)?;
                         Some((f64::from(cell.blocks[i]), v as f64))
                     })
                     .unzip();
@@ -97,6 +97,9 @@ pub(crate) fn noise(grouped: &Grouped, floors: &BTreeMap<String, String>) -> Vec
     rows.sort_by(|a, b| a.key.cmp(&b.key));
     rows
 }
+
+/// The probe of the machine that detects its CPU's features as a portable SIMD build does.
+pub(crate) const PROBE: &str = "cpu-features";
 
 #[cfg(test)]
 mod tests {

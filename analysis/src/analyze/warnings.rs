@@ -3,7 +3,9 @@
 //! and the report prints them.
 
 use super::cells::CellSummary;
+use schema::phases::Phase;
 use schema::run_folder::{CheckStatus, Manifest};
+use schema::Measure;
 use std::collections::BTreeMap;
 
 /// Drift is flagged when |ρ| of init_plus_ops against the block index is at least this…
@@ -160,6 +162,52 @@ pub(crate) fn warnings(
         ));
     }
     out
+}
+
+/// What a reader of a run of `measure` must be told about its cells: for a counted run, the
+/// samples that were not counted and the cells whose counts disagree.
+pub(crate) fn of_measure(measure: Measure, cells: &[CellSummary]) -> Vec<String> {
+    if measure == Measure::Time {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let uncounted: Vec<String> = cells
+        .iter()
+        .filter(|c| c.counted() < c.ok)
+        .map(|c| format!("{} ({} of {})", c.key.label(), c.ok - c.counted(), c.ok))
+        .collect();
+    if !uncounted.is_empty() {
+        out.push(format!(
+            "Ok samples without instruction counts (the runner could not cut callgrind's output into the protocol's phases; samples.csv's error column says why) in {} cells: {}.",
+            uncounted.len(),
+            list(&uncounted)
+        ));
+    }
+    let differ: Vec<String> = cells
+        .iter()
+        .filter(|c| c.counted() > 1 && !c.identical)
+        .map(|c| c.key.label())
+        .collect();
+    if !differ.is_empty() {
+        out.push(format!(
+            "Samples disagree in the library's phases ({}), which execute the same instructions every time when a library's work depends only on its input, in {} cells: {}. Their medians are shown with the spread; their ratios are not exact.",
+            Phase::library_names(", "),
+            differ.len(),
+            list(&differ)
+        ));
+    }
+    out
+}
+
+/// The warnings section when there is none.
+pub(crate) fn none_text(measure: Measure) -> String {
+    match measure {
+        Measure::Time => format!(
+            "None: the run finished, no sample failed, no codec failed verification, no cell drifted (|ρ| ≥ {DRIFT_RHO} with p < {DRIFT_P}) or had more than {:.0}% outliers.",
+            OUTLIER_SHARE * 100.0
+        ),
+        Measure::Instructions => "None: the run finished, no sample failed, no codec failed verification, every ok sample was counted and every cell's samples agreed to the instruction.".into(),
+    }
 }
 
 #[cfg(test)]

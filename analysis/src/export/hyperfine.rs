@@ -3,18 +3,15 @@
 //! exit_codes, parameters; times in seconds. Only samples with status `ok` are included, as
 //! hyperfine keeps only successful runs unless told to ignore failures.
 
-use super::Exporter;
 use crate::analyze::cells::CellKey;
 use crate::inputs::run::Run;
-use crate::measure::{Rules, Span};
+use crate::measure::Span;
 use crate::stats::quantile::{median, sorted};
 use anyhow::{bail, Result};
 use schema::phases::{Figure, Quantity, Whole};
 use schema::rows::CellSamples;
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-pub(crate) struct Hyperfine;
 
 #[derive(Serialize)]
 struct Export {
@@ -44,14 +41,14 @@ fn mean(v: &[f64]) -> f64 {
 fn result(run: &Run, key: &CellKey, cell: &CellSamples, figure: Span) -> Option<HyperfineResult> {
     let ok: Vec<usize> = cell
         .ok()
-        .filter(|&i| run.measure.value(figure, cell, i).is_some())
+        .filter(|&i| figure.value(run.measure, cell, i).is_some())
         .collect();
     if ok.is_empty() {
         return None;
     }
     let times: Vec<f64> = ok
         .iter()
-        .filter_map(|&i| run.measure.value(figure, cell, i))
+        .filter_map(|&i| figure.value(run.measure, cell, i))
         .map(|ns| ns as f64 / 1e9)
         .collect();
     let s = sorted(&times);
@@ -101,24 +98,23 @@ fn result(run: &Run, key: &CellKey, cell: &CellSamples, figure: Span) -> Option<
     })
 }
 
-impl Exporter for Hyperfine {
-    fn export(&self, run: &Run, figure: Span) -> Result<String> {
-        if run.measure.quantity() != Quantity::Ns {
-            bail!(
-                "{} is {}: its samples hold {}, not times, and hyperfine's format holds times",
-                run.dir.display(),
-                run.measure.run_words(),
-                run.measure.noun()
-            );
-        }
-        let results = run
-            .samples
-            .cells
-            .iter()
-            .filter_map(|(k, cell)| result(run, k, cell, figure))
-            .collect();
-        Ok(serde_json::to_string_pretty(&Export { results })? + "\n")
+/// The run in hyperfine's `--export-json` shape, `figure` as each sample's time.
+pub(crate) fn export(run: &Run, figure: Span) -> Result<String> {
+    if run.measure.quantity() != Quantity::Ns {
+        bail!(
+            "{} is {}: its samples hold {}, not times, and hyperfine's format holds times",
+            run.dir.display(),
+            run.measure.run_words(),
+            run.measure.noun()
+        );
     }
+    let results = run
+        .samples
+        .cells
+        .iter()
+        .filter_map(|(k, cell)| result(run, k, cell, figure))
+        .collect();
+    Ok(serde_json::to_string_pretty(&Export { results })? + "\n")
 }
 
 #[cfg(test)]
@@ -148,7 +144,7 @@ mod tests {
             notes: vec![],
         };
         let v: serde_json::Value =
-            serde_json::from_str(&Hyperfine.export(&run, Span::InitPlusOps).unwrap()).unwrap();
+            serde_json::from_str(&export(&run, Span::InitPlusOps).unwrap()).unwrap();
         let r = &v["results"][0];
         for k in [
             "command",
@@ -177,10 +173,7 @@ mod tests {
             measure: schema::Measure::Instructions,
             ..run
         };
-        let e = Hyperfine
-            .export(&counted, Span::InitPlusOps)
-            .unwrap_err()
-            .to_string();
+        let e = export(&counted, Span::InitPlusOps).unwrap_err().to_string();
         assert!(
             e.contains("is a counted run (--measure instructions)"),
             "{e}"

@@ -1,17 +1,11 @@
-//! `export`: a cold run in other tools' formats. One small module per format behind one trait,
-//! as hyperfine lays out its exporters.
+//! `export`: a cold run in other tools' formats, one small module per format; [`Format`] says
+//! which `export --format` takes and hands the run to its module.
 
 pub(crate) mod hyperfine;
 
 use crate::inputs::run::Run;
 use crate::measure::Span;
 use anyhow::Result;
-
-/// An output format for a whole run.
-pub trait Exporter {
-    /// The run, serialised; `figure` picks which timing stands for "the time".
-    fn export(&self, run: &Run, figure: Span) -> Result<String>;
-}
 
 /// The formats `export --format` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -21,9 +15,10 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn exporter(self) -> Box<dyn Exporter> {
+    /// The run, serialised in this format; `figure` picks which timing stands for "the time".
+    pub fn export(self, run: &Run, figure: Span) -> Result<String> {
         match self {
-            Format::Hyperfine => Box::new(hyperfine::Hyperfine),
+            Format::Hyperfine => hyperfine::export(run, figure),
         }
     }
 }

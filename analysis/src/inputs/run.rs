@@ -5,7 +5,6 @@
 //! holds an implausible figure, is refused with the file (and line), never read as empty; the
 //! files below the folder are opened without following a link, and read within bounds.
 
-use crate::measure::Rules;
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
 use schema::files::Folder;

@@ -23,7 +23,7 @@ use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
 use crate::inputs::warm_gate::GateRow;
-use crate::measure::{Rules, Span};
+use crate::measure::Span;
 use crate::parallel::par_map;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
@@ -294,9 +294,9 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         .collect();
     let noise = noise(&grouped, &floors);
     // across machines, where the measure's report has the section for it
-    let shown = Rules::sections(run.measure).contains(&crate::report::sections::Section::Machines);
+    let shown = sections_of(run.measure).contains(&Section::Machines);
     let machines = manifest.and_then(Machines::of).filter(|_| shown).map(|m| {
-        let probe = crate::report::sections::PROBE;
+        let probe = crate::analyze::noise::PROBE;
         let floor_keys: Vec<CellKey> = noise.iter().map(|n| n.key.clone()).collect();
         across(
             &grouped,
@@ -314,7 +314,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         .map(|k| (*k).clone())
         .zip(par_map(&cells_in_order, |k| {
             thin(
-                &run.measure.values(Span::InitPlusOps, grouped.cells[*k]),
+                &Span::InitPlusOps.values(run.measure, grouped.cells[*k]),
                 STRIP_POINTS,
             )
         }))
@@ -385,7 +385,7 @@ pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
         &cells,
     );
     warnings.extend(short_warm_runs(&warm));
-    warnings.extend(run.measure.warnings(&cells));
+    warnings.extend(crate::analyze::warnings::of_measure(run.measure, &cells));
     warnings.extend(curve.iter().flat_map(crate::analyze::curve::warnings));
     let precision_run = manifest.and_then(|m| {
         let rule = m.settings.stopping.as_ref()?;
@@ -538,6 +538,65 @@ fn short_warm_runs(warm: &[WarmEstimate]) -> Option<String> {
             warm.len()
         )
     })
+}
+
+/// A section of the report after its introduction and warnings; the run's measure lists which
+/// ([`sections_of`]; each renders itself in `report::sections`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Headline,
+    Runtimes,
+    HowToRead,
+    Charts,
+    AgainstReference,
+    Variants,
+    Machines,
+    Precision,
+    Noise,
+    ColdWarm,
+    /// A curve run's cost curve (nothing without curves.csv).
+    Curve,
+    PerCell,
+    Counts,
+    TimingSkipped,
+    Allocations,
+    Conformance,
+    Conditions,
+    Notes,
+}
+
+/// The report's sections after the introduction and the warnings, in order, for a run of
+/// `measure`.
+pub(crate) fn sections_of(measure: Measure) -> &'static [Section] {
+    use Section::*;
+    match measure {
+        Measure::Time => &[
+            Headline,
+            Runtimes,
+            HowToRead,
+            Charts,
+            AgainstReference,
+            Variants,
+            Machines,
+            Precision,
+            Noise,
+            ColdWarm,
+            Curve,
+            PerCell,
+            Allocations,
+            Conformance,
+            Conditions,
+            Notes,
+        ],
+        Measure::Instructions => &[
+            Counts,
+            TimingSkipped,
+            Allocations,
+            Conformance,
+            Conditions,
+            Notes,
+        ],
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the warm side (criterion estimates, allocation and conformance tables) consistent with it.
 
 use super::models::{CostModel, MODELS};
-use super::{scale, SynthOptions, BATCHES, FIXTURE};
+use super::options::{scale, SynthOptions, BATCHES, FIXTURE};
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;

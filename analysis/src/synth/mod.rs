@@ -26,16 +26,18 @@
 //! manifest says it ran on: shards of different names are different machines to `analysis
 //! merge`, and a `--scale` given to one shard only is that machine's planted effect.
 //!
-//! With [`Measure::Instructions`] the run is a counted one, as `cold run --measure
+//! With [`schema::Measure::Instructions`] the run is a counted one, as `cold run --measure
 //! instructions` writes it: no times, and in every ok sample the counts [`planted`] derives from
 //! the same cost model ([`INSTRUCTIONS_PER_NS`] instructions per ns of truth, no noise), the same
 //! in every sample of a cell, as real counts are.
 
 mod files;
 mod models;
+mod options;
 mod sampling;
 
 pub use models::{models, planted, truth, CostModel, INSTRUCTIONS_PER_NS};
+pub use options::{SynthOptions, FIXTURE, REFERENCE, VARIANT};
 
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -45,51 +47,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sampling::{cells, sample_to_precision, Sampler};
 use schema::rows::{PlanRow, SampleRow};
-use schema::run_folder::{Manifest, Shard};
-use schema::{Measure, Variant};
-
-pub const FIXTURE: &str = "users-2kb";
-pub(crate) const BATCHES: [u32; 3] = [1, 10, 100];
-/// The variant of a run of one variant.
-pub const VARIANT: Variant = Variant::PORTABLE;
-/// The codec the synthetic run's ratios are taken against.
-pub const REFERENCE: &str = "serde_json";
-#[derive(Debug, Clone, Default)]
-pub struct SynthOptions {
-    /// At least this many samples (rounded up to whole blocks); unused with a precision.
-    pub samples: usize,
-    pub seed: u64,
-    /// Share of samples that fail (status `timeout`).
-    pub fail_rate: f64,
-    /// Codecs made slower (> 1) or faster (< 1) by a factor on init and every operation, for
-    /// comparing two synthetic runs.
-    pub scale: Vec<(String, f64)>,
-    /// Time (the default), or instruction counts as a counted run records them.
-    pub measure: Measure,
-    /// Sample as `cold run --precision` does, to this relative half-width (e.g. 0.03).
-    pub precision: Option<f64>,
-    /// With a precision: the most blocks ([`MAX_BLOCKS`] when `None`).
-    pub max_blocks: Option<u32>,
-    /// The build variants, each a cell of its own in every block, in the manifest's order
-    /// (empty: [`VARIANT`] alone).
-    pub variants: Vec<Variant>,
-    /// Only this part of the run's blocks, as `cold run --shard K/N` takes it (not with a
-    /// precision).
-    pub shard: Option<Shard>,
-    /// The CPU model the manifest names (the default: `synthetic CPU`).
-    pub machine: Option<String>,
-}
-
-impl SynthOptions {
-    /// The variants of the run, in order.
-    pub(crate) fn variants(&self) -> Vec<Variant> {
-        if self.variants.is_empty() {
-            vec![VARIANT]
-        } else {
-            self.variants.clone()
-        }
-    }
-}
+use schema::run_folder::Manifest;
 
 pub struct SynthRun {
     pub manifest: Manifest,
@@ -153,20 +111,14 @@ pub fn cells_per_build() -> usize {
     cells(&[VARIANT]).len()
 }
 
-fn scale(opts: &SynthOptions, codec: &str) -> f64 {
-    opts.scale
-        .iter()
-        .filter(|(c, _)| c == codec)
-        .map(|(_, k)| k)
-        .product()
-}
-
 #[cfg(test)]
 mod tests {
     use super::models::MODELS;
+    use super::options::BATCHES;
     use super::*;
     use schema::phases::{Figure, Phase, Quantity};
     use schema::Op;
+    use schema::{Measure, Variant};
 
     fn cells_of_one_build() -> usize {
         cells(&[VARIANT]).len()

@@ -3,7 +3,7 @@
 //! sampling to a precision as `cold run --precision` does.
 
 use super::models::{planted, MODELS};
-use super::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
+use super::options::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
 use crate::stats::precision::standing;
 use crate::stats::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 use rand::seq::SliceRandom;

@@ -1,6 +1,6 @@
 //! Cold against warm: the cold penalty and the break-even tables, with their charts.
 
-use super::*;
+use super::common::*;
 use schema::phases::Phase;
 use schema::warm_files::GateDecision;
 use schema::{Op, Variant};

@@ -1,6 +1,6 @@
 //! The charts of each scenario and the table of every codec against the reference.
 
-use super::*;
+use super::common::*;
 
 pub(super) fn chart_blocks(r: &Report) -> Vec<Block> {
     let mut out = vec![

@@ -1,6 +1,6 @@
 //! The run's conditions, from its manifest.
 
-use super::*;
+use super::common::*;
 use crate::analyze::runtimes::RUST;
 use schema::run_folder::{CheckStatus, ChildEntry, CodecEntry};
 

@@ -3,7 +3,7 @@
 //! library's phases, the timed run beside the counts (with `--timed`), what instructions do not
 //! show, and the one sentence that stands for the timing sections a counted run cannot have.
 
-use super::*;
+use super::common::*;
 use crate::analyze::beside::Beside;
 use crate::analyze::cells::{allocation_figures, CellKey, Spread};
 use crate::stats::spearman::Spearman;

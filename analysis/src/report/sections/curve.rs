@@ -3,7 +3,7 @@
 //! each process's class and steady state, the clock's price, and the two charts per fixture and
 //! op. Empty for a run without curves.csv.
 
-use super::*;
+use super::common::*;
 use crate::analyze::curve::{
     shown, Beyond, CurveCrossing, CurveReport, Measured, StraightLine, CLOCK_SHARE_LIMIT,
 };

@@ -1,7 +1,8 @@
 //! The headline: one table per scenario of batch, codec, median, wall and the verdict against
 //! the reference, for the report and for the terminal.
 
-use super::*;
+use super::common::*;
+use schema::Measure;
 
 /// The headline table of one scenario: batch, codec, n, median and interval, wall, vs reference,
 /// verdict.
@@ -86,7 +87,7 @@ pub fn headline_tables_text(r: &Report) -> String {
 
 /// The headline as plain text for the terminal: the measure's tables, then the warnings.
 pub fn headline_text(r: &Report) -> String {
-    let mut out = crate::measure::Rules::terminal(r.measure, r);
+    let mut out = terminal(r.measure, r);
     if !r.warnings.is_empty() {
         out.push_str(&format!("\n{} warning(s):\n", r.warnings.len()));
         for w in &r.warnings {
@@ -94,4 +95,13 @@ pub fn headline_text(r: &Report) -> String {
         }
     }
     out
+}
+
+/// The headline as plain text for the terminal: the tables of a timed run, the counts of a
+/// counted one.
+fn terminal(measure: Measure, r: &Report) -> String {
+    match measure {
+        Measure::Time => headline_tables_text(r),
+        Measure::Instructions => super::counts::counted_text(r),
+    }
 }

@@ -2,7 +2,7 @@
 //! ratio to the reference machine by machine and pooled, how much the machines disagree, and
 //! each machine's floor and price of CPU-feature detection. Nothing for a run made in one piece.
 
-use super::*;
+use super::common::*;
 use crate::analyze::machines::{AcrossMachines, AcrossReport, MachineEntry};
 
 fn or_dash(v: &Option<String>) -> Cell {

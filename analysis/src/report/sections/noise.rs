@@ -1,6 +1,7 @@
 //! How noisy the machine was during the run, from the floors: their spread and drift.
 
-use super::*;
+use super::common::*;
+use crate::analyze::noise::PROBE;
 use crate::analyze::noise::{NoiseRow, Spread};
 
 fn pct(x: f64) -> String {
@@ -116,9 +117,6 @@ pub(super) fn noise(r: &Report) -> Vec<Block> {
     out.extend(detection(r));
     out
 }
-
-/// The probe of the machine that detects its CPU's features as a portable SIMD build does.
-pub(crate) const PROBE: &str = "cpu-features";
 
 /// The machine's price of detecting its CPU's features: the probe's first operation over its
 /// runtime floor's, in each scenario where both ran (at the smallest batch).

@@ -1,6 +1,6 @@
 //! Per cell: the timing and the process-life tables.
 
-use super::*;
+use super::common::*;
 use schema::phases::Phase;
 
 fn timing_table<'a>(r: &Report, cells: impl Iterator<Item = &'a CellSummary>) -> Table {

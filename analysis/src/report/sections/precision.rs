@@ -2,7 +2,7 @@
 //! of the ratio to the reference (as `cold run --precision` measures them), and for a run made
 //! with `--precision`, its rule and why it stopped.
 
-use super::*;
+use super::common::*;
 use crate::analyze::precision::PrecisionRun;
 use schema::StopReason;
 

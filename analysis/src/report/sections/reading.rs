@@ -1,8 +1,9 @@
 //! The words around the figures: the introduction, the warnings, how to read the report, and
 //! the closing notes.
 
-use super::*;
+use super::common::*;
 use schema::phases::Phase;
+use schema::Measure;
 
 pub(super) fn intro(r: &Report) -> Vec<Block> {
     let cells = r.cells.len();
@@ -17,7 +18,7 @@ pub(super) fn intro(r: &Report) -> Vec<Block> {
         .map_or("no reference codec".into(), |x| {
             format!("reference codec {x}")
         });
-    let what = crate::measure::Rules::intro(r.measure, r.seed);
+    let what = intro_clause(r.measure, r.seed);
     vec![
         h(1, "thaw: cold start and steady state"),
         p(format!(
@@ -31,7 +32,7 @@ pub(super) fn intro(r: &Report) -> Vec<Block> {
 pub(super) fn warnings(r: &Report) -> Vec<Block> {
     let mut out = vec![h(2, "Warnings")];
     if r.warnings.is_empty() {
-        out.push(p(crate::measure::Rules::no_warnings(r.measure)));
+        out.push(p(crate::analyze::warnings::none_text(r.measure)));
     } else {
         out.push(Block::Warnings(r.warnings.clone()));
     }
@@ -132,4 +133,12 @@ pub(super) fn notes(r: &Report) -> Vec<Block> {
         r.analysis_version
     ));
     vec![h(2, "Notes"), Block::List(items)]
+}
+
+/// The report's first paragraph's last clause.
+fn intro_clause(measure: Measure, seed: u64) -> String {
+    match measure {
+        Measure::Time => format!("bootstrap seed {seed}"),
+        Measure::Instructions => "counted run: instructions and allocations, no times".into(),
+    }
 }

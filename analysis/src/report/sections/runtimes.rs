@@ -1,7 +1,7 @@
 //! The runtimes of a run with children in more than one language: each runtime's version, its
 //! floor and its libraries, and what its floor costs.
 
-use super::*;
+use super::common::*;
 use crate::analyze::runtimes::Runtime;
 
 /// What a runtime's floor is, in one sentence.

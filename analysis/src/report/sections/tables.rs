@@ -1,6 +1,6 @@
 //! The allocation and conformance tables, where those files exist.
 
-use super::*;
+use super::common::*;
 
 pub(super) fn allocations(r: &Report) -> Vec<Block> {
     let mut out = vec![h(2, "Allocations (warm)")];

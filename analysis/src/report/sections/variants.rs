@@ -1,7 +1,7 @@
 //! Build against build: in a run of several variants, each cell's later build over its first
 //! (native / portable), paired within blocks, with the verdict the codec ratios use.
 
-use super::*;
+use super::common::*;
 
 pub(super) fn variants(r: &Report) -> Vec<Block> {
     let Some((a, later)) = r.variant_order.split_first() else {
