@@ -18,6 +18,10 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// The run folder's `.preflight-output`: a child of another runtime's `--check-file` during
+/// its preflight.
+pub(crate) const CHECK_FILE: &str = ".preflight-output";
+
 /// Where a run goes by default: results/cold/<UTC time> (with `-2`, `-3`… when a run started
 /// in the same second).
 pub(crate) fn default_dir(started: chrono::DateTime<chrono::Utc>) -> PathBuf {
@@ -39,7 +43,7 @@ const BEFORE_MANIFEST: [&str; 6] = [
     schema::run_folder::LOCK,
     crate::counting::TOOLS,
     crate::counting::SCRATCH,
-    crate::run::prepare::CHECK_FILE,
+    CHECK_FILE,
     crate::runtimes::trained::ARCHIVES,
 ];
 

@@ -13,7 +13,8 @@ use crate::cli::RunOptions;
 use crate::counting;
 use crate::folder::{self, lock, manifest};
 use crate::run::prepare::{self, describe_unsupported, Prepared};
-use crate::run::session::{self, say};
+use crate::run::session;
+use crate::run::status::{self, say};
 use crate::runtimes::codec_list;
 use crate::system::{binaries, interrupt, pin};
 use anyhow::{bail, Context, Result};
@@ -27,7 +28,7 @@ use std::path::PathBuf;
 pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     interrupt::install();
     if o.dry_run {
-        session::status_to_stderr();
+        status::status_to_stderr();
     }
     let (cells, unsupported) = prepare::cells(o)?;
     let builds = builds(o, &prepare::binaries(&cells)?)?;

@@ -6,6 +6,7 @@
 
 pub mod classify;
 pub mod fresh;
+pub(crate) mod input;
 pub(crate) mod plan;
 pub(crate) mod precision;
 pub mod prepare;
@@ -13,5 +14,6 @@ pub mod progress;
 pub mod resume;
 pub mod sampler;
 pub mod session;
+pub(crate) mod status;
 pub(crate) mod summary;
 pub mod train;

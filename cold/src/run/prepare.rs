@@ -11,13 +11,15 @@
 use crate::cli::RunOptions;
 use crate::folder;
 use crate::run::classify::Expected;
+use crate::run::input::Input;
 use crate::run::plan::{self, Cell, Unit, Unsupported};
 use crate::run::sampler::{Job, Sampler};
-use crate::run::session::{self, say};
+
+use crate::run::status::say;
 use crate::runtimes::codec_list;
 use anyhow::{bail, Context, Result};
 use children::catalog::binary_for;
-use codecs::inputs::{prepare, InputKind, Tree};
+use codecs::inputs::InputKind;
 use codecs::verify::GateVerdict;
 use codecs::AnyCodec;
 use fixtures::gate::verify_all;
@@ -30,10 +32,6 @@ use schema::{GateCell, Op, Status, Variant};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-
-/// The run folder's `.preflight-output`: a child of another runtime's `--check-file` during
-/// its preflight.
-pub(crate) const CHECK_FILE: &str = ".preflight-output";
 
 /// Each fixture's canonical document, by fixture name.
 pub(crate) type Documents = HashMap<&'static str, Vec<u8>>;
@@ -413,61 +411,6 @@ fn child_entry(
     }
 }
 
-/// The input file a codec's child reads for a fixture and op.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Input {
-    /// A Rust child's (the document, a postcard model or tree).
-    Rust(InputKind),
-    /// A child in another language's `ser` input: the neutral tree as text.
-    TreeText,
-}
-
-impl Input {
-    pub(crate) fn of(codec: &dyn AnyCodec, fixture: &Fixture, op: Op) -> Input {
-        match (codec_list::external_of(codec), op) {
-            (Some(_), Op::Ser) => Input::TreeText,
-            (Some(_), Op::De) => Input::Rust(InputKind::Document),
-            (None, _) => Input::Rust(codec.input_kind(fixture.model_kind(), op)),
-        }
-    }
-
-    pub(crate) fn extension(self) -> &'static str {
-        match self {
-            Input::Rust(kind) => kind.extension(),
-            Input::TreeText => "tree.txt",
-        }
-    }
-
-    /// `document`, `users model`, `tree`, `tree text`.
-    pub(crate) fn name(self) -> String {
-        match self {
-            Input::Rust(kind) => kind.name(),
-            Input::TreeText => "tree text".into(),
-        }
-    }
-
-    /// The file, relative to the run folder.
-    pub(crate) fn relative(self, fixture: &str) -> String {
-        format!(
-            "{}/{fixture}.{}",
-            schema::run_folder::FIXTURES,
-            self.extension()
-        )
-    }
-
-    pub(crate) fn prepare(self, fixture: &Fixture, seed: u64, document: &[u8]) -> Result<Vec<u8>> {
-        match self {
-            Input::Rust(kind) => {
-                prepare(kind, fixture.model(seed).as_ref(), document).map_err(anyhow::Error::msg)
-            }
-            Input::TreeText => {
-                let tree = Tree::of_document(document).map_err(anyhow::Error::msg)?;
-                Ok(crate::runtimes::tree_text::encode(&tree).into_bytes())
-            }
-        }
-    }
-}
-
 fn entry(cell: &GateCell, status: CheckStatus, detail: &str) -> CheckEntry {
     CheckEntry {
         codec: cell.codec.clone(),
@@ -542,10 +485,15 @@ fn preflight(
     excluded: &mut Vec<CheckEntry>,
 ) -> Result<Vec<CheckEntry>> {
     let mut verdicts = Vec::new();
-    let mut sampler = Sampler::new(&session::spawner_path()?, o.timeout, false, env.to_vec())?
-        .with_memory_limit(o.memory_limit_mib);
+    let mut sampler = Sampler::new(
+        &crate::system::binaries::spawner_path()?,
+        o.timeout,
+        false,
+        env.to_vec(),
+    )?
+    .with_memory_limit(o.memory_limit_mib);
     let several = units.iter().any(|(_, v)| *v != units[0].1);
-    let check_file = dir.join(CHECK_FILE);
+    let check_file = dir.join(folder::CHECK_FILE);
     for (cell, variant) in units {
         let (gate_cell, variant) = (cell.gate_cell(), *variant);
         if excluded.iter().any(|e| e.leaves_out(&gate_cell, variant)) {

@@ -8,9 +8,11 @@
 
 use crate::folder::{self, lock, manifest};
 use crate::run::classify::Expected;
+use crate::run::input::Input;
 use crate::run::plan::{self, Unit};
-use crate::run::prepare::{self, Input, Route, Routes};
-use crate::run::session::{self, say};
+use crate::run::prepare::{self, Route, Routes};
+use crate::run::session;
+use crate::run::status::{self, say};
 use crate::runtimes::codec_list;
 use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
@@ -25,7 +27,7 @@ use std::path::{Path, PathBuf};
 pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     interrupt::install();
     if dry_run {
-        session::status_to_stderr();
+        status::status_to_stderr();
     }
     if !dir.is_dir() {
         bail!(

@@ -9,62 +9,21 @@ use crate::run::precision::{self, Next};
 use crate::run::prepare::Routes;
 use crate::run::progress::Progress;
 use crate::run::sampler::{self, Job, Sampler};
+use crate::run::status::say;
 use crate::run::summary;
 use crate::runtimes::codec_list;
+use crate::system::binaries::spawner_path;
 use crate::system::cache::EvictionTally;
 use crate::system::interrupt::{self, Interrupted};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use codecs::{AnyCodec, Style};
 use schema::rows::PlanRow;
 use schema::run_folder::{Manifest, Settings};
 use schema::{GateCell, StopReason};
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-/// A line of what the runner is doing; a closed stdout does not stop a run.
-macro_rules! say {
-    () => {
-        say!("")
-    };
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        // what a child or a folder said reaches the terminal with its control characters shown
-        let line = schema::text::for_terminal(&format!($($arg)*), true);
-        if $crate::run::session::status_on_stderr() {
-            let _ = writeln!(std::io::stderr(), "{line}");
-        } else {
-            let _ = writeln!(std::io::stdout(), "{line}");
-        }
-    }};
-}
-pub(crate) use say;
-
-static STATUS_ON_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Sends the runner's status lines to stderr from now on (a dry run's stdout is the plan).
-pub(crate) fn status_to_stderr() {
-    STATUS_ON_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Whether status lines go to stderr.
-pub(crate) fn status_on_stderr() -> bool {
-    STATUS_ON_STDERR.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// The `cold-spawner` next to the runner, which must exist.
-pub(crate) fn spawner_path() -> Result<PathBuf> {
-    let path = spawner::Spawner::default_path().context("cannot find the runner's folder")?;
-    if !path.is_file() {
-        bail!(
-            "no {} beside the runner (looked for {}); build it with `cargo build --release -p cold`",
-            spawner::BINARY,
-            path.display()
-        );
-    }
-    Ok(path)
-}
 
 /// The plan as CSV on stdout (`--dry-run`).
 pub(crate) fn print_plan(rows: &[PlanRow]) -> Result<()> {

@@ -163,7 +163,7 @@ fn training_input(
     op: Op,
     folder: &Path,
 ) -> Result<PathBuf> {
-    let input = crate::run::prepare::Input::of(ext, on, op);
+    let input = crate::run::input::Input::of(ext, on, op);
     let document = on
         .document(run.seed, run.corpora)
         .with_context(|| format!("fixture {}", on.name))?;

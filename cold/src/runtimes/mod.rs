@@ -815,7 +815,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let mut file = file;
         let mut described = Vec::new();
-        for (v, t, at) in trained::load_for(&file.name)? {
+        for (v, t, at) in trained::load_for(&file.name, &crate::system::variants::folders())? {
             let base = file
                 .builds
                 .iter()

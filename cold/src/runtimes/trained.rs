@@ -150,11 +150,15 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<Option<Trained>> {
     Ok(Some(t))
 }
 
-/// Every trained build of `runtime` described in the builds' folders, by name, with its file.
-pub(crate) fn load_for(runtime: &str) -> Result<Vec<(Variant, Trained, PathBuf)>> {
+/// Every trained build of `runtime` described in `folders` (the builds' folders), by name, with
+/// its file.
+pub(crate) fn load_for(
+    runtime: &str,
+    folders: &[PathBuf],
+) -> Result<Vec<(Variant, Trained, PathBuf)>> {
     let mut out = Vec::new();
-    for folder in crate::system::variants::folders() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder) else {
             continue;
         };
         let mut paths: Vec<PathBuf> = entries

@@ -159,6 +159,19 @@ pub(crate) fn find(dir: &Path, binaries: &[String], variant: Variant) -> Result<
     Ok(paths)
 }
 
+/// The `cold-spawner` next to the runner, which must exist.
+pub(crate) fn spawner_path() -> Result<PathBuf> {
+    let path = spawner::Spawner::default_path().context("cannot find the runner's folder")?;
+    if !path.is_file() {
+        bail!(
+            "no {} beside the runner (looked for {}); build it with `cargo build --release -p cold`",
+            spawner::BINARY,
+            path.display()
+        );
+    }
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
