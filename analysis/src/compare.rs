@@ -593,7 +593,7 @@ pub fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -
 }
 
 /// compare's CSV: one row per cell and figure, written as an output that never lands on an
-/// input (see [`schema::files::write_output`]; `force` is `--force`).
+/// input (see [`schema::outputs::write_output`]; `force` is `--force`).
 pub fn write_csv(
     path: &std::path::Path,
     changes: &[CellChange],
@@ -653,7 +653,7 @@ pub fn write_csv(
         .into_inner()
         .map_err(|e| anyhow::anyhow!("{}", e.error()))
         .with_context(|| format!("cannot write {}", path.display()))?;
-    schema::files::write_output(path, "--out", force, &bytes)
+    schema::outputs::write_output(path, "--out", force, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -43,7 +43,7 @@ fn main() -> ExitCode {
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     if let Some(out) = &a.out {
-        if let Some(what) = schema::files::holds_inputs(out) {
+        if let Some(what) = schema::outputs::holds_inputs(out) {
             bail!(
                 "--out {}: it holds {what}, an input of thaw's, which the report's files would \
                  sit among or replace; give another folder",
@@ -213,7 +213,7 @@ fn sides(a: &CompareArgs) -> Result<Sides> {
 
 /// Refuses, before any work, an output the user named that would land on an input.
 fn refuse_output(path: Option<&std::path::Path>, option: &str, force: bool) -> Result<()> {
-    match path.and_then(|p| schema::files::output_refused(p, option, force)) {
+    match path.and_then(|p| schema::outputs::output_refused(p, option, force)) {
         Some(why) => bail!(why),
         None => Ok(()),
     }
@@ -308,7 +308,7 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
     let run = run::load_run(&a.run_dir)?;
     let text = a.format.export(&run, a.figure)?;
     match &a.out {
-        Some(path) => schema::files::write_output(path, "--out", a.force, text.as_bytes())
+        Some(path) => schema::outputs::write_output(path, "--out", a.force, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
@@ -358,7 +358,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
     }
     refuse_output(a.conformance.as_deref(), "--conformance", a.force)?;
     if let Some(dir) = &a.warm {
-        if let Some(what) = schema::files::holds_inputs(dir).filter(|_| !a.force) {
+        if let Some(what) = schema::outputs::holds_inputs(dir).filter(|_| !a.force) {
             bail!(
                 "--warm {}: it holds {what}, which synth would replace; give a new or empty folder (or --force)",
                 dir.display()
@@ -418,7 +418,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         let bytes = wr
             .into_inner()
             .map_err(|e| anyhow::anyhow!("{}", e.error()))?;
-        schema::files::write_output(path, "--conformance", a.force, &bytes)
+        schema::outputs::write_output(path, "--conformance", a.force, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     }
