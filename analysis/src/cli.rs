@@ -1,7 +1,7 @@
 //! The command line, parsed once into plain structs that the rest of `main` reads.
 
 use crate::export::Format;
-use crate::measure::Span;
+use crate::span::Span;
 use clap::{Args, Parser, Subcommand};
 use schema::phases::Phase;
 use schema::run_folder::Shard;

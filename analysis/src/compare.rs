@@ -1,14 +1,14 @@
 //! `compare RUN_A RUN_B`: every cell present in both runs, figure by figure, and a verdict that
 //! calls a change only when the figure has moved beyond the threshold by more than the runs'
 //! own spread, and never from too few samples. The run's measure chooses the figures and the
-//! rule ([`crate::measure`]): a timed run's one span by the ratio of medians with a seeded
+//! rule: a timed run's one span by the ratio of medians with a seeded
 //! bootstrap interval ([`interval_rule`]); a counted run's phases exactly, by their counts or
 //! their ranges ([`exact_rule`]). Pure: the caller reads the runs.
 
 use crate::analyze::cells::{cell_seed, CellKey};
-use crate::measure::{self, Span};
 use crate::report::doc::{Cell, Table, Tone};
 use crate::report::format;
+use crate::span::Span;
 use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
@@ -164,7 +164,7 @@ impl CellChange {
 /// settings.
 #[derive(Debug, Clone, Copy)]
 pub struct CompareOptions {
-    pub span: crate::measure::Span,
+    pub span: crate::span::Span,
     pub threshold: f64,
     pub resamples: usize,
     pub level: f64,
@@ -659,7 +659,7 @@ pub fn write_csv(
 
 /// A median as a table shows it, in the measure's unit.
 pub(crate) fn median_text(measure: Measure, v: Option<f64>) -> String {
-    v.map_or("—".to_string(), |v| measure::amount(measure, v))
+    v.map_or("—".to_string(), |v| format::of_measure(measure, v))
 }
 
 /// A ratio with its interval, or `—`.
@@ -671,7 +671,7 @@ pub(crate) fn ratio_text(f: &FigureChange) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::Span;
+    use crate::span::Span;
     use crate::testing::{counted, samples, timed};
     use schema::phases::{Figure, Phase, Quantity};
     use schema::rows::SampleRow;

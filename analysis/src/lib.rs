@@ -6,9 +6,9 @@
 //! The map, in the order data flows:
 //! - [`inputs`]: reading a run folder, criterion's estimates, alloc.csv, conformance.csv;
 //! - [`stats`]: pure numerics (quantiles, bootstrap, rank tests, Hodges-Lehmann, Holm);
+//! - [`span`]: the span of a sample a figure covers, and its value in the run's measure;
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
 //! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
-//! - [`measure`]: what differs between a timed run and a counted one, in one place;
 //! - [`compare`], [`export`], [`merge`]: the other commands' logic;
 //! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line;
 //!   [`parallel`]: the one scoped-thread map.
@@ -16,16 +16,16 @@
 //! It is not a benchmark harness and never times anything itself.
 
 pub mod analyze;
-/// STAND-IN for `stats::changepoint` (branch `stats`): delete at merge.
 pub mod cli;
 pub mod compare;
 pub(crate) mod export;
 pub mod inputs;
-pub mod measure;
 pub mod merge;
 pub mod parallel;
 pub mod report;
-pub use stats;
+pub mod span;
 pub mod synth;
+
+pub use stats;
 #[cfg(test)]
 pub(crate) mod testing;

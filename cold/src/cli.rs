@@ -291,8 +291,16 @@ impl RunArgs {
         if batches.is_empty() {
             bail!("--batches is empty; give 1 to {max_batch} operations per child");
         }
-        let default_samples =
-            crate::measure::of(self.measure).default_samples(self.precision.is_some())?;
+        let default_samples = match (self.measure, self.precision.is_some()) {
+            (Measure::Time, true) => crate::run::precision::MIN_BLOCKS,
+            (Measure::Time, false) => 30,
+            (Measure::Instructions, true) => bail!(
+                "--precision with --measure instructions: counts do not vary, so there is no \
+                 interval to narrow; give one or the other"
+            ),
+            // counts repeat: three samples show that they do
+            (Measure::Instructions, false) => 3,
+        };
         let default_samples = if curve.is_some() {
             CURVE_SAMPLES
         } else {

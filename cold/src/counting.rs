@@ -16,6 +16,7 @@ use schema::files::Folder;
 use schema::phases::{Figure, Phase, Quantity, Stamp};
 use schema::rows::SampleRow;
 use schema::run_folder::Counting;
+use schema::Measure;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -345,6 +346,32 @@ pub(crate) fn clear_times(row: &mut SampleRow) {
         if !counted {
             row.set(f, None);
         }
+    }
+}
+
+/// The tools a run of `measure` needs, found before any folder is made (so a counted run
+/// without Valgrind fails at once, with how to get it): none for a timed run.
+pub(crate) fn tools(measure: Measure) -> Result<Option<(Valgrind, PathBuf)>> {
+    match measure {
+        Measure::Time => Ok(None),
+        Measure::Instructions => Ok(Some((find_valgrind()?, alloc_counter_beside_runner()?))),
+    }
+}
+
+/// The counter a resume of `dir` counts with, from what its manifest recorded (none for a
+/// timed run).
+pub(crate) fn resumed_counter(
+    measure: Measure,
+    dir: &Path,
+    recorded: Option<&Counting>,
+) -> Result<Option<Counter>> {
+    match (measure, recorded) {
+        (Measure::Time, _) => Ok(None),
+        (Measure::Instructions, Some(recorded)) => Ok(Some(resume(dir, recorded)?)),
+        (Measure::Instructions, None) => bail!(
+            "{}: manifest.json says this run counts instructions but not how; start a new run",
+            dir.display()
+        ),
     }
 }
 

@@ -19,7 +19,6 @@ pub mod cli;
 pub(crate) mod counting;
 pub mod folder;
 pub mod list;
-pub(crate) mod measure;
 pub mod run;
 pub mod runtimes;
 pub mod system;

@@ -100,9 +100,9 @@ pub(crate) fn beside(counted: &[CellSummary], timed: &Samples, timed_dir: &str) 
 mod tests {
     use super::*;
     use crate::analyze::cells::{group, summarize, StatOptions};
-    use crate::measure::Measure;
     use crate::testing::{counted, samples, timed};
     use schema::rows::{PlanCount, SampleRow};
+    use schema::Measure;
 
     #[test]
     fn beside_a_timed_run_ranks_the_cells_both_hold() {

@@ -3,14 +3,15 @@
 //! the median's interval, each phase's median and range, whether its samples agreed, and the
 //! whole-process figures a timed run records.
 
-use crate::measure::{Measure, Span};
 use crate::parallel::par_map;
+use crate::span::Span;
 use crate::stats::describe::{describe, describe_keeping_resamples, Describe};
 use crate::stats::precision::relative_half_width;
 use crate::stats::quantile::median_unsorted;
 use crate::stats::spearman::{spearman, Spearman};
 use schema::phases::{Figure, Phase, Quantity, Whole};
 use schema::rows::{CellSamples, PlanCount, Samples};
+use schema::Measure;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -7,8 +7,8 @@
 //! same figures as one by one: each depends on its own cells only).
 
 use super::cells::{CellKey, Grouped};
-use crate::measure::Span;
 use crate::parallel::par_map;
+use crate::span::Span;
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, verdict, PairedContrast, Verdict};
 use crate::stats::precision::relative_half_width;
@@ -258,10 +258,10 @@ pub fn adjust(families: [&mut [ContrastRow]; 2], alpha: f64) {
 mod tests {
     use super::*;
     use crate::analyze::cells::group;
-    use crate::measure::Measure;
     use crate::testing::{samples, timed};
     use schema::phases::Figure;
     use schema::rows::{PlanCount, SampleRow};
+    use schema::Measure;
 
     static PLAN: PlanCount = PlanCount {
         cells: BTreeMap::new(),

@@ -20,8 +20,8 @@
 
 use super::cells::{CellKey, Grouped};
 use super::contrasts::{pair, ContrastRow};
-use crate::measure::Span;
 use crate::parallel::par_map;
+use crate::span::Span;
 use crate::stats::heterogeneity::{cochran_q, log_se, Heterogeneity};
 use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, PairedContrast};
@@ -288,10 +288,10 @@ mod tests {
     use super::*;
     use crate::analyze::cells::group;
     use crate::analyze::contrasts::{adjust, against_reference};
-    use crate::measure::Measure;
     use crate::testing::{samples, timed};
     use schema::rows::PlanCount;
     use schema::run_folder::ShardEntry;
+    use schema::Measure;
     use std::collections::BTreeSet;
 
     fn machine(name: &str) -> Machine {

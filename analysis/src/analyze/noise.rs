@@ -6,7 +6,7 @@
 //! block index (the drift check the per-cell tables use).
 
 use super::cells::{CellKey, Grouped};
-use crate::measure::Span;
+use crate::span::Span;
 use crate::stats::quantile::{mad, median, quantile, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use serde::Serialize;
@@ -105,10 +105,10 @@ pub(crate) const PROBE: &str = "cpu-features";
 mod tests {
     use super::*;
     use crate::analyze::cells::group;
-    use crate::measure::Measure;
     use crate::testing::{samples, timed as row};
     use schema::phases::Figure;
     use schema::rows::PlanCount;
+    use schema::Measure;
 
     #[test]
     fn spread_worked_by_hand() {

@@ -214,10 +214,10 @@ pub(crate) fn none_text(measure: Measure) -> String {
 mod tests {
     use super::*;
     use crate::analyze::cells::{group, summarize, StatOptions};
-    use crate::measure::Measure;
     use crate::testing::{samples, timed as row};
     use schema::rows::{PlanCount, SampleRow};
     use schema::run_folder::CheckEntry;
+    use schema::Measure;
     use schema::Op;
 
     fn cells(rows: &[SampleRow]) -> Vec<CellSummary> {

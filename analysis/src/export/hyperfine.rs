@@ -5,7 +5,7 @@
 
 use crate::analyze::cells::CellKey;
 use crate::inputs::run::Run;
-use crate::measure::Span;
+use crate::span::Span;
 use crate::stats::quantile::{median, sorted};
 use anyhow::{bail, Result};
 use schema::phases::{Figure, Quantity, Whole};

@@ -4,7 +4,7 @@
 pub(crate) mod hyperfine;
 
 use crate::inputs::run::Run;
-use crate::measure::Span;
+use crate::span::Span;
 use anyhow::Result;
 
 /// The formats `export --format` accepts.

@@ -8,6 +8,7 @@
 use anyhow::{bail, Context, Result};
 use schema::csv_rows::write_rows;
 use schema::files::Folder;
+use schema::phases::{Figure, Phase, Quantity};
 use schema::rows::{Plan, PlanCount, PlanRow, SampleRow, Samples};
 use schema::run_folder::{Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::Measure;
@@ -165,7 +166,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
     let (samples, note) = Samples::read(&samples_path, plan.as_ref(), required)?;
     notes.extend(note);
     let measure = said.unwrap_or_else(|| {
-        let m = crate::measure::of_samples(&samples);
+        let m = of_samples(&samples);
         if m != Measure::Time {
             notes.push(format!(
                 "{} does not say what the run measured; samples.csv holds {} and no times, so it is read as {}.",
@@ -215,6 +216,17 @@ pub fn write_run(
     write_rows(&dir.join(PLAN), plan)?;
     write_rows(&dir.join(SAMPLES), samples)?;
     Ok(())
+}
+
+/// The measure of a run whose manifest does not say: a counted run when its samples hold
+/// instructions and no time, which only a counted run writes; else time.
+fn of_samples(samples: &Samples) -> Measure {
+    let instructions = Figure::Of(Quantity::Instructions, Phase::FirstOp);
+    if samples.has(instructions) && !samples.has(Figure::INIT_PLUS_OPS) {
+        Measure::Instructions
+    } else {
+        Measure::Time
+    }
 }
 
 #[cfg(test)]

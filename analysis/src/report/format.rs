@@ -115,6 +115,14 @@ pub(crate) fn ops(n: u64) -> String {
     }
 }
 
+/// An amount of `measure`'s quantity as tables write it (`45.6 µs`, `47,449`).
+pub(crate) fn of_measure(measure: schema::Measure, v: f64) -> String {
+    match measure {
+        schema::Measure::Time => ns(v),
+        schema::Measure::Instructions => amount(v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

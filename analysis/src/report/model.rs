@@ -23,8 +23,8 @@ use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
 use crate::inputs::run::Run;
 use crate::inputs::warm_gate::GateRow;
-use crate::measure::Span;
 use crate::parallel::par_map;
+use crate::span::Span;
 use crate::stats::quantile::sorted;
 use anyhow::{bail, Result};
 use schema::run_folder::{

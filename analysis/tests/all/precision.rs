@@ -7,11 +7,12 @@ use crate::common;
 
 use analysis::analyze::cells::{group, CellKey};
 use analysis::analyze::contrasts::{adjust, against_reference};
-use analysis::measure::{Measure, Span};
 use analysis::parallel::par_map;
+use analysis::span::Span;
 use analysis::synth::{synth, truth, SynthOptions, FIXTURE, REFERENCE};
 use common::{bin, run, tmp};
 use schema::rows::{PlanCount, Samples};
+use schema::Measure;
 use schema::{Op, StopReason, Variant};
 use std::collections::BTreeSet;
 

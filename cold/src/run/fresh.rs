@@ -57,7 +57,7 @@ pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     }
 
     // Before any folder is made: a counted run without Valgrind fails here, with how to get it.
-    let counting_tools = crate::measure::of(o.measure).tools()?;
+    let counting_tools = crate::counting::tools(o.measure)?;
     let pinning = match &o.pin {
         Some(cpus) => {
             let mask = pin::format_cpus(&pin::pin(cpus)?);

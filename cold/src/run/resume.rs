@@ -68,7 +68,7 @@ pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     let plan_rows = planned(dir, &manifest, &units, dry_run)?;
     let routes = checked_routes(dir, &manifest, &plan_rows)?;
     let counter =
-        crate::measure::of(settings.measure).resumed_counter(dir, manifest.counting.as_ref())?;
+        crate::counting::resumed_counter(settings.measure, dir, manifest.counting.as_ref())?;
     if !dry_run {
         let cut = folder::repair_samples(dir)?;
         if cut > 0 {

@@ -7,13 +7,12 @@
 //! evicted. Pure: the samples in, text out. The figures are `stats::cells`', the ones the reports
 //! use; the full statistics are `analysis`'s job.
 
-use crate::measure::Floor;
-use schema::phases::{Figure, Phase, Whole};
-use schema::rows::Samples;
+use schema::phases::{Figure, Phase, Quantity, Whole};
+use schema::rows::{CellSamples, Samples};
 use schema::{CellKey, GateCell, Measure, Op, OutputMode};
-use stats::cells::{library, values};
+use stats::cells::{library, over_floor, values};
 use stats::quantile::quantile;
-use stats::units::bytes;
+use stats::units::{bytes, count, ns};
 use std::collections::HashMap;
 
 /// What the table needs beyond the samples.
@@ -35,7 +34,120 @@ pub(crate) struct Context<'a> {
 
 /// What the table's columns mean, printed under it.
 pub(crate) fn legend(measure: Measure) -> &'static str {
-    crate::measure::of(measure).legend()
+    match measure {
+        Measure::Time => {
+            "(init+ops: init + first op + remaining ops; wall: spawn to reaped; over floor: \
+             median of (wall − input phase) minus the floor's, so building the input is charged \
+             to no codec; peak RSS: the child's own VmHWM; lib faults: minor page faults in init \
+             + first op + remaining ops, read by the child outside them; output: how `ser` hands \
+             its output over; medians and p90 of the ok samples)"
+        }
+        Measure::Instructions => {
+            "(instructions executed, counted by callgrind: init+ops = init + first op + remaining \
+             ops; same: every sample counted them alike; first-op allocs: heap blocks / bytes of \
+             the first operation, counted natively by the allocation counter; medians of the ok \
+             samples)"
+        }
+    }
+}
+
+/// An amount of the measure, for a person.
+fn amount(measure: Measure, v: f64) -> String {
+    match measure {
+        Measure::Time => ns(v),
+        Measure::Instructions => count(v),
+    }
+}
+
+/// The column beside the median library cost: its p90 for times, whether every sample agreed
+/// for counts.
+fn spread_header(measure: Measure) -> &'static str {
+    match measure {
+        Measure::Time => "p90",
+        Measure::Instructions => "same",
+    }
+}
+
+/// That column's cell, from the library costs sorted.
+fn spread(measure: Measure, cost: &[f64]) -> String {
+    match measure {
+        Measure::Time => or_dash(quantile(cost, 0.9), ns),
+        Measure::Instructions => match (cost.first(), cost.last()) {
+            (Some(lo), Some(hi)) if lo == hi => format!("yes ×{}", cost.len()),
+            (Some(_), Some(_)) => "NO".to_string(),
+            _ => "—".to_string(),
+        },
+    }
+}
+
+/// The columns after the first op.
+fn extra_headers(measure: Measure) -> &'static [&'static str] {
+    match measure {
+        Measure::Time => &["wall", "over floor", "peak RSS", "lib faults"],
+        Measure::Instructions => &["first-op allocs"],
+    }
+}
+
+/// Their cells; `floor` is where the cell stands against its runtime's floor.
+fn extra(measure: Measure, cell: &CellSamples, floor: Floor) -> Vec<String> {
+    let median = |f: Figure| quantile(&values(cell, f), 0.5);
+    match measure {
+        Measure::Time => {
+            let above = match floor {
+                Floor::Itself => "floor".to_string(),
+                Floor::Cell(f) => over_floor(cell, f).map_or("—".to_string(), |d| {
+                    format!("{}{}", if d >= 0.0 { "+" } else { "−" }, ns(d.abs()))
+                }),
+                Floor::Missing => "—".to_string(),
+            };
+            vec![
+                or_dash(median(Figure::WALL), ns),
+                above,
+                or_dash(
+                    median(Figure::Whole(Whole::HwmKib)).map(|k| k * 1024.0),
+                    bytes,
+                ),
+                or_dash(median(Figure::Whole(Whole::LibraryMinflt)), count),
+            ]
+        }
+        Measure::Instructions => {
+            let first = |q| median(Figure::Of(q, Phase::FirstOp));
+            vec![
+                match (first(Quantity::AllocBlocks), first(Quantity::AllocBytes)) {
+                    (Some(n), Some(b)) => format!("{} / {}", count(n), bytes(b)),
+                    _ => "—".to_string(),
+                },
+            ]
+        }
+    }
+}
+
+/// Where a cell stands against its runtime's floor.
+pub(crate) enum Floor<'a> {
+    /// The cell is a floor.
+    Itself,
+    /// The floor's cell at the same op, batch, fixture and build.
+    Cell(&'a CellSamples),
+    /// No floor in the run.
+    Missing,
+}
+
+impl<'a> Floor<'a> {
+    /// The floor of `key`, given each codec's floor.
+    pub(crate) fn of(
+        key: &CellKey,
+        samples: &'a Samples,
+        floors: &HashMap<String, String>,
+    ) -> Self {
+        match floors.get(&key.codec) {
+            Some(id) if *id == key.codec => Floor::Itself,
+            Some(id) => samples
+                .cells
+                .get(&key.with_codec(id))
+                .map_or(Floor::Missing, Floor::Cell),
+            None => Floor::Missing,
+        }
+    }
 }
 
 fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
@@ -44,7 +156,7 @@ fn or_dash(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 /// The table, as text.
 pub(crate) fn table(samples: &Samples, cx: &Context) -> String {
-    let m = crate::measure::of(cx.measure);
+    let m = cx.measure;
     let q = cx.measure.quantity();
     let position = |list: &[&str], x: &str| list.iter().position(|y| *y == x).unwrap_or(usize::MAX);
     let mut keys: Vec<&CellKey> = samples.cells.keys().collect();
@@ -65,8 +177,8 @@ pub(crate) fn table(samples: &Samples, cx: &Context) -> String {
     if several_builds {
         header.push("variant");
     }
-    header.extend(["ok", "failed", "init+ops", m.spread_header(), "first op"]);
-    header.extend(m.extra_headers());
+    header.extend(["ok", "failed", "init+ops", spread_header(m), "first op"]);
+    header.extend(extra_headers(m));
     header.extend(["child", "output"]);
     if cx.cold_cache {
         header.extend(["majflt", "inblock", "evicted"]);
@@ -90,11 +202,11 @@ pub(crate) fn table(samples: &Samples, cx: &Context) -> String {
         line.extend([
             ok.to_string(),
             (cell.len() - ok).to_string(),
-            or_dash(quantile(&cost, 0.5), |v| m.amount(v)),
-            m.spread(&cost),
-            or_dash(median(Figure::Of(q, Phase::FirstOp)), |v| m.amount(v)),
+            or_dash(quantile(&cost, 0.5), |v| amount(m, v)),
+            spread(m, &cost),
+            or_dash(median(Figure::Of(q, Phase::FirstOp)), |v| amount(m, v)),
         ]);
-        line.extend(m.extra(cell, Floor::of(key, samples, cx.floors)));
+        line.extend(extra(m, cell, Floor::of(key, samples, cx.floors)));
         line.push(or_dash(
             cx.child_bytes.get(&key.gate_cell()).map(|&b| b as f64),
             bytes,

@@ -1,17 +1,14 @@
-//! What a run measured (the manifest's `measure`: `time`, or `instructions` for a counted run)
-//! and how a sample's figure is read in it: the span of phases a figure covers, its value in a
-//! sample, and how an amount is written. The measure's own facts (the columns a file must have,
-//! its noun, whether its figures are exact, `compare`'s default threshold) are methods of
-//! `schema::Measure`; each rule that differs with it lives beside the code that uses it (the
-//! verdicts in `compare`, the warnings in `analyze::warnings`, the sections in
-//! `report::sections`). This module imports nothing else of the analysis but `report::format`.
+//! The span of a sample a figure covers (the library's phases, the process, the wall) and its
+//! value in a sample of a run's measure (`schema::Measure`: time, or instructions for a counted
+//! run). The measure's own facts (the columns a file must have, its noun, whether its figures
+//! are exact, `compare`'s default threshold) are methods of `schema::Measure`; each rule that
+//! differs with it lives beside the code that uses it (the verdicts in `compare`, the warnings in
+//! `analyze::warnings`, the sections in `report::model`).
 
-use crate::report::format;
 use schema::phases::{Figure, Phase, Quantity};
-use schema::rows::{CellSamples, Samples};
+use schema::rows::CellSamples;
+use schema::Measure;
 use serde::Serialize;
-
-pub use schema::Measure;
 
 /// The span of a sample a figure covers: the library's three phases (init + first_op +
 /// remaining_ops), the process but its input phase, or the whole process (spawn to reaped).
@@ -84,24 +81,5 @@ impl Span {
             _ => return cell.values_by(|i| self.value(measure, cell, i)),
         };
         cell.values(column).into_iter().map(|v| v as f64).collect()
-    }
-}
-
-/// An amount of `measure`'s quantity as tables write it (`45.6 µs`, `47,449`).
-pub(crate) fn amount(measure: Measure, v: f64) -> String {
-    match measure {
-        Measure::Time => format::ns(v),
-        Measure::Instructions => format::amount(v),
-    }
-}
-
-/// The measure of a run whose manifest does not say: a counted run when its samples hold
-/// instructions and no time, which only a counted run writes; else time.
-pub(crate) fn of_samples(samples: &Samples) -> Measure {
-    let instructions = Figure::Of(Quantity::Instructions, Phase::FirstOp);
-    if samples.has(instructions) && !samples.has(Figure::INIT_PLUS_OPS) {
-        Measure::Instructions
-    } else {
-        Measure::Time
     }
 }
