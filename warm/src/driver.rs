@@ -92,18 +92,19 @@ fn run_fork(exe: &Path, run: &ForkRun, args: &[String]) -> Result<()> {
 /// Removes every earlier fork's result of the chosen cells, so a cell's forks are all this run's
 /// (a run with fewer forks than the last leaves none of the last one's behind).
 fn clear_cells(root: &Path, cells: &[String]) -> Result<()> {
-    let entries =
-        std::fs::read_dir(root).with_context(|| format!("cannot list {}", root.display()))?;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if parse_fork_folder(&name).is_none() || !entry.file_type()?.is_dir() {
+    let folders = schema::files::entries(root)?
+        .into_iter()
+        .filter(|e| e.kind == schema::files::Kind::Folder);
+    for entry in folders {
+        let name = entry.name.to_string_lossy().into_owned();
+        if parse_fork_folder(&name).is_none() {
             continue;
         }
         for cell in cells {
             let Some((group, codec)) = cell_folder(cell) else {
                 continue;
             };
-            let dir = entry.path().join(group).join(codec);
+            let dir = entry.path.join(group).join(codec);
             if dir.is_dir() {
                 std::fs::remove_dir_all(&dir)
                     .with_context(|| format!("cannot clear {}", dir.display()))?;

@@ -4,6 +4,7 @@
 
 use super::{plausible_ns, MAX_NS, MIN_NS};
 use anyhow::{Context, Result};
+use schema::files::Kind;
 use schema::{Allocator, Op, Variant};
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -191,15 +192,10 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()>
     if depth > MAX_DEPTH {
         return Ok(());
     }
-    let entries = fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
-    let mut subdirs = Vec::new();
-    for entry in entries {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        if entry.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-            subdirs.push(entry.path());
-        }
-    }
-    subdirs.sort();
+    let subdirs = schema::files::entries(dir)?
+        .into_iter()
+        .filter(|e| e.kind == Kind::Folder)
+        .map(|e| e.path);
     for sub in subdirs {
         match sub.file_name().and_then(|n| n.to_str()) {
             Some("new") => out.push(sub),

@@ -67,22 +67,12 @@ fn subfolders<T>(
     dir: &Path,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<(T, std::path::PathBuf)>> {
-    let mut out = Vec::new();
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
-    let mut paths: Vec<_> = entries
-        .flatten()
-        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
-        .map(|e| e.path())
-        .collect();
-    paths.sort();
-    for path in paths {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if let Some(t) = parse(name) {
-            out.push((t, path));
-        }
-    }
-    Ok(out)
+    let folders = schema::files::entries(dir)?
+        .into_iter()
+        .filter(|e| e.kind == schema::files::Kind::Folder);
+    Ok(folders
+        .filter_map(|e| Some((parse(e.name_str()?)?, e.path)))
+        .collect())
 }
 
 fn read_manifest(dir: &Path) -> Result<ForksManifest> {
@@ -196,8 +186,8 @@ mod tests {
             write_fake_bench(&fork_root, variant, &est(m, 100)).unwrap();
             // write_fake_bench files under <root>/<variant>/: lift it to the fork's root
             let from = fork_root.join("portable");
-            for e in std::fs::read_dir(&from).unwrap().flatten() {
-                std::fs::rename(e.path(), fork_root.join(e.file_name())).unwrap();
+            for e in schema::files::entries(&from).unwrap() {
+                std::fs::rename(&e.path, fork_root.join(&e.name)).unwrap();
             }
             std::fs::remove_dir(&from).unwrap();
         }

@@ -24,12 +24,12 @@
 use super::criterion::WarmEstimate;
 use super::plausible_ns;
 use super::warm_gate::{load_gate, GateRow};
-use anyhow::{Context, Result};
+use anyhow::Result;
+use schema::files::Kind;
 use schema::{Op, Variant};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// JMH bench class → the cold codec id it measures. `warm/jvm/src/main/java/thaw/jmh/Codecs.java`
@@ -200,19 +200,13 @@ fn find_json(
     out: &mut Vec<PathBuf>,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let dir = root.join(rel);
-    let entries = fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?;
-    let mut names = Vec::new();
-    for entry in entries {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        names.push((entry.file_name(), entry.file_type()));
-    }
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, kind) in names {
-        let sub = rel.join(&name);
-        let is_json = Path::new(&name).extension().is_some_and(|e| e == "json");
-        match kind {
-            Ok(k) if k.is_symlink() => {
+    for entry in schema::files::entries(&root.join(rel))? {
+        let sub = rel.join(&entry.name);
+        let is_json = Path::new(&entry.name)
+            .extension()
+            .is_some_and(|e| e == "json");
+        match entry.kind {
+            Kind::Link => {
                 if is_json || root.join(&sub).is_dir() {
                     notes.push(format!(
                         "{}: a symbolic link; thaw reads no link below {}; skipped",
@@ -221,7 +215,7 @@ fn find_json(
                     ));
                 }
             }
-            Ok(k) if k.is_dir() => {
+            Kind::Folder => {
                 if depth < MAX_DEPTH {
                     find_json(root, &sub, depth + 1, out, notes)?;
                 } else {
@@ -232,9 +226,8 @@ fn find_json(
                     ));
                 }
             }
-            Ok(k) if k.is_file() && is_json => out.push(sub),
-            Ok(_) => {}
-            Err(e) => notes.push(format!("{}: {e}; skipped", root.join(&sub).display())),
+            Kind::File if is_json => out.push(sub),
+            Kind::File | Kind::Other => {}
         }
     }
     Ok(())
@@ -573,6 +566,7 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
 mod tests {
     use super::*;
     use schema::warm_files::GateDecision;
+    use std::fs;
 
     /// A fresh folder for one test.
     fn tmp(name: &str) -> PathBuf {

@@ -387,10 +387,8 @@ pub fn write(out: &Path, m: &Merged) -> Result<()> {
     folder
         .create_dirs("")
         .with_context(|| format!("cannot create {}", out.display()))?;
-    let mut entries =
-        std::fs::read_dir(out).with_context(|| format!("cannot read {}", out.display()))?;
     ensure!(
-        entries.next().is_none(),
+        schema::files::entries(out)?.is_empty(),
         "{} is not empty; merge writes only into a new or empty folder",
         out.display()
     );

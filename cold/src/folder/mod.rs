@@ -50,13 +50,12 @@ const BEFORE_MANIFEST: [&str; 6] = [
 /// Whether `dir` holds no manifest and nothing but what a run writes before it (and temporary
 /// files of its writers): a run killed before its manifest, which a new run may take over.
 pub(crate) fn unstarted(dir: &Path) -> bool {
-    let Ok(entries) = fs::read_dir(dir) else {
+    let Ok(entries) = schema::files::entries(dir) else {
         return false;
     };
     let mut any = false;
     for entry in entries {
-        let Ok(entry) = entry else { return false };
-        let name = entry.file_name().to_string_lossy().into_owned();
+        let name = entry.name.to_string_lossy().into_owned();
         let temporary = name.starts_with('.') && name.contains(".tmp-");
         if !(BEFORE_MANIFEST.contains(&name.as_str()) || temporary) {
             return false;
@@ -72,9 +71,7 @@ pub(crate) fn unstarted(dir: &Path) -> bool {
 /// overwritten).
 pub fn create(dir: &Path) -> Result<()> {
     if dir.exists() {
-        let empty = fs::read_dir(dir)
-            .map(|mut entries| entries.next().is_none())
-            .unwrap_or(false);
+        let empty = schema::files::entries(dir).is_ok_and(|e| e.is_empty());
         if !empty && !unstarted(dir) {
             let what = if dir.join(MANIFEST).exists() {
                 format!(
@@ -98,14 +95,14 @@ pub fn create(dir: &Path) -> Result<()> {
 pub(crate) fn clear_temporaries(dir: &Path) -> Result<()> {
     let run = Folder::new(dir);
     for sub in ["", FIXTURES] {
-        let Ok(entries) = fs::read_dir(run.join(sub)) else {
+        let Ok(entries) = schema::files::entries(&run.join(sub)) else {
             continue;
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
+        for entry in entries {
+            let name = entry.name.to_string_lossy().into_owned();
             if name.starts_with('.') && name.contains(".tmp-") {
                 run.remove_file(Path::new(sub).join(&name))
-                    .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+                    .with_context(|| format!("cannot remove {}", entry.path.display()))?;
             }
         }
     }

@@ -21,6 +21,7 @@ use anyhow::{bail, Context, Result};
 use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
+use schema::files::Kind;
 use schema::run_folder::VariantEntry;
 use schema::Variant;
 use serde::Deserialize;
@@ -334,10 +335,11 @@ impl Runtime {
         let mut files = Vec::new();
         let listed: Vec<PathBuf> = if self.file.sources.is_empty() {
             // an interpreted runtime: every file of its folder but the descriptions
-            std::fs::read_dir(&self.dir)
-                .with_context(|| format!("cannot read {}", self.dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x != "toml" && x != "md"))
+            schema::files::entries(&self.dir)?
+                .into_iter()
+                .filter(|e| e.kind == Kind::File)
+                .map(|e| e.path)
+                .filter(|p| p.extension().is_some_and(|x| x != "toml" && x != "md"))
                 .collect()
         } else {
             self.file.sources.iter().map(|s| self.dir.join(s)).collect()
@@ -424,10 +426,8 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let meta = std::fs::symlink_metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?;
     if meta.is_dir() {
-        for e in
-            std::fs::read_dir(path).with_context(|| format!("cannot read {}", path.display()))?
-        {
-            walk(&e?.path(), out)?;
+        for e in schema::files::entries(path)? {
+            walk(&e.path, out)?;
         }
     } else if meta.is_file() {
         out.push(path.to_path_buf());
@@ -800,14 +800,10 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
 /// The codecs described under `root`.
 fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
     let mut codecs = Vec::new();
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return Ok(codecs);
-    };
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("runtime.toml").is_file())
-        .collect();
-    dirs.sort();
+    let dirs = schema::files::subfolders(root)
+        .into_iter()
+        .map(|e| e.path)
+        .filter(|p| p.join("runtime.toml").is_file());
     for dir in dirs {
         let path = dir.join("runtime.toml");
         let file: RuntimeFile = read_toml(&path)?;
@@ -860,14 +856,14 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
             trained: described,
             compiled: OnceLock::new(),
         }));
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy();
+        let files = schema::files::entries(&dir)?
+            .into_iter()
+            .filter(|e| e.kind == Kind::File)
+            .filter(|e| {
+                let name = e.name.to_string_lossy();
                 name.starts_with("codec-") && name.ends_with(".toml")
             })
-            .collect();
-        files.sort();
+            .map(|e| e.path);
         for path in files {
             let c: CodecFile = read_toml(&path)?;
             let bad = |e: String| anyhow::anyhow!("{}: {e}", path.display());

@@ -158,14 +158,14 @@ pub(crate) fn load_for(
 ) -> Result<Vec<(Variant, Trained, PathBuf)>> {
     let mut out = Vec::new();
     for folder in folders {
-        let Ok(entries) = std::fs::read_dir(folder) else {
+        let Ok(entries) = schema::files::entries(folder) else {
             continue;
         };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        paths.sort();
+        let paths = entries
+            .into_iter()
+            .filter(|e| e.kind == schema::files::Kind::File)
+            .map(|e| e.path)
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"));
         for path in paths {
             let bytes = schema::files::read_regular(&path, 1 << 20)
                 .with_context(|| format!("cannot read {}", path.display()))?;

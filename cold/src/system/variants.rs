@@ -8,6 +8,7 @@
 //! the built-in builds (`binaries`).
 
 use anyhow::{bail, Context, Result};
+use schema::files::Kind;
 use schema::{Allocator, Variant};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -17,6 +18,9 @@ use std::time::Instant;
 
 /// The variable naming a folder of more descriptions.
 pub(crate) const EXTRA_VAR: &str = "THAW_VARIANTS";
+
+/// The most of a build's description that is read.
+const DESCRIPTION_LIMIT: u64 = 1 << 20;
 
 /// `<name>.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -77,7 +81,7 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
         if !path.is_file() {
             continue;
         }
-        let bytes = schema::files::read_regular(&path, 1 << 20)
+        let bytes = schema::files::read_regular(&path, DESCRIPTION_LIMIT)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let text =
             String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
@@ -107,13 +111,16 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
 pub(crate) fn names() -> Vec<String> {
     let mut out = Vec::new();
     for folder in folders() {
-        let Ok(entries) = std::fs::read_dir(&folder) else {
+        let Ok(entries) = schema::files::entries(&folder) else {
             continue;
         };
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let trained = std::fs::read_to_string(e.path()).is_ok_and(|t| {
-                crate::runtimes::trained::parse(&e.path(), &t).is_ok_and(|t| t.is_some())
+        for e in entries.into_iter().filter(|e| e.kind == Kind::File) {
+            let name = e.name.to_string_lossy().into_owned();
+            let text = schema::files::read_regular(&e.path, DESCRIPTION_LIMIT)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+            let trained = text.is_some_and(|t| {
+                crate::runtimes::trained::parse(&e.path, &t).is_ok_and(|t| t.is_some())
             });
             if let Some(stem) = name.strip_suffix(".toml").filter(|_| !trained) {
                 out.push(stem.to_string());
@@ -287,17 +294,15 @@ fn copy_workspace(from: &Path, to: &Path) -> Result<()> {
     }
     fn copy(from: &Path, to: &Path, top: bool) -> Result<()> {
         std::fs::create_dir_all(to)?;
-        for e in std::fs::read_dir(from)? {
-            let e = e?;
-            let name = e.file_name();
+        for e in schema::files::entries(from)? {
+            let name = e.name;
             if top && ["target", "results", ".git"].iter().any(|n| name == *n) {
                 continue;
             }
-            let kind = e.file_type()?;
-            if kind.is_dir() {
-                copy(&e.path(), &to.join(&name), false)?;
-            } else if kind.is_file() {
-                std::fs::copy(e.path(), to.join(&name))?;
+            if e.kind == Kind::Folder {
+                copy(&e.path, &to.join(&name), false)?;
+            } else if e.kind == Kind::File {
+                std::fs::copy(&e.path, to.join(&name))?;
             }
         }
         Ok(())
