@@ -67,7 +67,7 @@ pub(crate) fn min_samples(level: f64) -> usize {
 
 /// One figure of one cell in A and in B.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FigureChange {
+pub(crate) struct FigureChange {
     /// The figure: `init_plus_ops`, `wall`, or a phase (`first_op`).
     pub(crate) figure: &'static str,
     /// Its medians over the samples that hold it; `None` when a run has none.
@@ -106,9 +106,9 @@ impl FigureChange {
 
 /// One cell both runs hold.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CellChange {
+pub(crate) struct CellChange {
     /// The cell (with run A's variant).
-    pub key: CellKey,
+    pub(crate) key: CellKey,
     /// The variant compared: `portable`, or `portable→native` when variants were ignored.
     pub(crate) variants: String,
     /// The samples each run has of the cell's first figure.
@@ -116,7 +116,7 @@ pub struct CellChange {
     pub(crate) n_b: usize,
     /// The figures compared, in the order the measure lists them.
     pub(crate) figures: Vec<FigureChange>,
-    pub change: Change,
+    pub(crate) change: Change,
     /// Why a cell cannot be compared.
     pub(crate) why: Option<String>,
 }
@@ -132,7 +132,7 @@ impl CellChange {
     /// The cell's verdict in words: the label, why it cannot be compared, and under the exact
     /// rule the figures that moved (`regressed: first_op +1.000%, init+ops +0.985%`) and
     /// whether a run's samples disagreed in a judged figure (`(samples differ)`).
-    pub fn verdict_text(&self, exact: bool) -> String {
+    pub(crate) fn verdict_text(&self, exact: bool) -> String {
         let mut text = match (&self.why, self.change) {
             (Some(why), c) => format!("{}: {why}", c.label()),
             (None, Change::Regressed | Change::Improved) if exact => {
@@ -163,16 +163,16 @@ impl CellChange {
 /// What a compare is asked: the figure (a timed run's span), the threshold, and the interval's
 /// settings.
 #[derive(Debug, Clone, Copy)]
-pub struct CompareOptions {
-    pub span: crate::span::Span,
-    pub threshold: f64,
-    pub resamples: usize,
-    pub level: f64,
-    pub seed: u64,
+pub(crate) struct CompareOptions {
+    pub(crate) span: crate::span::Span,
+    pub(crate) threshold: f64,
+    pub(crate) resamples: usize,
+    pub(crate) level: f64,
+    pub(crate) seed: u64,
     /// Match cells whatever their variant (to compare a portable run with a native one).
-    pub ignore_variant: bool,
+    pub(crate) ignore_variant: bool,
     /// Only this phase decides a cell's verdict (the others are shown).
-    pub phase: Option<Phase>,
+    pub(crate) phase: Option<Phase>,
 }
 
 /// The interval rule's verdict: regressed when the interval's lower end exceeds 1 + threshold,
@@ -264,7 +264,12 @@ pub(crate) type Compared = (Vec<CellChange>, Vec<CellKey>, Vec<CellKey>);
 
 /// Changes of every cell both runs have (those that cannot be compared among them, as such),
 /// plus the cells only one has (A-only, B-only), by the rule of `measure`.
-pub fn compare(measure: Measure, a: &Samples, b: &Samples, opts: &CompareOptions) -> Compared {
+pub(crate) fn compare(
+    measure: Measure,
+    a: &Samples,
+    b: &Samples,
+    opts: &CompareOptions,
+) -> Compared {
     let judged = judged(measure, opts.span, opts.phase);
     let (va, vb) = (
         by_match_key(a, opts.ignore_variant, &judged),
@@ -308,7 +313,7 @@ pub(crate) type SampleValue = Box<dyn Fn(&CellSamples, usize) -> Option<u64> + S
 
 /// A figure `compare` reads of each sample: its name, how its value is read, and whether it
 /// decides the cell's verdict.
-pub struct Judged {
+pub(crate) struct Judged {
     pub(crate) name: &'static str,
     pub(crate) value: SampleValue,
     pub(crate) judged: bool,
@@ -395,7 +400,7 @@ pub(crate) fn change_cells(measure: Measure, f: &FigureChange) -> Vec<String> {
 }
 
 /// What `compare` prints above its table.
-pub fn compare_heading(measure: Measure, opts: &CompareOptions) -> String {
+pub(crate) fn compare_heading(measure: Measure, opts: &CompareOptions) -> String {
     match measure {
         Measure::Time => format!(
             "figure {}, threshold ±{:.1}%",
@@ -537,7 +542,7 @@ pub(crate) fn exact_rule(
 
 /// The changes as the terminal shows them: one row per cell, the measure's columns for each
 /// figure, the verdict.
-pub fn table(measure: Measure, changes: &[CellChange]) -> Table {
+pub(crate) fn table(measure: Measure, changes: &[CellChange]) -> Table {
     let mut header: Vec<String> = [
         "fixture", "op", "variant", ">batch", "codec", ">n A", ">n B",
     ]
@@ -578,7 +583,7 @@ pub fn table(measure: Measure, changes: &[CellChange]) -> Table {
 }
 
 /// The counts of each verdict, and the cells only in one run, as a closing line.
-pub fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -> String {
+pub(crate) fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -> String {
     let count = |ch: Change| changes.iter().filter(|c| c.change == ch).count();
     format!(
         "{} cells compared: {} improved, {} regressed, {} unchanged; {} with too few samples for a verdict (fewer than {} in a run, or an interval of zero width); {} cannot compare; {only_a} only in A, {only_b} only in B",
@@ -594,7 +599,7 @@ pub fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level: f64) -
 
 /// compare's CSV: one row per cell and figure, written as an output that never lands on an
 /// input (see [`schema::outputs::write_output`]; `force` is `--force`).
-pub fn write_csv(
+pub(crate) fn write_csv(
     path: &std::path::Path,
     changes: &[CellChange],
     force: bool,

@@ -10,19 +10,21 @@
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
 //! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
 //! - [`compare`], [`export`], [`merge`]: the other commands' logic;
-//! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line;
+//! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line; [`commands`]:
+//!   each subcommand's reading, calling and writing;
 //!   [`parallel`]: the one scoped-thread map.
 //!
 //! It is not a benchmark harness and never times anything itself.
 
 pub mod analyze;
 pub mod cli;
+pub mod commands;
 pub mod compare;
 pub(crate) mod export;
-pub mod inputs;
-pub mod merge;
+pub(crate) mod inputs;
+pub(crate) mod merge;
 pub mod parallel;
-pub mod report;
+pub(crate) mod report;
 pub mod span;
 pub mod synth;
 

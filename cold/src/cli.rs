@@ -23,11 +23,11 @@ use std::time::Duration;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the cold benchmark (the default job: every codec × 2 ops × 3 batches × 30 samples).
     Run(Box<RunArgs>),
     /// Finish the run in DIR: run exactly the planned samples that have no row yet, with the
@@ -41,32 +41,32 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct BuildArgs {
+pub(crate) struct BuildArgs {
     /// The described builds to make, comma-separated.
     #[arg(value_delimiter = ',', value_parser = Variant::parse, required = true)]
-    pub variants: Vec<Variant>,
+    pub(crate) variants: Vec<Variant>,
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// The seed the fixtures' sizes are given for.
     #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     #[command(flatten)]
-    pub corpora: CorporaOption,
+    pub(crate) corpora: CorporaOption,
 }
 
 #[derive(Debug, Args)]
-pub struct ResumeArgs {
+pub(crate) struct ResumeArgs {
     /// The run folder to finish.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Print what is left of the plan as CSV and exit.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Codec ids or runtime groups, comma-separated (default: every Rust codec; see `cold list`).
     #[arg(long, value_delimiter = ',')]
     pub(crate) codecs: Vec<String>,
@@ -207,7 +207,7 @@ pub struct RunOptions {
 }
 
 /// What `cold run` was asked to do.
-pub enum RunRequest {
+pub(crate) enum RunRequest {
     Fresh(Box<RunOptions>),
     Resume { dir: PathBuf, dry_run: bool },
 }
@@ -249,7 +249,7 @@ fn dedup<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
 
 impl RunArgs {
     /// Checks every input; the error names the bad one and the valid values.
-    pub fn resolve(self) -> Result<RunRequest> {
+    pub(crate) fn resolve(self) -> Result<RunRequest> {
         if let Some(dir) = self.resume {
             return Ok(RunRequest::Resume {
                 dir,

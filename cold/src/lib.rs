@@ -11,14 +11,15 @@
 //! - [`counting`]: `--measure instructions`: callgrind and the allocation counter;
 //! - [`system`]: what touches the machine: where the binaries are, the page cache, pinning,
 //!   signals;
-//! - [`cli`] and [`list`]: the command line and `cold list`.
+//! - [`cli`], [`command`] and [`list`]: the command line, its dispatch and `cold list`.
 //!
 //! It computes no statistics beyond the closing table's medians: `analysis` does that.
 
 pub mod cli;
+pub mod command;
 pub(crate) mod counting;
 pub mod folder;
-pub mod list;
+pub(crate) mod list;
 pub mod run;
 pub mod runtimes;
-pub mod system;
+pub(crate) mod system;

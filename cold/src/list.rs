@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
-pub fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
+pub(crate) fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
     let mut text = String::new();
     listing(seed, corpora, &mut text)?;
     write!(out, "{}", schema::text::for_terminal(&text, true))?;

@@ -93,7 +93,7 @@ impl Spread {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CellSummary {
+pub(crate) struct CellSummary {
     pub(crate) key: CellKey,
     /// The quantity its spans and phases are in: `ns`, or `instr` in a counted run.
     pub(crate) quantity: Quantity,

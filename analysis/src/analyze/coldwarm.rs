@@ -21,7 +21,7 @@ pub(crate) const HORIZON: f64 = 1e9;
 
 /// Fixture × op × variant: what a cost curve and a break-even are about.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct Scenario {
+pub(crate) struct Scenario {
     pub(crate) fixture: String,
     pub(crate) op: Op,
     pub(crate) variant: Variant,

@@ -30,7 +30,7 @@ pub(crate) const STRAIGHT_LINE_BATCHES: [u64; 3] = [1, 10, 100];
 /// One ok sample of a curve run: its cell and block, its init, the price of 1,000 clock reads,
 /// and C(n) at each read (`ops` the schedule of its batch and window).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Process {
+pub(crate) struct Process {
     pub(crate) key: CellKey,
     pub(crate) block: u32,
     pub(crate) init_ns: u64,

@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 
 /// One machine of a merged run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MachineEntry {
+pub(crate) struct MachineEntry {
     /// `M1`, `M2`, … in the order of their first shard.
     pub(crate) name: String,
     pub(crate) machine: Machine,
@@ -54,11 +54,11 @@ pub(crate) struct MachineShard {
 
 /// The machines of a merged run, in order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Machines(pub Vec<MachineEntry>);
+pub(crate) struct Machines(pub Vec<MachineEntry>);
 
 impl Machines {
     /// The machines of the run whose manifest is `m`; `None` for a run that was not merged.
-    pub fn of(m: &Manifest) -> Option<Machines> {
+    pub(crate) fn of(m: &Manifest) -> Option<Machines> {
         if m.shards.is_empty() {
             return None;
         }

@@ -8,7 +8,7 @@ pub(crate) mod coldwarm;
 pub(crate) mod conformance;
 pub mod contrasts;
 pub(crate) mod curve;
-pub mod machines;
+pub(crate) mod machines;
 pub(crate) mod manifest;
 pub(crate) mod noise;
 pub(crate) mod precision;

@@ -9,14 +9,14 @@ use anyhow::Result;
 
 /// The formats `export --format` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// hyperfine's `--export-json` shape.
     Hyperfine,
 }
 
 impl Format {
     /// The run, serialised in this format; `figure` picks which timing stands for "the time".
-    pub fn export(self, run: &Run, figure: Span) -> Result<String> {
+    pub(crate) fn export(self, run: &Run, figure: Span) -> Result<String> {
         match self {
             Format::Hyperfine => hyperfine::export(run, figure),
         }

@@ -12,7 +12,7 @@ const MAX_PER_OP: f64 = 1e12;
 /// The table sorted by fixture, op, codec, plus a note if its last line was cut; `None` when
 /// the file does not exist. A row with a name that is not one, or a figure that no operation can
 /// have (not a number, infinite, negative, beyond 10^12), is refused with its line.
-pub fn load_alloc(path: &Path) -> Result<Option<(Vec<AllocRow>, Option<String>)>> {
+pub(crate) fn load_alloc(path: &Path) -> Result<Option<(Vec<AllocRow>, Option<String>)>> {
     if !path.is_file() {
         return Ok(None);
     }

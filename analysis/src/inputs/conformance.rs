@@ -7,7 +7,9 @@ use schema::csv_rows::read_rows;
 use std::path::Path;
 
 /// The rows, plus a note if the last line was cut; `None` when the file does not exist.
-pub fn load_conformance(path: &Path) -> Result<Option<(Vec<ConformanceRow>, Option<String>)>> {
+pub(crate) fn load_conformance(
+    path: &Path,
+) -> Result<Option<(Vec<ConformanceRow>, Option<String>)>> {
     if !path.is_file() {
         return Ok(None);
     }

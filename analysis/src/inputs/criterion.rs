@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// One warm benchmark's median time per operation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WarmEstimate {
+pub(crate) struct WarmEstimate {
     pub(crate) fixture: String,
     pub(crate) op: Op,
     pub(crate) codec: String,
@@ -76,7 +76,7 @@ struct EstimatesJson {
 
 /// Estimates under `root` (criterion's output folder), sorted, and notes about benches skipped.
 /// `None` when `root` does not exist.
-pub fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
+pub(crate) fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
     if !root.is_dir() {
         return Ok(None);
     }
@@ -207,7 +207,7 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()>
 }
 
 /// Write one fake criterion bench (used by `synth` and tests): the two files this module reads.
-pub fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate) -> Result<()> {
+pub(crate) fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate) -> Result<()> {
     let dir = root
         .join(variant.name())
         .join(format!("{}_{}", est.fixture, est.op))

@@ -14,7 +14,7 @@ use schema::run_folder::SAMPLES;
 
 /// The processes of a curve run and the notes about what was left out; `None` when the run
 /// folder holds no curves.csv.
-pub fn load_curves(run: &Run) -> Result<Option<(Vec<Process>, Vec<String>)>> {
+pub(crate) fn load_curves(run: &Run) -> Result<Option<(Vec<Process>, Vec<String>)>> {
     let folder = Folder::new(&run.dir);
     if !folder.exists(CURVES) {
         return Ok(None);

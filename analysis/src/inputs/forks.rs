@@ -19,7 +19,7 @@ const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
 
 /// One figure per cell and variant under `root` (`<warm>/forks`), sorted, and notes about what
 /// was skipped. `None` when `root` does not exist.
-pub fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
+pub(crate) fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
     if !root.is_dir() {
         return Ok(None);
     }
@@ -115,7 +115,10 @@ pub(crate) fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
 
 /// The warm figures of a run: every forked figure, and each one-process figure (criterion's or
 /// JMH's) of a cell and variant no forked figure covers.
-pub fn prefer_forks(forked: Vec<WarmEstimate>, single: Vec<WarmEstimate>) -> Vec<WarmEstimate> {
+pub(crate) fn prefer_forks(
+    forked: Vec<WarmEstimate>,
+    single: Vec<WarmEstimate>,
+) -> Vec<WarmEstimate> {
     let key = |w: &WarmEstimate| (w.variant, w.fixture.clone(), w.op, w.codec.clone());
     let covered: std::collections::BTreeSet<_> = forked.iter().map(key).collect();
     let mut out = forked;

@@ -102,7 +102,7 @@ pub(crate) fn jdk_variant(version: &str) -> std::result::Result<Variant, String>
 
 /// Estimates under `root` (`results/warm/jmh`), sorted, and notes about files and results
 /// skipped, each naming its file. `None` when `root` does not exist.
-pub fn load_jmh(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
+pub(crate) fn load_jmh(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
     load_jmh_limited(root, READ_LIMIT)
 }
 
@@ -174,7 +174,7 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
 /// The JMH gate's decisions: the `gate.csv` that `scripts/warm-jvm.sh` writes beside each
 /// `jmh.json` under `root`, so that a JVM codec's unsupported or refused cells show as such in
 /// the report rather than as blanks. Empty when `root` does not exist.
-pub fn load_jmh_gates(root: &Path) -> Result<Vec<GateRow>> {
+pub(crate) fn load_jmh_gates(root: &Path) -> Result<Vec<GateRow>> {
     if !root.is_dir() {
         return Ok(Vec::new());
     }

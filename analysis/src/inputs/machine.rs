@@ -11,7 +11,7 @@ use schema::run_folder::{PLAN, SAMPLES};
 
 /// Keeps in `run` only the machine called `name` (`M1`, `M2`, … as the Machines section names
 /// them, or its CPU model); the error lists the machines there are.
-pub fn restrict(run: &mut Run, name: &str) -> Result<()> {
+pub(crate) fn restrict(run: &mut Run, name: &str) -> Result<()> {
     let dir = run.dir.clone();
     let manifest = run.manifest.as_mut().with_context(|| {
         format!(

@@ -3,15 +3,15 @@
 //! decisions, the conformance table, and a curve run's curves. Only I/O and parsing live here; every error names the
 //! file (and the CSV line) it came from. Optional inputs that are absent read as `None`.
 
-pub mod alloc;
-pub mod conformance;
-pub mod criterion;
-pub mod curves;
-pub mod forks;
-pub mod jmh;
-pub mod machine;
-pub mod run;
-pub mod warm_gate;
+pub(crate) mod alloc;
+pub(crate) mod conformance;
+pub(crate) mod criterion;
+pub(crate) mod curves;
+pub(crate) mod forks;
+pub(crate) mod jmh;
+pub(crate) mod machine;
+pub(crate) mod run;
+pub(crate) mod warm_gate;
 
 /// The shortest warm time per operation thaw takes: 0.01 ns, a twentieth of one cycle of a 5 GHz
 /// core; no operation is done in less, so a smaller estimate (1e-9, 5e-324) is a damaged file.

@@ -17,16 +17,16 @@ use std::path::{Path, PathBuf};
 
 /// Everything a run folder holds, as read.
 #[derive(Debug, Clone)]
-pub struct Run {
-    pub dir: PathBuf,
+pub(crate) struct Run {
+    pub(crate) dir: PathBuf,
     /// `None` when manifest.json is missing or not a thaw manifest (see `notes`).
     pub(crate) manifest: Option<Manifest>,
     /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
     pub(crate) plan: PlanCount,
     /// The finished samples, by cell.
-    pub samples: Samples,
+    pub(crate) samples: Samples,
     /// What the run recorded of each sample: times, or counts (`--measure instructions`).
-    pub measure: Measure,
+    pub(crate) measure: Measure,
     /// A run or resume is writing the folder now (it holds the folder's lock): who (the pid and
     /// command line it wrote into the lock), and its samples are the ones so far.
     pub(crate) writing: Option<String>,
@@ -100,7 +100,7 @@ pub(crate) fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
 }
 
 /// Read a run folder. samples.csv is required; the manifest and plan are optional.
-pub fn load_run(path: &Path) -> Result<Run> {
+pub(crate) fn load_run(path: &Path) -> Result<Run> {
     let dir = resolve_run_dir(path)?;
     let folder = Folder::new(&dir);
     let mut notes = Vec::new();
@@ -191,7 +191,7 @@ pub fn load_run(path: &Path) -> Result<Run> {
 }
 
 /// Write a run folder (used by `synth`): manifest.json, plan.csv, samples.csv.
-pub fn write_run(
+pub(crate) fn write_run(
     dir: &Path,
     manifest: &Manifest,
     plan: &[PlanRow],

@@ -8,7 +8,7 @@ pub(crate) use schema::warm_files::GateRow;
 use std::path::Path;
 
 /// The decisions, plus a note if the last line was cut; `None` when the file does not exist.
-pub fn load_gate(path: &Path) -> Result<Option<(Vec<GateRow>, Option<String>)>> {
+pub(crate) fn load_gate(path: &Path) -> Result<Option<(Vec<GateRow>, Option<String>)>> {
     if !path.is_file() {
         return Ok(None);
     }

@@ -42,7 +42,7 @@ use std::path::Path;
 
 /// One shard as read from its folder.
 #[derive(Debug, Clone)]
-pub struct Part {
+pub(crate) struct Part {
     /// The folder as given.
     pub(crate) from: String,
     pub(crate) manifest: Manifest,
@@ -56,18 +56,18 @@ pub struct Part {
 
 /// A merged run, before it is written.
 #[derive(Debug, Clone)]
-pub struct Merged {
-    pub manifest: Manifest,
+pub(crate) struct Merged {
+    pub(crate) manifest: Manifest,
     pub(crate) plan: Vec<PlanRow>,
-    pub samples: Vec<SampleRow>,
+    pub(crate) samples: Vec<SampleRow>,
     /// Each shard's manifest, verbatim, and its name under `shards/`.
     pub(crate) kept: Vec<(String, Vec<u8>)>,
     /// What the user must know (an unfinished shard, a torn row).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 /// The shard in folder `path` (or in the folder a `latest` file names).
-pub fn read_part(path: &Path) -> Result<Part> {
+pub(crate) fn read_part(path: &Path) -> Result<Part> {
     let from = path.display().to_string();
     let dir = resolve_run_dir(path)?;
     let folder = Folder::new(&dir);
@@ -129,7 +129,7 @@ fn shard_of(p: &Part) -> Result<Shard> {
 }
 
 /// Joins `parts` into one run; `command_line` is the merge's, for the merged manifest.
-pub fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<Merged> {
+pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<Merged> {
     ensure!(!parts.is_empty(), "no shard to merge");
     let shards: Vec<Shard> = parts.iter().map(shard_of).collect::<Result<_>>()?;
     let mut order: Vec<usize> = (0..parts.len()).collect();
@@ -382,7 +382,7 @@ fn distinct<'a, T: PartialEq>(items: impl Iterator<Item = &'a T>) -> Vec<&'a T> 
 
 /// Writes `m` into `out`, which must be new or empty; nothing below it is reached through a
 /// link.
-pub fn write(out: &Path, m: &Merged) -> Result<()> {
+pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
     let folder = Folder::new(out);
     folder
         .create_dirs("")

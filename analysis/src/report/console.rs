@@ -3,7 +3,7 @@
 use super::doc::Table;
 
 /// Columns padded to their widest cell (in characters), numeric columns right-aligned.
-pub fn render(t: &Table) -> String {
+pub(crate) fn render(t: &Table) -> String {
     let ncol = t.header.len();
     let mut width: Vec<usize> = t.header.iter().map(|h| h.chars().count()).collect();
     for row in &t.rows {

@@ -60,7 +60,7 @@ impl From<schema::Variant> for Cell {
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Table {
+pub(crate) struct Table {
     pub(crate) header: Vec<String>,
     /// Right-aligned columns (numbers).
     pub(crate) numeric: Vec<bool>,
@@ -90,7 +90,7 @@ impl Table {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Block {
+pub(crate) enum Block {
     /// Level 1–4.
     Heading(u8, String),
     Para(String),

@@ -1,7 +1,7 @@
 //! How numbers read in the reports: ratios, p-values, factors, axis ticks and amounts; durations,
 //! sizes and counts come from `stats::units`, shared with the cold runner's closing table.
 
-pub use crate::stats::units::{bytes, count, ns, sig3, unit_for, Unit};
+pub(crate) use crate::stats::units::{bytes, count, ns, sig3, unit_for};
 
 /// e.g. `45.6 µs [44.9, 46.3]`: the bounds in the median's unit; `45.6 µs [—]` when there is
 /// no interval (too few samples for one), never a made-up one.

@@ -46,7 +46,7 @@ fn table(t: &Table, out: &mut String) {
 }
 
 /// Render `blocks`; chart files are referred to as `charts/<file>`.
-pub fn render(blocks: &[Block]) -> String {
+pub(crate) fn render(blocks: &[Block]) -> String {
     let mut out = String::new();
     for b in blocks {
         match b {

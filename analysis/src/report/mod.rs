@@ -7,15 +7,15 @@
 
 pub(crate) mod chart_data;
 pub(crate) mod charts;
-pub mod console;
+pub(crate) mod console;
 pub(crate) mod curve_charts;
-pub mod doc;
-pub mod format;
+pub(crate) mod doc;
+pub(crate) mod format;
 pub(crate) mod html;
 pub(crate) mod machines_csv;
-pub mod markdown;
-pub mod model;
-pub mod sections;
+pub(crate) mod markdown;
+pub(crate) mod model;
+pub(crate) mod sections;
 pub(crate) mod summary_csv;
 pub(crate) mod svg;
-pub mod write;
+pub(crate) mod write;

@@ -39,32 +39,32 @@ use std::path::PathBuf;
 pub(crate) const STRIP_POINTS: usize = 300;
 
 /// What the report is built from (already read from disk).
-pub struct ReportInputs {
-    pub run: Run,
-    pub warm_dir: PathBuf,
+pub(crate) struct ReportInputs {
+    pub(crate) run: Run,
+    pub(crate) warm_dir: PathBuf,
     /// Criterion's estimates and notes; `None` when criterion's folder is absent.
-    pub warm: Option<(Vec<WarmEstimate>, Vec<String>)>,
-    pub alloc_path: PathBuf,
-    pub alloc: Option<(Vec<AllocRow>, Option<String>)>,
+    pub(crate) warm: Option<(Vec<WarmEstimate>, Vec<String>)>,
+    pub(crate) alloc_path: PathBuf,
+    pub(crate) alloc: Option<(Vec<AllocRow>, Option<String>)>,
     /// The warm gate's decision per cell; `None` when the file is absent.
-    pub warm_gate: Option<(Vec<GateRow>, Option<String>)>,
-    pub conformance_path: PathBuf,
-    pub conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
+    pub(crate) warm_gate: Option<(Vec<GateRow>, Option<String>)>,
+    pub(crate) conformance_path: PathBuf,
+    pub(crate) conformance: Option<(Vec<ConformanceRow>, Option<String>)>,
     /// With a counted run: a timed run whose medians are set beside the counts (`--timed`).
-    pub timed: Option<Run>,
+    pub(crate) timed: Option<Run>,
     /// A curve run's processes and the notes of reading them; `None` without curves.csv.
-    pub curves: Option<(Vec<Process>, Vec<String>)>,
+    pub(crate) curves: Option<(Vec<Process>, Vec<String>)>,
 }
 
 /// How the statistics are computed.
 #[derive(Debug, Clone)]
-pub struct ReportOptions {
-    pub reference: Option<String>,
-    pub resamples: usize,
-    pub level: f64,
-    pub alpha: f64,
+pub(crate) struct ReportOptions {
+    pub(crate) reference: Option<String>,
+    pub(crate) resamples: usize,
+    pub(crate) level: f64,
+    pub(crate) alpha: f64,
     /// Bootstrap seed; the run's seed when `None`.
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
 }
 
 /// Where an optional input came from and whether it was there.
@@ -75,7 +75,7 @@ pub(crate) struct Source {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub(crate) analysis_version: &'static str,
     pub(crate) run_dir: String,
     /// What the run recorded: `time`, or `instructions` (then each cell's figures are
@@ -106,7 +106,7 @@ pub struct Report {
     /// groups codecs, and what each codec's over floor is measured from.
     pub(crate) runtimes: Runtimes,
     pub(crate) planned: usize,
-    pub samples: usize,
+    pub(crate) samples: usize,
     pub(crate) cells: Vec<CellSummary>,
     pub(crate) contrasts: Vec<ContrastRow>,
     /// Each codec's process over its floor against the reference's: the second headline
@@ -146,7 +146,7 @@ pub struct Report {
     pub(crate) conformance_failures: Vec<ConformanceRow>,
     pub(crate) warnings: Vec<String>,
     /// Things read or skipped that a careful reader may want to know.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     pub(crate) manifest: Option<Manifest>,
     /// init_plus_ops values per cell for the strip chart (thinned to STRIP_POINTS).
     #[serde(skip)]
@@ -242,7 +242,7 @@ fn thin(values: &[f64], k: usize) -> Vec<f64> {
         .collect()
 }
 
-pub fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
+pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let run = inputs.run;
     let manifest = run.manifest.as_ref();
     let baselines: BTreeSet<String> = manifest
@@ -543,7 +543,7 @@ fn short_warm_runs(warm: &[WarmEstimate]) -> Option<String> {
 /// A section of the report after its introduction and warnings; the run's measure lists which
 /// ([`sections_of`]; each renders itself in `report::sections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
+pub(crate) enum Section {
     Headline,
     Runtimes,
     HowToRead,

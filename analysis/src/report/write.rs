@@ -16,7 +16,7 @@ fn write_file(out: &Folder, rel: &str, text: &str) -> Result<PathBuf> {
 }
 
 /// Write every output file into `out`; returns their paths.
-pub fn write_report(r: &Report, out: &Folder) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_report(r: &Report, out: &Folder) -> Result<Vec<PathBuf>> {
     out.create_dirs("charts")
         .with_context(|| format!("cannot create {}", out.join("charts").display()))?;
     let blocks = sections::document(r);

@@ -53,9 +53,9 @@ pub struct SynthRun {
     pub manifest: Manifest,
     pub plan: Vec<PlanRow>,
     pub samples: Vec<SampleRow>,
-    pub warm: Vec<WarmEstimate>,
-    pub alloc: Vec<AllocRow>,
-    pub conformance: Vec<ConformanceRow>,
+    pub(crate) warm: Vec<WarmEstimate>,
+    pub(crate) alloc: Vec<AllocRow>,
+    pub(crate) conformance: Vec<ConformanceRow>,
 }
 
 /// Build a synthetic run.

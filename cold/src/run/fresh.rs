@@ -25,7 +25,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// A fresh run. Returns the run folder (none for `--dry-run`).
-pub fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
+pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     interrupt::install();
     if o.dry_run {
         status::status_to_stderr();

@@ -5,15 +5,15 @@
 //! ([`summary`]) and the progress display ([`progress`]).
 
 pub mod classify;
-pub mod fresh;
+pub(crate) mod fresh;
 pub(crate) mod input;
 pub(crate) mod plan;
 pub(crate) mod precision;
 pub mod prepare;
 pub mod progress;
-pub mod resume;
+pub(crate) mod resume;
 pub mod sampler;
-pub mod session;
+pub(crate) mod session;
 pub(crate) mod status;
 pub(crate) mod summary;
 pub mod train;

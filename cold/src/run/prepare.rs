@@ -16,7 +16,7 @@ use crate::run::plan::{self, Cell, Unit, Unsupported};
 use crate::run::sampler::{Job, Sampler};
 
 use crate::run::status::say;
-use crate::runtimes::codec_list;
+use crate::runtimes::{codec_list, ExternalCodec};
 use anyhow::{bail, Context, Result};
 use children::catalog::binary_for;
 use codecs::inputs::InputKind;
@@ -159,171 +159,37 @@ pub fn prepare_run(
     let (cells, unsupported) = cells(o)?;
     let units = units(&cells, builds, &o.codecs)?;
     let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
-
-    let mut fixtures = Vec::new();
-    for fixture in &o.fixtures {
-        let document = &documents[fixture.name];
-        fixtures.push(FixtureEntry {
-            name: fixture.name.to_string(),
-            bytes: document.len() as u64,
-            sha256: sha256_hex(document),
-            file: folder::input_relative(fixture.name, InputKind::Document),
-        });
-    }
+    let fixtures = fixture_entries(o, documents);
 
     // The gate first, in-process: a codec × fixture × op that fails it needs no child.
-    let (verification, mut excluded) = gate(&o.codecs, o);
+    let (verification, excluded) = gate(&o.codecs, o);
     let failed_gate: BTreeSet<GateCell> = excluded.iter().map(CheckEntry::gate_cell).collect();
 
     // Children and inputs of every other codec × fixture × op, each binary read and each input
     // written once.
-    let mut fingerprints: BTreeMap<(Variant, String), (PathBuf, u64, String)> = BTreeMap::new();
-    let mut written: BTreeMap<(String, String), (PathBuf, Vec<u8>)> = BTreeMap::new();
-    let mut children = Vec::new();
-    let mut inputs = Vec::new();
-    let mut routes = HashMap::new();
+    let mut routing = Routing {
+        o,
+        documents,
+        builds,
+        dir,
+        env,
+        fingerprints: BTreeMap::new(),
+        written: BTreeMap::new(),
+        children: Vec::new(),
+        inputs: Vec::new(),
+        routes: HashMap::new(),
+        excluded,
+    };
     for cell in gate_cells.iter().filter(|c| !failed_gate.contains(c)) {
-        let codec = o
-            .codecs
-            .iter()
-            .copied()
-            .find(|c| c.id() == cell.codec)
-            .with_context(|| format!("no codec {}", cell.codec))?;
-        let fixture: &Fixture = catalog::find(&cell.fixture)?;
-        let external = codec_list::external_of(codec);
-
-        // The child of each variant: its program and the arguments before the protocol's.
-        type Program = (
-            Variant,
-            PathBuf,
-            Vec<OsString>,
-            std::sync::Arc<Vec<PathBuf>>,
-        );
-        let mut programs: Vec<Program> = Vec::new();
-        match external {
-            None => {
-                let binary = binary_for(codec, cell.op, fixture.model_kind());
-                for build in builds_of(codec, builds) {
-                    let variant = &build.variant;
-                    let key = (*variant, binary.clone());
-                    if !fingerprints.contains_key(&key) {
-                        let path = crate::system::binaries::find(
-                            Path::new(&build.children_dir),
-                            std::slice::from_ref(&binary),
-                            *variant,
-                        )?
-                        .remove(0);
-                        let bytes =
-                            schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
-                                .with_context(|| {
-                                    format!("cannot read the child {}", path.display())
-                                })?;
-                        fingerprints
-                            .insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
-                    }
-                    let (path, size, sha) = &fingerprints[&key];
-                    children.push(child_entry(cell, &binary, path, *size, sha, *variant));
-                    programs.push((*variant, path.clone(), Vec::new(), Default::default()));
-                }
-            }
-            Some(ext) => {
-                for build in builds_of(codec, builds) {
-                    let child = ext.child(build.variant)?;
-                    let mut entry = child_entry(
-                        cell,
-                        &child.name,
-                        &child.program,
-                        child.bytes,
-                        &child.sha256,
-                        build.variant,
-                    );
-                    entry.files = child.files.clone();
-                    children.push(entry);
-                    programs.push((build.variant, child.program, child.prefix, child.loads));
-                }
-            }
-        }
-
-        let input = Input::of(codec, fixture, cell.op);
-        let key = (cell.fixture.clone(), input.extension().to_string());
-        if !written.contains_key(&key) {
-            let bytes = input
-                .prepare(fixture, o.seed, &documents[fixture.name])
-                .with_context(|| format!("the {} input of {}", input.name(), fixture.name))?;
-            let file = dir.join(input.relative(fixture.name));
-            schema::files::Folder::new(dir)
-                .write_atomically(input.relative(fixture.name), &bytes)?;
-            inputs.push(InputEntry {
-                fixture: cell.fixture.clone(),
-                kind: input.name(),
-                file: input.relative(fixture.name),
-                bytes: bytes.len() as u64,
-                sha256: sha256_hex(&bytes),
-            });
-            written.insert(key.clone(), (file, bytes));
-        }
-        let (file, bytes) = &written[&key];
-        // What the child must print: computed here for a Rust child, learned in the preflight
-        // (once its output is checked by meaning) for a child in another language.
-        let expected = match external {
-            Some(_) => None,
-            None => match codec.expected_output(cell.op, fixture.model_kind(), bytes) {
-                Ok(out) => Some(Expected {
-                    checksum: out.checksum,
-                    bytes: out.bytes,
-                }),
-                Err(e) => {
-                    let detail = format!("cannot compute what its child must print: {e}");
-                    say!("  {cell}: {detail} — left out");
-                    excluded.push(entry(cell, CheckStatus::PreflightFailed, &detail));
-                    continue;
-                }
-            },
-        };
-        for (variant, mut program, mut prefix, mut loads) in programs {
-            // A dry run trains nothing: its plan does not depend on the archives.
-            let trained = external.filter(|e| e.runtime.trained(variant).is_some() && !o.dry_run);
-            if let Some(ext) = trained {
-                let absolute = std::path::absolute(dir)?;
-                let run = crate::run::train::Training {
-                    dir: &absolute,
-                    seed: o.seed,
-                    corpora: o.corpora.as_deref(),
-                    env,
-                };
-                say!("  training the {variant} child of {cell}");
-                let entry = children
-                    .iter_mut()
-                    .rfind(|c| c.gate_cell() == *cell && c.variant == variant)
-                    .context("a child without its entry")?;
-                match crate::run::train::train(&run, ext, variant, cell, file)? {
-                    Ok(t) => {
-                        entry.files = t.child.files.clone();
-                        entry.archive = Some(t.archive);
-                        (program, prefix, loads) = (t.child.program, t.child.prefix, t.child.loads);
-                    }
-                    Err(why) => {
-                        say!("  {cell} ({variant}): {why} — left out");
-                        let mut left = self::entry(cell, CheckStatus::PreflightFailed, &why);
-                        left.variant = Some(variant);
-                        excluded.push(left);
-                        continue;
-                    }
-                }
-            }
-            routes.insert(
-                (cell.clone(), variant),
-                Route {
-                    child: program,
-                    prefix,
-                    input: file.clone(),
-                    expected,
-                    external: external.is_some(),
-                    loads,
-                },
-            );
-        }
+        routing.cell(cell)?;
     }
+    let Routing {
+        mut children,
+        inputs,
+        mut routes,
+        mut excluded,
+        ..
+    } = routing;
 
     let preflight = preflight(&units, &mut routes, o, env, documents, dir, &mut excluded)?;
     // What the external children's preflight learned, for the manifest and a resume.
@@ -353,6 +219,235 @@ pub fn prepare_run(
         excluded,
         plan,
     })
+}
+
+/// The manifest's entry of each fixture's document.
+fn fixture_entries(o: &RunOptions, documents: &Documents) -> Vec<FixtureEntry> {
+    o.fixtures
+        .iter()
+        .map(|fixture| {
+            let document = &documents[fixture.name];
+            FixtureEntry {
+                name: fixture.name.to_string(),
+                bytes: document.len() as u64,
+                sha256: sha256_hex(document),
+                file: folder::input_relative(fixture.name, InputKind::Document),
+            }
+        })
+        .collect()
+}
+
+/// How a child is started: its program, the arguments before the protocol's, and the files it
+/// loads.
+type Launch = (PathBuf, Vec<OsString>, std::sync::Arc<Vec<PathBuf>>);
+
+/// The child of one build of a cell.
+type Program = (Variant, Launch);
+
+/// The children, inputs and routes of a run's cells, built one codec × fixture × op at a time:
+/// each child binary is read and each input written once, and a cell that cannot run is
+/// excluded with why.
+struct Routing<'a> {
+    o: &'a RunOptions,
+    documents: &'a Documents,
+    builds: &'a [VariantEntry],
+    dir: &'a Path,
+    env: &'a [(OsString, OsString)],
+    /// Each Rust child binary of each build: its path, size and SHA-256.
+    fingerprints: BTreeMap<(Variant, String), (PathBuf, u64, String)>,
+    /// Each input file written: its path and bytes, by fixture and extension.
+    written: BTreeMap<(String, String), (PathBuf, Vec<u8>)>,
+    children: Vec<ChildEntry>,
+    inputs: Vec<InputEntry>,
+    routes: Routes,
+    excluded: Vec<CheckEntry>,
+}
+
+impl Routing<'_> {
+    /// The routes of one codec × fixture × op in each of its builds.
+    fn cell(&mut self, cell: &GateCell) -> Result<()> {
+        let codec = self
+            .o
+            .codecs
+            .iter()
+            .copied()
+            .find(|c| c.id() == cell.codec)
+            .with_context(|| format!("no codec {}", cell.codec))?;
+        let fixture: &Fixture = catalog::find(&cell.fixture)?;
+        let external = codec_list::external_of(codec);
+        let programs = match external {
+            None => self.rust_programs(cell, codec, fixture)?,
+            Some(ext) => self.external_programs(cell, codec, ext)?,
+        };
+        let (file, bytes) = self.input(cell, codec, fixture)?;
+        // What the child must print: computed here for a Rust child, learned in the preflight
+        // (once its output is checked by meaning) for a child in another language.
+        let expected = match external {
+            Some(_) => None,
+            None => match codec.expected_output(cell.op, fixture.model_kind(), &bytes) {
+                Ok(out) => Some(Expected {
+                    checksum: out.checksum,
+                    bytes: out.bytes,
+                }),
+                Err(e) => {
+                    let detail = format!("cannot compute what its child must print: {e}");
+                    say!("  {cell}: {detail} — left out");
+                    self.excluded
+                        .push(entry(cell, CheckStatus::PreflightFailed, &detail));
+                    return Ok(());
+                }
+            },
+        };
+        for (variant, launch) in programs {
+            let Some((child, prefix, loads)) =
+                self.trained(cell, external, &file, variant, launch)?
+            else {
+                continue;
+            };
+            self.routes.insert(
+                (cell.clone(), variant),
+                Route {
+                    child,
+                    prefix,
+                    input: file.clone(),
+                    expected,
+                    external: external.is_some(),
+                    loads,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// A Rust cell's child in each build: its binary, read once per build for the manifest.
+    fn rust_programs(
+        &mut self,
+        cell: &GateCell,
+        codec: &'static dyn AnyCodec,
+        fixture: &Fixture,
+    ) -> Result<Vec<Program>> {
+        let binary = binary_for(codec, cell.op, fixture.model_kind());
+        let mut programs = Vec::new();
+        for build in builds_of(codec, self.builds) {
+            let variant = &build.variant;
+            let key = (*variant, binary.clone());
+            if !self.fingerprints.contains_key(&key) {
+                let path = crate::system::binaries::find(
+                    Path::new(&build.children_dir),
+                    std::slice::from_ref(&binary),
+                    *variant,
+                )?
+                .remove(0);
+                let bytes = schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+                    .with_context(|| format!("cannot read the child {}", path.display()))?;
+                self.fingerprints
+                    .insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
+            }
+            let (path, size, sha) = &self.fingerprints[&key];
+            self.children
+                .push(child_entry(cell, &binary, path, *size, sha, *variant));
+            programs.push((*variant, (path.clone(), Vec::new(), Default::default())));
+        }
+        Ok(programs)
+    }
+
+    /// A cell of another runtime: its child in each build, as the runtime's description says.
+    fn external_programs(
+        &mut self,
+        cell: &GateCell,
+        codec: &'static dyn AnyCodec,
+        ext: &ExternalCodec,
+    ) -> Result<Vec<Program>> {
+        let mut programs = Vec::new();
+        for build in builds_of(codec, self.builds) {
+            let child = ext.child(build.variant)?;
+            let mut entry = child_entry(
+                cell,
+                &child.name,
+                &child.program,
+                child.bytes,
+                &child.sha256,
+                build.variant,
+            );
+            entry.files = child.files.clone();
+            self.children.push(entry);
+            programs.push((build.variant, (child.program, child.prefix, child.loads)));
+        }
+        Ok(programs)
+    }
+
+    /// The input file of a cell, written into the run folder the first time a cell needs it.
+    fn input(
+        &mut self,
+        cell: &GateCell,
+        codec: &'static dyn AnyCodec,
+        fixture: &Fixture,
+    ) -> Result<(PathBuf, Vec<u8>)> {
+        let input = Input::of(codec, fixture, cell.op);
+        let key = (cell.fixture.clone(), input.extension().to_string());
+        if !self.written.contains_key(&key) {
+            let bytes = input
+                .prepare(fixture, self.o.seed, &self.documents[fixture.name])
+                .with_context(|| format!("the {} input of {}", input.name(), fixture.name))?;
+            let file = self.dir.join(input.relative(fixture.name));
+            schema::files::Folder::new(self.dir)
+                .write_atomically(input.relative(fixture.name), &bytes)?;
+            self.inputs.push(InputEntry {
+                fixture: cell.fixture.clone(),
+                kind: input.name(),
+                file: input.relative(fixture.name),
+                bytes: bytes.len() as u64,
+                sha256: sha256_hex(&bytes),
+            });
+            self.written.insert(key.clone(), (file, bytes));
+        }
+        Ok(self.written[&key].clone())
+    }
+
+    /// The program of a build whose runtime trains an archive (AOT cache, AppCDS): trained now
+    /// on `file`, the child's entry taking the archive; `None` when the training failed and the
+    /// build is excluded. Any other build's program as it is. A dry run trains nothing: its plan
+    /// does not depend on the archives.
+    fn trained(
+        &mut self,
+        cell: &GateCell,
+        external: Option<&'static ExternalCodec>,
+        file: &Path,
+        variant: Variant,
+        program: Launch,
+    ) -> Result<Option<Launch>> {
+        let trained = external.filter(|e| e.runtime.trained(variant).is_some() && !self.o.dry_run);
+        let Some(ext) = trained else {
+            return Ok(Some(program));
+        };
+        let absolute = std::path::absolute(self.dir)?;
+        let run = crate::run::train::Training {
+            dir: &absolute,
+            seed: self.o.seed,
+            corpora: self.o.corpora.as_deref(),
+            env: self.env,
+        };
+        say!("  training the {variant} child of {cell}");
+        let entry = self
+            .children
+            .iter_mut()
+            .rfind(|c| c.gate_cell() == *cell && c.variant == variant)
+            .context("a child without its entry")?;
+        match crate::run::train::train(&run, ext, variant, cell, file)? {
+            Ok(t) => {
+                entry.files = t.child.files.clone();
+                entry.archive = Some(t.archive);
+                Ok(Some((t.child.program, t.child.prefix, t.child.loads)))
+            }
+            Err(why) => {
+                say!("  {cell} ({variant}): {why} — left out");
+                let mut left = self::entry(cell, CheckStatus::PreflightFailed, &why);
+                left.variant = Some(variant);
+                self.excluded.push(left);
+                Ok(None)
+            }
+        }
+    }
 }
 
 /// What an external child must print from now on, once what it wrote to its check file means

@@ -24,7 +24,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// Finishes the run in `dir` (with `dry_run`: prints what is left of its plan).
-pub fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
+pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     interrupt::install();
     if dry_run {
         status::status_to_stderr();

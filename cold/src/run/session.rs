@@ -99,14 +99,14 @@ impl Blocks {
 /// gate or the preflight: every finished sample is in its folder and the summary says which
 /// failed; the process exits with [`INCOMPLETE_EXIT`], so that a script (CI) knows.
 #[derive(Debug)]
-pub struct Incomplete {
+pub(crate) struct Incomplete {
     pub(crate) dir: std::path::PathBuf,
     pub(crate) failed: usize,
     pub(crate) left_out: usize,
 }
 
 /// The exit status of a run that finished with failed samples or left-out cells.
-pub const INCOMPLETE_EXIT: i32 = 3;
+pub(crate) const INCOMPLETE_EXIT: i32 = 3;
 
 impl std::fmt::Display for Incomplete {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {

@@ -75,7 +75,7 @@ pub(crate) fn name(signal: i32) -> &'static str {
 /// The error a run returns when a signal stopped it: its message says how to finish the run.
 #[derive(Debug)]
 pub struct Interrupted {
-    pub signal: i32,
+    pub(crate) signal: i32,
     pub(crate) dir: std::path::PathBuf,
     pub(crate) done: usize,
     pub(crate) planned: usize,

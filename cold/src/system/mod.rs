@@ -4,6 +4,6 @@
 
 pub(crate) mod binaries;
 pub(crate) mod cache;
-pub mod interrupt;
+pub(crate) mod interrupt;
 pub(crate) mod pin;
-pub mod variants;
+pub(crate) mod variants;

@@ -350,7 +350,7 @@ fn lock_changes(before: &Path, after: &Path) -> Result<Vec<String>> {
 }
 
 /// `cold build`: every child of each described variant, with what its build did.
-pub fn build_all(variants: &[Variant]) -> Result<()> {
+pub(crate) fn build_all(variants: &[Variant]) -> Result<()> {
     let binaries: Vec<String> = children::catalog::all()
         .iter()
         .map(|c| c.binary())

@@ -6,7 +6,7 @@ use schema::Measure;
 
 /// The headline table of one scenario: batch, codec, n, median and interval, wall, vs reference,
 /// verdict.
-pub fn headline_table(r: &Report, s: &Scenario) -> Table {
+pub(crate) fn headline_table(r: &Report, s: &Scenario) -> Table {
     let refname = r.reference.as_deref().unwrap_or("reference");
     let vs = format!(">vs {refname} [95% CI]");
     let vs_process = format!(">process vs {refname} [95% CI]");
@@ -76,7 +76,7 @@ pub(super) fn headline(r: &Report) -> Vec<Block> {
 }
 
 /// The headline tables as plain text for the terminal, one per scenario.
-pub fn headline_tables_text(r: &Report) -> String {
+pub(crate) fn headline_tables_text(r: &Report) -> String {
     let mut out = String::new();
     for s in chart_data::scenarios(r) {
         out.push_str(&format!("\n{}\n", scenario_title(&s)));
@@ -86,7 +86,7 @@ pub fn headline_tables_text(r: &Report) -> String {
 }
 
 /// The headline as plain text for the terminal: the measure's tables, then the warnings.
-pub fn headline_text(r: &Report) -> String {
+pub(crate) fn headline_text(r: &Report) -> String {
     let mut out = terminal(r.measure, r);
     if !r.warnings.is_empty() {
         out.push_str(&format!("\n{} warning(s):\n", r.warnings.len()));

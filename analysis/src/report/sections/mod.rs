@@ -26,7 +26,7 @@ use conditions::conditions;
 use counts::{counts, timing_skipped};
 use curve::curve;
 use headline::headline;
-pub use headline::{headline_table, headline_tables_text, headline_text};
+pub(crate) use headline::headline_text;
 use machines::machines;
 use noise::noise;
 use per_cell::per_cell;
