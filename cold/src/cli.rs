@@ -265,88 +265,10 @@ impl RunArgs {
         if ops.is_empty() {
             bail!("--ops is empty; valid ops: ser, de");
         }
-        let max_batch = schema::rows::MAX_BATCH;
-        let curve = match self.curve {
-            None => None,
-            Some(n) if (1..=max_batch).contains(&n) && self.measure == Measure::Time => {
-                Some(CurveSettings {
-                    ops: u64::from(n),
-                    window: schema::curve::window_for(u64::from(n)),
-                })
-            }
-            Some(n) if self.measure == Measure::Time => {
-                bail!("--curve {n}: give 1 to {max_batch} operations per child")
-            }
-            Some(_) => bail!(
-                "--curve with --measure instructions: a curve is timed; give one or the other"
-            ),
-        };
-        let batches = match curve {
-            Some(c) => vec![c.ops as u32],
-            None => dedup(&self.batches),
-        };
-        if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
-            bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
-        }
-        if batches.is_empty() {
-            bail!("--batches is empty; give 1 to {max_batch} operations per child");
-        }
-        let default_samples = match (self.measure, self.precision.is_some()) {
-            (Measure::Time, true) => crate::run::precision::MIN_BLOCKS,
-            (Measure::Time, false) => 30,
-            (Measure::Instructions, true) => bail!(
-                "--precision with --measure instructions: counts do not vary, so there is no \
-                 interval to narrow; give one or the other"
-            ),
-            // counts repeat: three samples show that they do
-            (Measure::Instructions, false) => 3,
-        };
-        let default_samples = if curve.is_some() {
-            CURVE_SAMPLES
-        } else {
-            default_samples
-        };
-        let samples = self.samples.unwrap_or(default_samples);
-        if !(1..=MAX_SAMPLES).contains(&samples) {
-            bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
-        }
-        let stopping = match self.precision {
-            None => None,
-            Some(p) => {
-                let max_blocks = self.max_samples.unwrap_or(precision::MAX_BLOCKS);
-                if !(samples..=MAX_SAMPLES).contains(&max_blocks) {
-                    bail!(
-                        "--max-samples {max_blocks}: give {samples} (the samples before the first \
-                         check) to {MAX_SAMPLES}"
-                    );
-                }
-                let reference = match &self.reference {
-                    Some(id) => {
-                        let c = codec_list::find(id.trim())?;
-                        if !codecs.iter().any(|k| k.id() == c.id()) {
-                            bail!("--reference {id}: not among the codecs of this run");
-                        }
-                        Some(c.id().to_string())
-                    }
-                    None => {
-                        let ids: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
-                        schema::words::default_reference(&ids).map(str::to_string)
-                    }
-                };
-                Some(Stopping {
-                    precision: p,
-                    level: precision::LEVEL,
-                    reference,
-                    min_blocks: samples,
-                    check_every: precision::CHECK_EVERY,
-                    max_blocks,
-                    max_time_secs: self.max_time.map(|d| d.as_secs_f64()),
-                    sampling_secs: 0.0,
-                    stopped_on: None,
-                    widest: None,
-                })
-            }
-        };
+        let curve = self.curve_settings()?;
+        let batches = self.batches_of(curve)?;
+        let samples = self.samples_of(curve)?;
+        let stopping = self.stopping(samples, &codecs)?;
         let fixtures = dedup(&self.fixture)
             .iter()
             .map(|name| fixtures::find(name.trim()).map_err(anyhow::Error::from))
@@ -354,47 +276,11 @@ impl RunArgs {
         if fixtures.is_empty() {
             bail!("--fixture is empty; see `cold list` for the fixtures");
         }
-        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_SECS) {
-            bail!(
-                "--timeout {}: give a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} \
-                 (a day)",
-                schema::text::echo_number(self.timeout)
-            );
-        }
-        if !MEMORY_LIMIT_MIB.contains(&self.memory_limit) {
-            bail!(
-                "--memory-limit {}: give {} to {} MiB",
-                self.memory_limit,
-                MEMORY_LIMIT_MIB.start(),
-                MEMORY_LIMIT_MIB.end()
-            );
-        }
-        let variants = dedup(&self.variant);
-        let rust_variants = variants
-            .iter()
-            .filter(|v| codec_list::runtime_of_variant(**v) == codec_list::RUST)
-            .count();
-        if rust_variants > 1 && self.children_dir.is_some() {
-            bail!(
-                "--children-dir with {rust_variants} Rust builds: each build has its own \
-                 children; give one --variant with --children-dir, or none"
-            );
-        }
+        self.check_limits()?;
+        let variants = self.variants_of()?;
         let pin = self.pin.as_deref().map(pin::parse_cpus).transpose()?;
         let corpora = self.corpora.folder();
-        let shard = self
-            .shard
-            .as_deref()
-            .map(|s| shard_of(s, |k| std::env::var(k).ok()))
-            .transpose()?;
-        if let Some(s) = shard.filter(|s| stopping.is_none() && s.blocks(samples).is_empty()) {
-            bail!(
-                "--shard {s} with --samples {samples}: the plan has {samples} blocks (one per \
-                 sample), split by whole blocks, and this shard gets none; give at most \
-                 {samples} shards, or at least {} samples",
-                s.count
-            );
-        }
+        let shard = self.shard_for(samples, stopping.is_some())?;
         Ok(RunRequest::Fresh(Box::new(RunOptions {
             codecs,
             ops,
@@ -424,6 +310,159 @@ impl RunArgs {
             require_runtimes: self.require_runtimes,
             dry_run: self.dry_run,
         })))
+    }
+
+    /// `--curve`: how many operations each child's curve has, and its clock reads' window.
+    fn curve_settings(&self) -> Result<Option<CurveSettings>> {
+        let max_batch = schema::rows::MAX_BATCH;
+        Ok(match self.curve {
+            None => None,
+            Some(n) if (1..=max_batch).contains(&n) && self.measure == Measure::Time => {
+                Some(CurveSettings {
+                    ops: u64::from(n),
+                    window: schema::curve::window_for(u64::from(n)),
+                })
+            }
+            Some(n) if self.measure == Measure::Time => {
+                bail!("--curve {n}: give 1 to {max_batch} operations per child")
+            }
+            Some(_) => bail!(
+                "--curve with --measure instructions: a curve is timed; give one or the other"
+            ),
+        })
+    }
+
+    /// The batches: `--batches`, or a curve's one batch of all its operations.
+    fn batches_of(&self, curve: Option<CurveSettings>) -> Result<Vec<u32>> {
+        let max_batch = schema::rows::MAX_BATCH;
+        let batches = match curve {
+            Some(c) => vec![c.ops as u32],
+            None => dedup(&self.batches),
+        };
+        if let Some(bad) = batches.iter().find(|&&b| !(1..=max_batch).contains(&b)) {
+            bail!("--batches: {bad} operations per child; give 1 to {max_batch}");
+        }
+        if batches.is_empty() {
+            bail!("--batches is empty; give 1 to {max_batch} operations per child");
+        }
+        Ok(batches)
+    }
+
+    /// Samples per cell: `--samples`, or the default of the measure, `--precision` or a curve.
+    fn samples_of(&self, curve: Option<CurveSettings>) -> Result<u32> {
+        let default_samples = match (self.measure, self.precision.is_some()) {
+            (Measure::Time, true) => crate::run::precision::MIN_BLOCKS,
+            (Measure::Time, false) => 30,
+            (Measure::Instructions, true) => bail!(
+                "--precision with --measure instructions: counts do not vary, so there is no \
+                 interval to narrow; give one or the other"
+            ),
+            // counts repeat: three samples show that they do
+            (Measure::Instructions, false) => 3,
+        };
+        let default_samples = if curve.is_some() {
+            CURVE_SAMPLES
+        } else {
+            default_samples
+        };
+        let samples = self.samples.unwrap_or(default_samples);
+        if !(1..=MAX_SAMPLES).contains(&samples) {
+            bail!("--samples {samples}: give 1 to {MAX_SAMPLES} samples per cell");
+        }
+        Ok(samples)
+    }
+
+    /// `--precision`'s stopping rule, with its reference among `codecs` and its most blocks.
+    fn stopping(&self, samples: u32, codecs: &[&'static dyn AnyCodec]) -> Result<Option<Stopping>> {
+        let Some(p) = self.precision else {
+            return Ok(None);
+        };
+        let max_blocks = self.max_samples.unwrap_or(precision::MAX_BLOCKS);
+        if !(samples..=MAX_SAMPLES).contains(&max_blocks) {
+            bail!(
+                "--max-samples {max_blocks}: give {samples} (the samples before the first \
+                 check) to {MAX_SAMPLES}"
+            );
+        }
+        let reference = match &self.reference {
+            Some(id) => {
+                let c = codec_list::find(id.trim())?;
+                if !codecs.iter().any(|k| k.id() == c.id()) {
+                    bail!("--reference {id}: not among the codecs of this run");
+                }
+                Some(c.id().to_string())
+            }
+            None => {
+                let ids: Vec<&str> = codecs.iter().map(|c| c.id()).collect();
+                schema::words::default_reference(&ids).map(str::to_string)
+            }
+        };
+        Ok(Some(Stopping {
+            precision: p,
+            level: precision::LEVEL,
+            reference,
+            min_blocks: samples,
+            check_every: precision::CHECK_EVERY,
+            max_blocks,
+            max_time_secs: self.max_time.map(|d| d.as_secs_f64()),
+            sampling_secs: 0.0,
+            stopped_on: None,
+            widest: None,
+        }))
+    }
+
+    /// `--timeout` and `--memory-limit` within their bounds.
+    fn check_limits(&self) -> Result<()> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_SECS) {
+            bail!(
+                "--timeout {}: give a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} \
+                 (a day)",
+                schema::text::echo_number(self.timeout)
+            );
+        }
+        if !MEMORY_LIMIT_MIB.contains(&self.memory_limit) {
+            bail!(
+                "--memory-limit {}: give {} to {} MiB",
+                self.memory_limit,
+                MEMORY_LIMIT_MIB.start(),
+                MEMORY_LIMIT_MIB.end()
+            );
+        }
+        Ok(())
+    }
+
+    /// The builds, once each; `--children-dir` names the children of one Rust build only.
+    fn variants_of(&self) -> Result<Vec<Variant>> {
+        let variants = dedup(&self.variant);
+        let rust_variants = variants
+            .iter()
+            .filter(|v| codec_list::runtime_of_variant(**v) == codec_list::RUST)
+            .count();
+        if rust_variants > 1 && self.children_dir.is_some() {
+            bail!(
+                "--children-dir with {rust_variants} Rust builds: each build has its own \
+                 children; give one --variant with --children-dir, or none"
+            );
+        }
+        Ok(variants)
+    }
+
+    /// `--shard`, which must leave this shard at least one block of a plan of fixed size.
+    fn shard_for(&self, samples: u32, precision: bool) -> Result<Option<Shard>> {
+        let shard = self
+            .shard
+            .as_deref()
+            .map(|s| shard_of(s, |k| std::env::var(k).ok()))
+            .transpose()?;
+        if let Some(s) = shard.filter(|s| !precision && s.blocks(samples).is_empty()) {
+            bail!(
+                "--shard {s} with --samples {samples}: the plan has {samples} blocks (one per \
+                 sample), split by whole blocks, and this shard gets none; give at most \
+                 {samples} shards, or at least {} samples",
+                s.count
+            );
+        }
+        Ok(shard)
     }
 }
 

@@ -12,6 +12,7 @@
 use crate::cli::RunOptions;
 use crate::counting;
 use crate::folder::{self, lock, manifest};
+use crate::run::plan::Unsupported;
 use crate::run::prepare::{self, describe_unsupported, Prepared};
 use crate::run::session;
 use crate::run::status::{self, say};
@@ -36,24 +37,7 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     let env = child_env(&o.env);
 
     if o.dry_run {
-        let scratch = std::env::temp_dir().join(format!("thaw-dry-run-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        folder::create(&scratch)?;
-        let prepared = prepare::prepare_run(o, &documents, &builds, &scratch, &env);
-        let _ = std::fs::remove_dir_all(&scratch);
-        let prepared = prepared?;
-        session::print_plan(&prepared.plan)?;
-        eprintln!(
-            "{} cells × {} samples = {} samples ({} left out by the gate or the preflight)",
-            prepared.units.len(),
-            o.samples,
-            prepared.plan.len(),
-            prepared.excluded.len()
-        );
-        for u in &unsupported {
-            eprintln!("unsupported: {}", describe_unsupported(u));
-        }
-        return Ok(None);
+        return dry_run(o, &documents, &builds, &env, &unsupported).map(|()| None);
     }
 
     // Before any folder is made: a counted run without Valgrind fails here, with how to get it.
@@ -86,43 +70,9 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     };
 
     let prepared = prepare::prepare_run(o, &documents, &builds, &dir, &env)?;
-    let settings = Settings {
-        seed: o.seed,
-        plan_seed: o.plan_seed,
-        samples_per_cell: o.samples,
-        codecs: o.codecs.iter().map(|c| c.id().to_string()).collect(),
-        ops: o.ops.clone(),
-        batches: o.batches.clone(),
-        fixtures: o.fixtures.iter().map(|f| f.name.to_string()).collect(),
-        variants: builds,
-        pinning,
-        cold_cache: o.cold_cache,
-        timeout_secs: o.timeout.as_secs_f64(),
-        memory_limit_mib: o.memory_limit_mib,
-        drops: o.drops,
-        child_env: env_strings(&env),
-        measure: o.measure,
-        stopping: o.stopping.clone(),
-        shard: o.shard,
-        curve: o.curve,
-    };
+    let settings = settings_of(o, builds, pinning, &env);
     let mut manifest = manifest_of(o, settings, started_utc, &prepared);
-    if let Some(mask) = &manifest.settings.pinning {
-        // a runtime that sizes itself to its CPUs runs its children as on a smaller machine
-        let mut said = Vec::new();
-        for c in &o.codecs {
-            let Some(note) = codec_list::external_of(*c).and_then(|e| e.runtime.when_pinned())
-            else {
-                continue;
-            };
-            if !said.contains(&note) {
-                said.push(note);
-                let text = format!("pinned to CPUs {mask}: {note}");
-                say!("warning: {text}");
-                manifest.notes.push(text);
-            }
-        }
-    }
+    note_pinned_runtimes(o, &mut manifest);
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
     if o.out.is_none() {
@@ -137,7 +87,103 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
             dir.join(schema::run_folder::MANIFEST).display()
         );
     }
+    announce(o, &prepared);
+    let blocks = o.stopping.is_some().then(|| session::Blocks {
+        units: prepared.units.clone(),
+        excluded: prepared.excluded.clone(),
+        seed: o.plan_seed,
+    });
+    let tally = session::take_samples(
+        &dir,
+        &mut manifest,
+        &prepared.routes,
+        counter,
+        prepared.plan.clone(),
+        blocks.as_ref(),
+    )?;
+    session::finish(&dir, &mut manifest, &tally).map(|()| Some(dir))
+}
 
+/// `--dry-run`: the plan on stdout, computed in a scratch folder that is removed after, and
+/// what was left out on stderr.
+fn dry_run(
+    o: &RunOptions,
+    documents: &prepare::Documents,
+    builds: &[VariantEntry],
+    env: &[(OsString, OsString)],
+    unsupported: &[Unsupported],
+) -> Result<()> {
+    let scratch = std::env::temp_dir().join(format!("thaw-dry-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    folder::create(&scratch)?;
+    let prepared = prepare::prepare_run(o, documents, builds, &scratch, env);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let prepared = prepared?;
+    session::print_plan(&prepared.plan)?;
+    eprintln!(
+        "{} cells × {} samples = {} samples ({} left out by the gate or the preflight)",
+        prepared.units.len(),
+        o.samples,
+        prepared.plan.len(),
+        prepared.excluded.len()
+    );
+    for u in unsupported {
+        eprintln!("unsupported: {}", describe_unsupported(u));
+    }
+    Ok(())
+}
+
+/// The settings the manifest records.
+fn settings_of(
+    o: &RunOptions,
+    builds: Vec<VariantEntry>,
+    pinning: Option<String>,
+    env: &[(OsString, OsString)],
+) -> Settings {
+    Settings {
+        seed: o.seed,
+        plan_seed: o.plan_seed,
+        samples_per_cell: o.samples,
+        codecs: o.codecs.iter().map(|c| c.id().to_string()).collect(),
+        ops: o.ops.clone(),
+        batches: o.batches.clone(),
+        fixtures: o.fixtures.iter().map(|f| f.name.to_string()).collect(),
+        variants: builds,
+        pinning,
+        cold_cache: o.cold_cache,
+        timeout_secs: o.timeout.as_secs_f64(),
+        memory_limit_mib: o.memory_limit_mib,
+        drops: o.drops,
+        child_env: env_strings(env),
+        measure: o.measure,
+        stopping: o.stopping.clone(),
+        shard: o.shard,
+        curve: o.curve,
+    }
+}
+
+/// A runtime that sizes itself to its CPUs runs its children as on a smaller machine when the
+/// run is pinned: said once per note, and kept in the manifest.
+fn note_pinned_runtimes(o: &RunOptions, manifest: &mut Manifest) {
+    let Some(mask) = manifest.settings.pinning.clone() else {
+        return;
+    };
+    let mut said = Vec::new();
+    for c in &o.codecs {
+        let Some(note) = codec_list::external_of(*c).and_then(|e| e.runtime.when_pinned()) else {
+            continue;
+        };
+        if !said.contains(&note) {
+            said.push(note);
+            let text = format!("pinned to CPUs {mask}: {note}");
+            say!("warning: {text}");
+            manifest.notes.push(text);
+        }
+    }
+}
+
+/// The line that says how many children the run will start (and which blocks a shard takes).
+fn announce(o: &RunOptions, prepared: &prepare::Prepared) {
     let blocks_taken = o.shard.map_or(0..o.samples, |s| s.blocks(o.samples));
     let blocks_n = (blocks_taken.end - blocks_taken.start).max(1);
     say!(
@@ -153,20 +199,6 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         )),
         if o.cold_cache { ", cold cache" } else { "" }
     );
-    let blocks = o.stopping.is_some().then(|| session::Blocks {
-        units: prepared.units.clone(),
-        excluded: prepared.excluded.clone(),
-        seed: o.plan_seed,
-    });
-    let tally = session::take_samples(
-        &dir,
-        &mut manifest,
-        &prepared.routes,
-        counter,
-        prepared.plan.clone(),
-        blocks.as_ref(),
-    )?;
-    session::finish(&dir, &mut manifest, &tally).map(|()| Some(dir))
 }
 
 /// Every build the run takes, of every runtime its codecs run on: the builds asked for with
