@@ -2,7 +2,7 @@
 //! Serialised as-is to summary.json.
 
 use crate::analyze::beside::{beside, Beside};
-use crate::analyze::cells::{group, summarize, CellKey, CellSummary, StatOptions};
+use crate::analyze::cells::{group, summarize, CellKey, CellSummary, Grouped, StatOptions};
 use crate::analyze::coldwarm::{
     break_evens, cost_curves, penalties, BreakEven, Cost, CostCurve, Penalty,
 };
@@ -245,12 +245,7 @@ fn thin(values: &[f64], k: usize) -> Vec<f64> {
 pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let run = inputs.run;
     let manifest = run.manifest.as_ref();
-    let baselines: BTreeSet<String> = manifest
-        .map_or(&[][..], |m| &m.codecs)
-        .iter()
-        .filter(|c| c.style == Style::Baseline)
-        .map(|c| c.id.clone())
-        .collect();
+    let baselines = baselines_of(manifest);
     let codecs_in_run: BTreeSet<&str> = run.samples.codecs();
     let mut notes = run.notes.clone();
     notes.extend(manifest.iter().flat_map(|m| m.notes.iter().cloned()));
@@ -280,13 +275,13 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         .map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
     let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
     let variant_order = variant_order(manifest.map_or(&[][..], |m| &m.settings.variants), &present);
-    let mut variant_contrasts =
-        between_builds(&grouped, &variant_order, Span::InitPlusOps, opts.level);
-    let mut contrasts = match &reference {
-        Some(r) => against_reference(&grouped, r, &baselines, Span::InitPlusOps, opts.level),
-        None => Vec::new(),
-    };
-    adjust([&mut contrasts, &mut variant_contrasts], opts.alpha);
+    let (contrasts, variant_contrasts) = contrasts_of(
+        &grouped,
+        reference.as_deref(),
+        &baselines,
+        &variant_order,
+        opts,
+    );
     let floors: BTreeMap<String, String> = runtimes
         .0
         .iter()
@@ -308,17 +303,7 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
             opts.alpha,
         )
     });
-    let cells_in_order: Vec<&CellKey> = grouped.cells.keys().collect();
-    let strips = cells_in_order
-        .iter()
-        .map(|k| (*k).clone())
-        .zip(par_map(&cells_in_order, |k| {
-            thin(
-                &Span::InitPlusOps.values(run.measure, grouped.cells[*k]),
-                STRIP_POINTS,
-            )
-        }))
-        .collect();
+    let strips = strips_of(&grouped, run.measure);
 
     let (warm, warm_present) = match inputs.warm {
         Some((w, n)) => {
@@ -332,11 +317,8 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
     }
     let penalties = penalties(&cells, &warm);
     let floor_of = |codec: &str| runtimes.floor_of(codec).map(String::from);
-    let curves = cost_curves(&cells, &warm, Cost::Library, &floor_of);
-    let break_evens = break_evens(&curves, &baselines, opts.level);
-    let process_curves = cost_curves(&cells, &warm, Cost::Process, &floor_of);
-    let process_break_evens =
-        crate::analyze::coldwarm::break_evens(&process_curves, &baselines, opts.level);
+    let (curves, break_evens, process_break_evens) =
+        break_evens_of(&cells, &warm, &baselines, &floor_of, opts.level);
     let process_ratios = reference.as_deref().map_or_else(Vec::new, |r| {
         process_ratios(&cells, r, &baselines, &floor_of, opts.level)
     });
@@ -349,18 +331,7 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         notes.extend(note);
         rows
     });
-    let (conformance, conformance_failures) = match inputs.conformance {
-        Some((rows, note)) => {
-            notes.extend(note);
-            let fails = rows
-                .iter()
-                .filter(|r| !r.correct)
-                .cloned()
-                .collect::<Vec<_>>();
-            (Some(summarize_conformance(&rows)), fails)
-        }
-        None => (None, Vec::new()),
-    };
+    let (conformance, conformance_failures) = conformance_of(inputs.conformance, &mut notes);
 
     let curve = inputs.curves.map(|(processes, read_notes)| {
         notes.extend(read_notes);
@@ -377,25 +348,13 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         )
     });
     let finished_samples = run.samples.len();
-    let mut warnings = warnings(
-        manifest,
-        run.plan.len(),
-        finished_samples,
-        run.writing.as_deref(),
-        &cells,
-    );
-    warnings.extend(short_warm_runs(&warm));
-    warnings.extend(crate::analyze::warnings::of_measure(run.measure, &cells));
-    warnings.extend(curve.iter().flat_map(crate::analyze::curve::warnings));
+    let warnings = warnings_of(&run, &cells, &warm, curve.as_ref());
     let precision_run = manifest.and_then(|m| {
         let rule = m.settings.stopping.as_ref()?;
+        let per_cell = Some(m.settings.samples_per_cell);
+        let reference = reference.as_deref();
         Some(PrecisionRun::of(
-            rule,
-            Some(m.settings.samples_per_cell),
-            &cells,
-            &contrasts,
-            reference.as_deref(),
-            &baselines,
+            rule, per_cell, &cells, &contrasts, reference, &baselines,
         ))
     });
     let m = run.manifest;
@@ -456,6 +415,102 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         manifest: m,
         strips,
     })
+}
+
+/// The codecs the manifest marks as a runtime's floor rather than a library.
+fn baselines_of(manifest: Option<&Manifest>) -> BTreeSet<String> {
+    manifest
+        .map_or(&[][..], |m| &m.codecs)
+        .iter()
+        .filter(|c| c.style == Style::Baseline)
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+/// The paired contrasts against the reference and between builds, adjusted together for
+/// multiple comparisons.
+fn contrasts_of(
+    grouped: &Grouped,
+    reference: Option<&str>,
+    baselines: &BTreeSet<String>,
+    variant_order: &[Variant],
+    opts: &ReportOptions,
+) -> (Vec<ContrastRow>, Vec<ContrastRow>) {
+    let mut variant_contrasts =
+        between_builds(grouped, variant_order, Span::InitPlusOps, opts.level);
+    let mut contrasts = match reference {
+        Some(r) => against_reference(grouped, r, baselines, Span::InitPlusOps, opts.level),
+        None => Vec::new(),
+    };
+    adjust([&mut contrasts, &mut variant_contrasts], opts.alpha);
+    (contrasts, variant_contrasts)
+}
+
+/// Each cell's library costs, thinned to at most [`STRIP_POINTS`] for its strip chart.
+fn strips_of(grouped: &Grouped, measure: Measure) -> BTreeMap<CellKey, Vec<f64>> {
+    let cells_in_order: Vec<&CellKey> = grouped.cells.keys().collect();
+    cells_in_order
+        .iter()
+        .map(|k| (*k).clone())
+        .zip(par_map(&cells_in_order, |k| {
+            thin(
+                &Span::InitPlusOps.values(measure, grouped.cells[*k]),
+                STRIP_POINTS,
+            )
+        }))
+        .collect()
+}
+
+/// The library's cost curves cold against warm, and where each codec's curve and its
+/// process's cross the reference's (the break-evens).
+fn break_evens_of(
+    cells: &[CellSummary],
+    warm: &[WarmEstimate],
+    baselines: &BTreeSet<String>,
+    floor_of: &dyn Fn(&str) -> Option<String>,
+    level: f64,
+) -> (Vec<CostCurve>, Vec<BreakEven>, Vec<BreakEven>) {
+    let curves = cost_curves(cells, warm, Cost::Library, floor_of);
+    let library = break_evens(&curves, baselines, level);
+    let process_curves = cost_curves(cells, warm, Cost::Process, floor_of);
+    let process = crate::analyze::coldwarm::break_evens(&process_curves, baselines, level);
+    (curves, library, process)
+}
+
+/// The conformance table's summary and its failures, its reader's note kept.
+fn conformance_of(
+    read: Option<(Vec<ConformanceRow>, Option<String>)>,
+    notes: &mut Vec<String>,
+) -> (Option<Vec<ConformanceSummary>>, Vec<ConformanceRow>) {
+    match read {
+        Some((rows, note)) => {
+            notes.extend(note);
+            let fails = rows.iter().filter(|r| !r.correct).cloned().collect();
+            (Some(summarize_conformance(&rows)), fails)
+        }
+        None => (None, Vec::new()),
+    }
+}
+
+/// What a reader must be told first: the run's state, short warm runs, the measure's own
+/// warnings and the curve's.
+fn warnings_of(
+    run: &Run,
+    cells: &[CellSummary],
+    warm: &[WarmEstimate],
+    curve: Option<&CurveReport>,
+) -> Vec<String> {
+    let mut out = warnings(
+        run.manifest.as_ref(),
+        run.plan.len(),
+        run.samples.len(),
+        run.writing.as_deref(),
+        cells,
+    );
+    out.extend(short_warm_runs(warm));
+    out.extend(crate::analyze::warnings::of_measure(run.measure, cells));
+    out.extend(curve.into_iter().flat_map(crate::analyze::curve::warnings));
+    out
 }
 
 /// The codec every other is compared with: the one asked for (which must be in the run), or
