@@ -8,8 +8,8 @@ use crate::system::pin;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
-use fixtures::catalog::CorporaOption;
-use fixtures::Fixture;
+use documents::catalog::CorporaOption;
+use documents::Fixture;
 use schema::run_folder::{CurveSettings, Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
@@ -50,7 +50,7 @@ pub(crate) struct BuildArgs {
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
     /// The seed the fixtures' sizes are given for.
-    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
+    #[arg(long, default_value_t = documents::DEFAULT_SEED)]
     pub(crate) seed: u64,
     #[command(flatten)]
     pub(crate) corpora: CorporaOption,
@@ -85,7 +85,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
     pub(crate) fixture: Vec<String>,
     /// The seed of the fixtures' generator (and of the plan's shuffle, unless --plan-seed).
-    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
+    #[arg(long, default_value_t = documents::DEFAULT_SEED)]
     pub(crate) seed: u64,
     /// The seed of the plan's shuffle alone [default: --seed].
     #[arg(long)]
@@ -271,7 +271,7 @@ impl RunArgs {
         let stopping = self.stopping(samples, &codecs)?;
         let fixtures = dedup(&self.fixture)
             .iter()
-            .map(|name| fixtures::find(name.trim()).map_err(anyhow::Error::from))
+            .map(|name| documents::find(name.trim()).map_err(anyhow::Error::from))
             .collect::<Result<Vec<_>>>()?;
         if fixtures.is_empty() {
             bail!("--fixture is empty; see `cold list` for the fixtures");

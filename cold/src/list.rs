@@ -74,7 +74,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
         writeln!(out)?;
     }
     writeln!(out, "fixtures (seed {seed}):")?;
-    for f in fixtures::FIXTURES {
+    for f in documents::FIXTURES {
         let size = match f.document(seed, corpora) {
             Ok(doc) => format!("{} B", doc.len()),
             Err(_) => "corpus, no folder".to_string(),
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn lists_every_codec_and_fixture() {
         let mut out = Vec::new();
-        list(fixtures::DEFAULT_SEED, None, &mut out).unwrap();
+        list(documents::DEFAULT_SEED, None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for id in ["noop", "serde_json", "simd-json-value", "jiter"] {
             assert!(text.contains(id), "{id}");

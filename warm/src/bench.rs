@@ -119,14 +119,14 @@ mod tests {
     use super::*;
     use crate::gate::{gate, load_documents};
     use codecs::{Noop, SerdeJsonTyped};
-    use fixtures::catalog::find;
+    use documents::catalog::find;
     use std::time::Duration;
 
     #[test]
     fn criterion_writes_fixture_op_codec_ids_where_analysis_reads_them() {
         let out = std::env::temp_dir().join(format!("thaw-warm-ids-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
-        let seed = fixtures::DEFAULT_SEED;
+        let seed = documents::DEFAULT_SEED;
         let (documents, _) = load_documents(&[find("small").unwrap()], seed, None);
         let chosen = [codecs::any::<Noop>(), codecs::any::<SerdeJsonTyped>()];
         let plan = gate(&documents, &chosen, &[Op::De]);
@@ -179,7 +179,7 @@ mod tests {
             }
         }
         let fixtures = [find("users-2kb").unwrap(), find("clients-1kb").unwrap()];
-        let (documents, _) = load_documents(&fixtures, fixtures::DEFAULT_SEED, None);
+        let (documents, _) = load_documents(&fixtures, documents::DEFAULT_SEED, None);
         let plan = gate(&documents, &codecs::registry(), &Op::ALL);
         let mut check = Check(&documents, &plan, Vec::new());
         visit_codecs(&mut check);

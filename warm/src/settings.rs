@@ -3,7 +3,7 @@
 //! bench's arguments; the alloc binary parses its own).
 
 use anyhow::{bail, Result};
-use fixtures::catalog::{CorporaOption, CORPORA_VAR};
+use documents::catalog::{CorporaOption, CORPORA_VAR};
 use schema::Variant;
 use std::fmt;
 use std::path::PathBuf;
@@ -113,7 +113,7 @@ pub fn forks_seed() -> Result<u64> {
             .trim()
             .parse()
             .map_err(|_| anyhow::anyhow!("{FORKS_SEED_VAR}=`{text}`: expected a whole number")),
-        Err(_) => Ok(fixtures::DEFAULT_SEED),
+        Err(_) => Ok(documents::DEFAULT_SEED),
     }
 }
 
@@ -127,7 +127,7 @@ pub fn this_fork() -> Result<Option<crate::forks::ForkRun>> {
     }
 }
 
-pub use fixtures::catalog::workspace_root;
+pub use documents::catalog::workspace_root;
 
 /// `results/warm/` at the workspace root (cargo runs benches from the package folder, `warm/`).
 pub fn warm_results() -> PathBuf {

@@ -244,79 +244,86 @@ fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
             asked
         };
         for variant in asked {
-            let described = if [Variant::PORTABLE, Variant::NATIVE].contains(&variant) {
-                None
-            } else {
-                Some(crate::system::variants::find(variant)?.with_context(|| {
-                    format!(
-                        "--variant {variant}: no build of that name; give portable, native, a \
-                         runtime's build (`cold list`), or describe it in cold/variants/ or \
-                         ${} (described: {})",
-                        crate::system::variants::EXTRA_VAR,
-                        crate::system::variants::names().join(", ")
-                    )
-                })?)
-            };
-            let mut entry = match (&o.children_dir, &described) {
-                (Some(dir), _) => VariantEntry::new(
-                    variant,
-                    runtime,
-                    std::path::absolute(dir)?.display().to_string(),
-                ),
-                // a dry run builds nothing (no cargo, no linker): it takes what is built
-                (None, Some(_)) if o.dry_run => VariantEntry::new(
-                    variant,
-                    runtime,
-                    crate::system::variants::children_dir(variant)
-                        .display()
-                        .to_string(),
-                ),
-                (None, Some(d)) => {
-                    say!("building the {variant} children ({})", d.description.about);
-                    let built = d.build(needed)?;
-                    let mut e =
-                        VariantEntry::new(variant, runtime, built.dir.display().to_string());
-                    e.described = Some(d.record(&built));
-                    e
-                }
-                (None, None) => {
-                    let command = match o.dry_run {
-                        true => None,
-                        false => binaries::cargo_build_command(variant, needed)?,
-                    };
-                    if let Some(command) = command {
-                        say!("building the {variant} children (started by cargo run)");
-                        binaries::build(command)?;
-                    }
-                    VariantEntry::new(
-                        variant,
-                        runtime,
-                        binaries::default_dir(variant)?.display().to_string(),
-                    )
-                }
-            };
-            // children given by folder were built by someone else: their allocator is not known
-            if o.children_dir.is_none() {
-                entry.allocator = Some(
-                    described
-                        .as_ref()
-                        .map_or(Allocator::default(), |d| d.description.allocator),
-                );
-            }
-            entry.about = described.map(|d| d.description.about).or_else(|| {
-                Some(
-                    if variant == Variant::PORTABLE {
-                        "the default target (libraries detect CPU features at run time)"
-                    } else {
-                        "-C target-cpu=native"
-                    }
-                    .to_string(),
-                )
-            });
-            entries.push(entry);
+            entries.push(rust_build(o, variant, needed)?);
         }
     }
     Ok(entries)
+}
+
+/// One Rust build: a described one built (or, in a dry run, taken as built), portable or native
+/// built by cargo when the runner was started by `cargo run`, or the children `--children-dir`
+/// names; with its allocator and what it is.
+fn rust_build(o: &RunOptions, variant: Variant, needed: &[String]) -> Result<VariantEntry> {
+    let runtime = codec_list::RUST;
+    let described = if [Variant::PORTABLE, Variant::NATIVE].contains(&variant) {
+        None
+    } else {
+        Some(crate::system::variants::find(variant)?.with_context(|| {
+            format!(
+                "--variant {variant}: no build of that name; give portable, native, a \
+                 runtime's build (`cold list`), or describe it in cold/variants/ or \
+                 ${} (described: {})",
+                crate::system::variants::EXTRA_VAR,
+                crate::system::variants::names().join(", ")
+            )
+        })?)
+    };
+    let mut entry = match (&o.children_dir, &described) {
+        (Some(dir), _) => VariantEntry::new(
+            variant,
+            runtime,
+            std::path::absolute(dir)?.display().to_string(),
+        ),
+        // a dry run builds nothing (no cargo, no linker): it takes what is built
+        (None, Some(_)) if o.dry_run => VariantEntry::new(
+            variant,
+            runtime,
+            crate::system::variants::children_dir(variant)
+                .display()
+                .to_string(),
+        ),
+        (None, Some(d)) => {
+            say!("building the {variant} children ({})", d.description.about);
+            let built = d.build(needed)?;
+            let mut e = VariantEntry::new(variant, runtime, built.dir.display().to_string());
+            e.described = Some(d.record(&built));
+            e
+        }
+        (None, None) => {
+            let command = match o.dry_run {
+                true => None,
+                false => binaries::cargo_build_command(variant, needed)?,
+            };
+            if let Some(command) = command {
+                say!("building the {variant} children (started by cargo run)");
+                binaries::build(command)?;
+            }
+            VariantEntry::new(
+                variant,
+                runtime,
+                binaries::default_dir(variant)?.display().to_string(),
+            )
+        }
+    };
+    // children given by folder were built by someone else: their allocator is not known
+    if o.children_dir.is_none() {
+        entry.allocator = Some(
+            described
+                .as_ref()
+                .map_or(Allocator::default(), |d| d.description.allocator),
+        );
+    }
+    entry.about = described.map(|d| d.description.about).or_else(|| {
+        Some(
+            if variant == Variant::PORTABLE {
+                "the default target (libraries detect CPU features at run time)"
+            } else {
+                "-C target-cpu=native"
+            }
+            .to_string(),
+        )
+    });
+    Ok(entry)
 }
 
 /// `--require-runtimes`: an error when a build of `runtime`, or the library of one of its codecs

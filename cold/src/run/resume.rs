@@ -13,12 +13,12 @@ use crate::run::plan::{self, Unit};
 use crate::run::prepare::{self, Route, Routes};
 use crate::run::session;
 use crate::run::status::{self, say};
-use crate::runtimes::codec_list;
+use crate::runtimes::{codec_list, ExternalCodec};
 use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
-use fixtures::{catalog, sha256_hex};
+use documents::{catalog, sha256_hex};
 use schema::rows::PlanRow;
-use schema::run_folder::{Manifest, MANIFEST, PLAN};
+use schema::run_folder::{ChildEntry, Manifest, MANIFEST, PLAN};
 use schema::{GateCell, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -220,22 +220,7 @@ fn planned(dir: &Path, m: &Manifest, units: &[Unit], dry_run: bool) -> Result<Ve
 /// been checked against the manifest's SHA-256, and what its children must print (computed again
 /// from those inputs).
 fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> {
-    let s = &m.settings;
-    let mut inputs: HashMap<String, Vec<u8>> = HashMap::new();
-    for entry in &m.inputs {
-        let path = dir.join(&entry.file);
-        let bytes = schema::files::Folder::new(dir)
-            .read_bounded(&entry.file, schema::files::PROGRAM_LIMIT)
-            .with_context(|| format!("cannot read the input {} of this run", path.display()))?;
-        if sha256_hex(&bytes) != entry.sha256 {
-            bail!(
-                "{} is not the input this run started with (its SHA-256 differs from \
-                 manifest.json); a resumed run would time other work — start a new run",
-                path.display()
-            );
-        }
-        inputs.insert(entry.file.clone(), bytes);
-    }
+    let inputs = checked_inputs(dir, m)?;
     let mut children: HashMap<(Variant, String), PathBuf> = HashMap::new();
     let cells: BTreeSet<(GateCell, Variant)> =
         rows.iter().map(|r| (r.gate_cell(), r.variant)).collect();
@@ -250,86 +235,21 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
             })?;
         let codec = codec_list::find(&cell.codec)?;
         let fixture = catalog::find(&cell.fixture)?;
-        let input = Input::of(codec, fixture, cell.op);
-        let file = input.relative(&cell.fixture);
+        let file = Input::of(codec, fixture, cell.op).relative(&cell.fixture);
         let bytes = inputs.get(&file).with_context(|| {
             format!("manifest.json records no input {file} for {cell}; start a new run")
         })?;
         let route = match codec_list::external_of(codec) {
-            Some(ext) => {
-                // A child in another language: the same sources, runtime and class path, and
-                // what its preflight learned.
-                let child = match &recorded.archive {
-                    Some(archive) => crate::run::train::resumed(dir, ext, variant, &cell, archive)?,
-                    None => ext.child(variant)?,
-                };
-                if child.sha256 != recorded.sha256 {
-                    bail!(
-                        "the {} children are not the ones this run started with (their sources, \
-                         runtime or class path changed since); start a new run",
-                        ext.runtime.name
-                    );
-                }
-                let (program, prefix, loads) = (child.program, child.prefix, child.loads);
-                let (checksum, learned_bytes) = recorded.learned.clone().with_context(|| {
-                    format!("manifest.json records no learned output for {cell}; start a new run")
-                })?;
-                let checksum = u64::from_str_radix(&checksum, 16)
-                    .with_context(|| format!("manifest.json: {cell}: bad learned checksum"))?;
-                Route {
-                    child: program,
-                    prefix,
-                    input: dir.join(&file),
-                    expected: Some(Expected {
-                        checksum,
-                        bytes: learned_bytes,
-                    }),
-                    external: true,
-                    loads,
-                }
-            }
+            Some(ext) => external_route(dir, ext, &cell, variant, recorded)?,
             None => {
-                let children_dir = s
-                    .variants
-                    .iter()
-                    .find(|v| v.variant == variant)
-                    .with_context(|| {
-                        format!("manifest.json records no children folder for {variant}")
-                    })?
-                    .children_dir
-                    .clone();
-                let key = (variant, recorded.binary.clone());
-                let path = match children.get(&key) {
-                    Some(path) => path.clone(),
-                    None => {
-                        let path = crate::system::binaries::find(
-                            Path::new(&children_dir),
-                            std::slice::from_ref(&recorded.binary),
-                            variant,
-                        )?
-                        .remove(0);
-                        let bytes =
-                            schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
-                                .with_context(|| format!("cannot read {}", path.display()))?;
-                        if sha256_hex(&bytes) != recorded.sha256 {
-                            bail!(
-                                "the child {} is not the one this run started with (its SHA-256 \
-                                 differs from manifest.json); a resumed run would mix two builds \
-                                 — start a new run",
-                                path.display()
-                            );
-                        }
-                        children.insert(key, path.clone());
-                        path
-                    }
-                };
+                let path = checked_child(m, variant, recorded, &mut children)?;
                 let out = codec
                     .expected_output(cell.op, fixture.model_kind(), bytes)
                     .map_err(|e| anyhow::anyhow!("{cell}: what its child must print: {e}"))?;
                 Route {
                     child: path,
                     prefix: Vec::new(),
-                    input: dir.join(&file),
+                    input: PathBuf::new(),
                     expected: Some(Expected {
                         checksum: out.checksum,
                         bytes: out.bytes,
@@ -339,7 +259,108 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                 }
             }
         };
+        let route = Route {
+            input: dir.join(&file),
+            ..route
+        };
         routes.insert((cell, variant), route);
     }
     Ok(routes)
+}
+
+/// Every input file of the run, read and checked against the manifest's SHA-256.
+fn checked_inputs(dir: &Path, m: &Manifest) -> Result<HashMap<String, Vec<u8>>> {
+    let mut inputs = HashMap::new();
+    for entry in &m.inputs {
+        let path = dir.join(&entry.file);
+        let bytes = schema::files::Folder::new(dir)
+            .read_bounded(&entry.file, schema::files::PROGRAM_LIMIT)
+            .with_context(|| format!("cannot read the input {} of this run", path.display()))?;
+        if sha256_hex(&bytes) != entry.sha256 {
+            bail!(
+                "{} is not the input this run started with (its SHA-256 differs from \
+                 manifest.json); a resumed run would time other work — start a new run",
+                path.display()
+            );
+        }
+        inputs.insert(entry.file.clone(), bytes);
+    }
+    Ok(inputs)
+}
+
+/// The route of a child in another language: the same sources, runtime and class path (and
+/// archive, for a trained build), and what its preflight learned. Its input is set by the caller.
+fn external_route(
+    dir: &Path,
+    ext: &ExternalCodec,
+    cell: &GateCell,
+    variant: Variant,
+    recorded: &ChildEntry,
+) -> Result<Route> {
+    let child = match &recorded.archive {
+        Some(archive) => crate::run::train::resumed(dir, ext, variant, cell, archive)?,
+        None => ext.child(variant)?,
+    };
+    if child.sha256 != recorded.sha256 {
+        bail!(
+            "the {} children are not the ones this run started with (their sources, \
+             runtime or class path changed since); start a new run",
+            ext.runtime.name
+        );
+    }
+    let (checksum, learned_bytes) = recorded.learned.clone().with_context(|| {
+        format!("manifest.json records no learned output for {cell}; start a new run")
+    })?;
+    let checksum = u64::from_str_radix(&checksum, 16)
+        .with_context(|| format!("manifest.json: {cell}: bad learned checksum"))?;
+    Ok(Route {
+        child: child.program,
+        prefix: child.prefix,
+        input: PathBuf::new(),
+        expected: Some(Expected {
+            checksum,
+            bytes: learned_bytes,
+        }),
+        external: true,
+        loads: child.loads,
+    })
+}
+
+/// A Rust cell's child binary in its build's folder, checked once per build against the
+/// manifest's SHA-256.
+fn checked_child(
+    m: &Manifest,
+    variant: Variant,
+    recorded: &ChildEntry,
+    checked: &mut HashMap<(Variant, String), PathBuf>,
+) -> Result<PathBuf> {
+    let key = (variant, recorded.binary.clone());
+    if let Some(path) = checked.get(&key) {
+        return Ok(path.clone());
+    }
+    let children_dir = &m
+        .settings
+        .variants
+        .iter()
+        .find(|v| v.variant == variant)
+        .with_context(|| format!("manifest.json records no children folder for {variant}"))?
+        .children_dir;
+    let path = crate::system::binaries::find(
+        Path::new(children_dir),
+        std::slice::from_ref(&recorded.binary),
+        variant,
+    )?
+    .remove(0);
+    let bytes = schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if sha256_hex(&bytes) != recorded.sha256 {
+        bail!(
+            "the child {} is not the one this run started with (its SHA-256 \
+             differs from manifest.json); a resumed run would mix two builds \
+             — start a new run",
+            path.display()
+        );
+    }
+    checked.insert(key, path.clone());
+    Ok(path)
 }

@@ -280,7 +280,7 @@ fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&E
             Some((c.id().to_string(), floor.to_string()))
         })
         .collect();
-    let fixture_order: Vec<&str> = fixtures::FIXTURES.iter().map(|f| f.name).collect();
+    let fixture_order: Vec<&str> = documents::FIXTURES.iter().map(|f| f.name).collect();
     let cx = summary::Context {
         measure: m.settings.measure,
         codec_order: &codec_order,

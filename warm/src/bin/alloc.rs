@@ -11,9 +11,9 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use codecs::{visit_codecs, AnyCodec, Codec, CodecError, CodecVisitor, Op};
-use fixtures::catalog::CorporaOption;
-use fixtures::catalog::Fixture;
-use fixtures::gate::Document;
+use documents::catalog::CorporaOption;
+use documents::catalog::Fixture;
+use documents::gate::Document;
 use schema::warm_files::{figure_text, AllocRow};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -108,8 +108,8 @@ fn run(options: Options) -> Result<ExitCode> {
         bail!("--iterations must be at least 1");
     }
     let variant = settings::variant()?;
-    let seed = fixtures::DEFAULT_SEED;
-    let all_fixtures: Vec<&'static Fixture> = fixtures::FIXTURES.iter().collect();
+    let seed = documents::DEFAULT_SEED;
+    let all_fixtures: Vec<&'static Fixture> = documents::FIXTURES.iter().collect();
     let fixtures = select("fixture", &all_fixtures, |f| f.name, &options.fixtures)?;
     let codecs = select(
         "codec",

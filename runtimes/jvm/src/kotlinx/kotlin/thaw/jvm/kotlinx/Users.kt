@@ -1,4 +1,4 @@
-// The Users model of thaw's fixtures (fixtures/src/models/users.rs) as kotlinx.serialization's
+// The Users model of thaw's fixtures (crates/codecs/src/models/users.rs) as kotlinx.serialization's
 // users write it: immutable @Serializable data classes. Built by hand from the neutral tree and
 // walked by hand for the checksum in KotlinxChild.java.
 

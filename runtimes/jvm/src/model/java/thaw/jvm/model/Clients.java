@@ -1,4 +1,4 @@
-// The Clients model of thaw's fixtures (fixtures/src/models/clients.rs) as plain Java classes
+// The Clients model of thaw's fixtures (crates/codecs/src/models/clients.rs) as plain Java classes
 // with public fields named as the JSON's: a 64-bit id, a java.util.UUID, an exact
 // java.math.BigDecimal balance (a plain JSON number), an enum, phones as longs, a
 // java.time.LocalDate and java.time.OffsetDateTime values (RFC 3339 with offset and

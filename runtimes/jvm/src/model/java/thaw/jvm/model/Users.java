@@ -1,4 +1,4 @@
-// The Users model of thaw's fixtures (fixtures/src/models/users.rs) as plain Java classes with
+// The Users model of thaw's fixtures (crates/codecs/src/models/users.rs) as plain Java classes with
 // public fields named as the JSON's, which Gson, Jackson and Fory JSON all map without
 // annotations; built by hand from the neutral tree for `ser` (no JSON library before the clock),
 // and walked by hand for the `de` checksum (thaw.jvm.Digest; no reflection, no library).
