@@ -93,6 +93,14 @@ pub(crate) fn warnings(
         ));
     }
 
+    out.extend(of_cells(cells));
+    out
+}
+
+/// What a reader must be told of the cells: failed samples, drift, many outliers, and blocks
+/// that hold a cell twice.
+fn of_cells(cells: &[CellSummary]) -> Vec<String> {
+    let mut out = Vec::new();
     let mut statuses: BTreeMap<&str, usize> = BTreeMap::new();
     let mut failed_cells = Vec::new();
     for c in cells.iter().filter(|c| c.failed > 0) {

@@ -62,6 +62,21 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
             r.warm_source.path
         )));
     }
+    out.extend(penalties(r));
+    if !r.break_evens.is_empty() || !r.curves.is_empty() {
+        out.push(h(3, "Break-even"));
+        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. The last two columns give the same for the second headline figure, the process over its runtime's floor (wall less the input phase, less the floor's, at each measured batch; the warm time per operation beyond): where it crosses later or never, loading, checking and ending a larger program costs more than the calls save. Pairs with the reference come first; the charts follow each table (of the library's calls)."));
+    }
+    for (i, s) in chart_data::scenarios(r).iter().enumerate() {
+        out.extend(scenario_break_evens(r, i, s));
+    }
+    out.extend(warm_table(r));
+    out
+}
+
+/// The cold penalty of each codec with a warm figure, the largest first in each scenario.
+fn penalties(r: &Report) -> Vec<Block> {
+    let mut out = Vec::new();
     if !r.penalties.is_empty() {
         out.push(h(3, "Cold penalty"));
         let mut t = Table::new(&[
@@ -94,72 +109,77 @@ pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
         }
         out.push(Block::Table(t));
     }
-    if !r.break_evens.is_empty() || !r.curves.is_empty() {
-        out.push(h(3, "Break-even"));
-        out.push(p("Per fixture and op, for each pair of codecs: which is cheaper for a process that does one operation, and the number of operations from which the other is cheaper (the first whole n past the crossing), or that the curves do not cross. Crossings inside the measured batches rest on cold medians only; those beyond them on the warm figure too (extrapolated). The last column gives the n from which the codec cheaper at the far end stays cheaper, with a 95% bootstrap interval: every cell's samples resampled (the same draws as its median's interval), the curves rebuilt and the crossing found again; \"never\" means no such n within 10⁹ operations in that share of resamples. The last two columns give the same for the second headline figure, the process over its runtime's floor (wall less the input phase, less the floor's, at each measured batch; the warm time per operation beyond): where it crosses later or never, loading, checking and ending a larger program costs more than the calls save. Pairs with the reference come first; the charts follow each table (of the library's calls)."));
-    }
-    for (i, s) in chart_data::scenarios(r).iter().enumerate() {
-        let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
-        if !rows.is_empty() {
-            out.push(h(4, format!("Break-even, {}", scenario_title(s))));
-            let mut t = Table::new(&[
-                "codecs",
-                "cheaper at 1 op",
-                "~crossing",
-                "stays cheaper from n = [95% CI]",
-                "~crossing, process over floor",
-                "stays cheaper from n = [95% CI], process",
+    out
+}
+
+/// A scenario's break-even table, then its cost charts (absolute and over the reference).
+fn scenario_break_evens(r: &Report, i: usize, s: &Scenario) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut rows: Vec<&BreakEven> = r.break_evens.iter().filter(|b| &b.scenario == s).collect();
+    if !rows.is_empty() {
+        out.push(h(4, format!("Break-even, {}", scenario_title(s))));
+        let mut t = Table::new(&[
+            "codecs",
+            "cheaper at 1 op",
+            "~crossing",
+            "stays cheaper from n = [95% CI]",
+            "~crossing, process over floor",
+            "stays cheaper from n = [95% CI], process",
+        ]);
+        let has_ref = |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
+        rows.sort_by_key(|b| !has_ref(b));
+        for b in rows {
+            let (first, crossing) = break_even_text(b);
+            // the reference first, so its pairs read alike
+            let pair = if r.reference.as_deref() == Some(b.b.as_str()) {
+                format!("{} / {}", b.b, b.a)
+            } else {
+                format!("{} / {}", b.a, b.b)
+            };
+            let tone = if b.crossings.is_empty() {
+                Tone::Muted
+            } else {
+                Tone::Plain
+            };
+            let process = r.process_break_evens.iter().find(|x| {
+                x.scenario == b.scenario
+                    && ((x.a == b.a && x.b == b.b) || (x.a == b.b && x.b == b.a))
+            });
+            let (process_crossing, process_settles) = process.map_or_else(
+                || ("—".to_string(), String::new()),
+                |x| (break_even_text(x).1, settles_text(x)),
+            );
+            t.row(vec![
+                pair.into(),
+                first.into(),
+                Cell::toned(crossing, tone),
+                settles_text(b).into(),
+                process_crossing.into(),
+                process_settles.into(),
             ]);
-            let has_ref =
-                |b: &BreakEven| r.reference.as_ref().is_some_and(|x| &b.a == x || &b.b == x);
-            rows.sort_by_key(|b| !has_ref(b));
-            for b in rows {
-                let (first, crossing) = break_even_text(b);
-                // the reference first, so its pairs read alike
-                let pair = if r.reference.as_deref() == Some(b.b.as_str()) {
-                    format!("{} / {}", b.b, b.a)
-                } else {
-                    format!("{} / {}", b.a, b.b)
-                };
-                let tone = if b.crossings.is_empty() {
-                    Tone::Muted
-                } else {
-                    Tone::Plain
-                };
-                let process = r.process_break_evens.iter().find(|x| {
-                    x.scenario == b.scenario
-                        && ((x.a == b.a && x.b == b.b) || (x.a == b.b && x.b == b.a))
-                });
-                let (process_crossing, process_settles) = process.map_or_else(
-                    || ("—".to_string(), String::new()),
-                    |x| (break_even_text(x).1, settles_text(x)),
-                );
-                t.row(vec![
-                    pair.into(),
-                    first.into(),
-                    Cell::toned(crossing, tone),
-                    settles_text(b).into(),
-                    process_crossing.into(),
-                    process_settles.into(),
-                ]);
-            }
-            out.push(Block::Table(t));
         }
-        if let Some(svg) = charts::cost(r, s) {
-            out.push(Block::Chart {
-                file: format!("cost-{i}.svg"),
-                title: format!("cumulative cost, {}: solid where measured cold, dashed where the warm time per operation extends it", scenario_title(s)),
-                svg,
-            });
-        }
-        if let Some(svg) = charts::relative(r, s) {
-            out.push(Block::Chart {
-                file: format!("relative-{i}.svg"),
-                title: format!("the same curves over the reference's: a line crosses 1 where that codec breaks even with {}", r.reference.as_deref().unwrap_or("the reference")),
-                svg,
-            });
-        }
+        out.push(Block::Table(t));
     }
+    if let Some(svg) = charts::cost(r, s) {
+        out.push(Block::Chart {
+            file: format!("cost-{i}.svg"),
+            title: format!("cumulative cost, {}: solid where measured cold, dashed where the warm time per operation extends it", scenario_title(s)),
+            svg,
+        });
+    }
+    if let Some(svg) = charts::relative(r, s) {
+        out.push(Block::Chart {
+            file: format!("relative-{i}.svg"),
+            title: format!("the same curves over the reference's: a line crosses 1 where that codec breaks even with {}", r.reference.as_deref().unwrap_or("the reference")),
+            svg,
+        });
+    }
+    out
+}
+
+/// The warm time per operation of every codec and fixture the warm benches ran.
+fn warm_table(r: &Report) -> Vec<Block> {
+    let mut out = Vec::new();
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion, JMH)"));
         out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: for the Rust codecs the median across fresh processes of criterion's median in each (`cargo bench -p warm` runs every cell in 5 processes by default), with the distribution-free interval across processes (95% from 6 processes; below, the whole range, 93.75% for 5), each process's own criterion estimate and the allocator in summary.json; criterion's one-process median where a cell has no forks; JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
