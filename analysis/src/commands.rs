@@ -56,48 +56,11 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     if let Some(name) = &a.machine {
         crate::inputs::machine::restrict(&mut run, name)?;
     }
-    // The default report folder is reached from the run folder without following a link.
-    let out = match (&a.out, &a.machine) {
-        (Some(out), _) => schema::files::Folder::new(out),
-        (None, None) => schema::files::Folder::new(&run.dir).sub("report"),
-        (None, Some(name)) => {
-            let safe: String = name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-                .collect();
-            schema::files::Folder::new(&run.dir).sub(format!("report-{safe}"))
-        }
-    };
-    // the warm figures of every runtime: the Rust forks' across processes, criterion's of one
-    // process where no fork covers a cell, and JMH's (the JVM)
-    let warm = match (
-        forks::load_forks(&a.warm.join(schema::warm_files::FORKS))?,
-        criterion::load_criterion(&a.warm.join(schema::warm_files::CRITERION))?,
-        jmh::load_jmh(&a.warm.join("jmh"))?,
-    ) {
-        (None, None, None) => None,
-        (f, c, j) => {
-            let (forked, mut notes) = f.unwrap_or_default();
-            let (single, more_notes) = c.unwrap_or_default();
-            notes.extend(more_notes);
-            let mut estimates = forks::prefer_forks(forked, single);
-            if let Some((more, more_notes)) = j {
-                estimates.extend(more);
-                notes.extend(more_notes);
-            }
-            Some((estimates, notes))
-        }
-    };
+    let out = report_folder(&a, &run.dir);
+    let warm = warm_figures(&a.warm)?;
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;
-    let mut warm_gate = warm_gate::load_gate(&a.warm.join("gate.csv"))?;
-    let jmh_gates = jmh::load_jmh_gates(&a.warm.join("jmh"))?;
-    if !jmh_gates.is_empty() {
-        warm_gate
-            .get_or_insert_with(Default::default)
-            .0
-            .extend(jmh_gates);
-    }
+    let warm_gate = warm_gates(&a.warm)?;
     let conformance = conformance::load_conformance(&a.conformance)?;
     let timed = a.timed.as_deref().map(run::load_run).transpose()?;
     let curves = curves::load_curves(&run)?;
@@ -140,6 +103,62 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the report is written: `--out`, else `report/` (or `report-MACHINE/` for one machine
+/// of a merged run) in the run folder, reached from it without following a link.
+fn report_folder(a: &ReportArgs, run_dir: &std::path::Path) -> schema::files::Folder {
+    match (&a.out, &a.machine) {
+        (Some(out), _) => schema::files::Folder::new(out),
+        (None, None) => schema::files::Folder::new(run_dir).sub("report"),
+        (None, Some(name)) => {
+            let safe: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            schema::files::Folder::new(run_dir).sub(format!("report-{safe}"))
+        }
+    }
+}
+
+/// The warm figures of every runtime under `warm`: the Rust forks' across processes, criterion's
+/// of one process where no fork covers a cell, and JMH's (the JVM); `None` when there is none.
+fn warm_figures(
+    warm: &std::path::Path,
+) -> Result<Option<(Vec<criterion::WarmEstimate>, Vec<String>)>> {
+    Ok(
+        match (
+            forks::load_forks(&warm.join(schema::warm_files::FORKS))?,
+            criterion::load_criterion(&warm.join(schema::warm_files::CRITERION))?,
+            jmh::load_jmh(&warm.join("jmh"))?,
+        ) {
+            (None, None, None) => None,
+            (f, c, j) => {
+                let (forked, mut notes) = f.unwrap_or_default();
+                let (single, more_notes) = c.unwrap_or_default();
+                notes.extend(more_notes);
+                let mut estimates = forks::prefer_forks(forked, single);
+                if let Some((more, more_notes)) = j {
+                    estimates.extend(more);
+                    notes.extend(more_notes);
+                }
+                Some((estimates, notes))
+            }
+        },
+    )
+}
+
+/// The warm gate's decisions: gate.csv's, and those the JMH results record.
+fn warm_gates(warm: &std::path::Path) -> Result<Option<(Vec<warm_gate::GateRow>, Option<String>)>> {
+    let mut gates = warm_gate::load_gate(&warm.join("gate.csv"))?;
+    let jmh_gates = jmh::load_jmh_gates(&warm.join("jmh"))?;
+    if !jmh_gates.is_empty() {
+        gates
+            .get_or_insert_with(Default::default)
+            .0
+            .extend(jmh_gates);
+    }
+    Ok(gates)
 }
 
 /// Cells named one per line under a heading, or nothing when there are none.
