@@ -271,37 +271,16 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     }
     let heading = crate::compare::compare_heading(measure, &opts);
     let closing = tally(&changes, only_a.len(), only_b.len(), opts.level);
-    match a.format {
-        TableFormat::Text => {
-            println!("A = {name_a}\nB = {name_b}\n{heading}\n");
-            print!(
-                "{}",
-                schema::text::for_terminal(&console::render(&table(measure, &changes)), true)
-            );
-            println!("\n{closing}");
-            list_cells("only in A", &only_a);
-            list_cells("only in B", &only_b);
-        }
-        TableFormat::Markdown => {
-            use crate::report::doc::Block;
-            let only = |heading: &str, cells: &[CellKey]| {
-                (!cells.is_empty()).then(|| {
-                    vec![
-                        Block::Para(format!("{heading} ({}):", cells.len())),
-                        Block::List(cells.iter().map(CellKey::label).collect()),
-                    ]
-                })
-            };
-            let mut blocks = vec![
-                Block::Para(format!("A = {name_a}; B = {name_b}. {heading}.")),
-                Block::Table(table(measure, &changes)),
-                Block::Para(closing),
-            ];
-            blocks.extend(only("only in A", &only_a).into_iter().flatten());
-            blocks.extend(only("only in B", &only_b).into_iter().flatten());
-            print!("{}", crate::report::markdown::render(&blocks));
-        }
-    }
+    let names = (name_a.as_str(), name_b.as_str());
+    print_comparison(
+        a.format,
+        names,
+        &heading,
+        measure,
+        &changes,
+        &closing,
+        (&only_a, &only_b),
+    );
     if let Some(path) = &a.out {
         write_csv(path, &changes, a.force)?;
     }
@@ -321,6 +300,49 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The comparison on stdout: as text for a terminal, or as Markdown.
+fn print_comparison(
+    format: TableFormat,
+    names: (&str, &str),
+    heading: &str,
+    measure: schema::Measure,
+    changes: &[CellChange],
+    closing: &str,
+    only: (&[CellKey], &[CellKey]),
+) {
+    match format {
+        TableFormat::Text => {
+            println!("A = {}\nB = {}\n{heading}\n", names.0, names.1);
+            print!(
+                "{}",
+                schema::text::for_terminal(&console::render(&table(measure, changes)), true)
+            );
+            println!("\n{closing}");
+            list_cells("only in A", only.0);
+            list_cells("only in B", only.1);
+        }
+        TableFormat::Markdown => {
+            use crate::report::doc::Block;
+            let listed = |heading: &str, cells: &[CellKey]| {
+                (!cells.is_empty()).then(|| {
+                    vec![
+                        Block::Para(format!("{heading} ({}):", cells.len())),
+                        Block::List(cells.iter().map(CellKey::label).collect()),
+                    ]
+                })
+            };
+            let mut blocks = vec![
+                Block::Para(format!("A = {}; B = {}. {heading}.", names.0, names.1)),
+                Block::Table(table(measure, changes)),
+                Block::Para(closing.to_string()),
+            ];
+            blocks.extend(listed("only in A", only.0).into_iter().flatten());
+            blocks.extend(listed("only in B", only.1).into_iter().flatten());
+            print!("{}", crate::report::markdown::render(&blocks));
+        }
+    }
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode> {
