@@ -49,54 +49,59 @@ pub(super) fn warm_side(
                     allocator: None,
                 });
             }
-            alloc.push(AllocRow {
-                fixture: FIXTURE.into(),
-                op,
-                codec: id.into(),
-                variant: None,
-                allocs_per_op: if m.style == Style::Baseline {
-                    0.0
-                } else {
-                    (per / 40.0).round()
-                },
-                bytes_per_op: if m.style == Style::Baseline {
-                    0.0
-                } else {
-                    (per * 1.5).round()
-                },
-                peak_live_bytes: if m.style == Style::Baseline {
-                    0.0
-                } else {
-                    (per * 2.0).round()
-                },
-            });
+            alloc.push(alloc_row(m, id, op, per));
         }
         if m.style == Style::Baseline {
             continue;
         }
-        for (file, expected) in [
-            ("y_ok.json", Expected::Accept),
-            ("n_trailing_comma.json", Expected::Reject),
-            ("i_big_number.json", Expected::Either),
-        ] {
-            let lax = file.starts_with('n') && id.starts_with("nanoserde");
-            let outcome = if expected != Expected::Reject || lax {
-                Outcome::Accepted
-            } else {
-                Outcome::Rejected
-            };
-            conformance.push(ConformanceRow {
-                codec: id.into(),
-                file: file.into(),
-                expected,
-                outcome,
-                correct: !lax,
-                detail: lax.then(|| "accepted a trailing comma".to_string()),
-            });
-        }
+        conformance.extend(conformance_rows(id));
     }
 
     (warm, alloc, conformance)
+}
+
+/// The allocation row of codec `id` (cost model `m`) for `op` at `per` ns per operation: none for
+/// a floor, else a count, bytes and peak that grow with its time.
+fn alloc_row(m: &CostModel, id: &str, op: Op, per: f64) -> AllocRow {
+    let baseline = m.style == Style::Baseline;
+    let of = |v: f64| if baseline { 0.0 } else { v.round() };
+    AllocRow {
+        fixture: FIXTURE.into(),
+        op,
+        codec: id.into(),
+        variant: None,
+        allocs_per_op: of(per / 40.0),
+        bytes_per_op: of(per * 1.5),
+        peak_live_bytes: of(per * 2.0),
+    }
+}
+
+/// Three conformance cases of codec `id`: nanoserde accepts a trailing comma, every other codec
+/// is right.
+fn conformance_rows(id: &str) -> Vec<ConformanceRow> {
+    [
+        ("y_ok.json", Expected::Accept),
+        ("n_trailing_comma.json", Expected::Reject),
+        ("i_big_number.json", Expected::Either),
+    ]
+    .into_iter()
+    .map(|(file, expected)| {
+        let lax = file.starts_with('n') && id.starts_with("nanoserde");
+        let outcome = if expected != Expected::Reject || lax {
+            Outcome::Accepted
+        } else {
+            Outcome::Rejected
+        };
+        ConformanceRow {
+            codec: id.into(),
+            file: file.into(),
+            expected,
+            outcome,
+            correct: !lax,
+            detail: lax.then(|| "accepted a trailing comma".to_string()),
+        }
+    })
+    .collect()
 }
 
 /// The manifest of a synthetic run: what `cold run` would record, with every machine and build
