@@ -239,8 +239,9 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
         let bytes = inputs.get(&file).with_context(|| {
             format!("manifest.json records no input {file} for {cell}; start a new run")
         })?;
+        let input = dir.join(&file);
         let route = match codec_list::external_of(codec) {
-            Some(ext) => external_route(dir, ext, &cell, variant, recorded)?,
+            Some(ext) => external_route(dir, ext, &cell, variant, recorded, input)?,
             None => {
                 let path = checked_child(m, variant, recorded, &mut children)?;
                 let out = codec
@@ -249,7 +250,7 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                 Route {
                     child: path,
                     prefix: Vec::new(),
-                    input: PathBuf::new(),
+                    input,
                     expected: Some(Expected {
                         checksum: out.checksum,
                         bytes: out.bytes,
@@ -258,10 +259,6 @@ fn checked_routes(dir: &Path, m: &Manifest, rows: &[PlanRow]) -> Result<Routes> 
                     loads: Default::default(),
                 }
             }
-        };
-        let route = Route {
-            input: dir.join(&file),
-            ..route
         };
         routes.insert((cell, variant), route);
     }
@@ -289,13 +286,14 @@ fn checked_inputs(dir: &Path, m: &Manifest) -> Result<HashMap<String, Vec<u8>>> 
 }
 
 /// The route of a child in another language: the same sources, runtime and class path (and
-/// archive, for a trained build), and what its preflight learned. Its input is set by the caller.
+/// archive, for a trained build), and what its preflight learned, reading `input`.
 fn external_route(
     dir: &Path,
     ext: &ExternalCodec,
     cell: &GateCell,
     variant: Variant,
     recorded: &ChildEntry,
+    input: PathBuf,
 ) -> Result<Route> {
     let child = match &recorded.archive {
         Some(archive) => crate::run::train::resumed(dir, ext, variant, cell, archive)?,
@@ -316,7 +314,7 @@ fn external_route(
     Ok(Route {
         child: child.program,
         prefix: child.prefix,
-        input: PathBuf::new(),
+        input,
         expected: Some(Expected {
             checksum,
             bytes: learned_bytes,
