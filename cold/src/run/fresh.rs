@@ -1,7 +1,9 @@
 //! A fresh `cold run`, step by step: build the children if started by `cargo run`, make the
 //! documents, create the run folder (fresh, or refuse) and lock it, prepare everything before
 //! the first sample (inputs, gate, preflight, plan: see `prepare`), write the manifest and then
-//! plan.csv, take every sample, mark the manifest finished and print the summary.
+//! plan.csv, then take every sample, mark the manifest finished and print the summary the way
+//! `cold resume` does (`resume::check`, `resume::take_rest`): the samples are taken from what the
+//! folder records, so there is one route builder for sampling and every run exercises resume.
 //! `--dry-run` builds nothing (no cargo, no linker): it plans with the children already built.
 //!
 //! The folder is written in an order where every prefix is either plainly not a run (no
@@ -14,8 +16,8 @@ use crate::counting;
 use crate::folder::{self, lock, manifest};
 use crate::run::plan::Unsupported;
 use crate::run::prepare::{self, describe_unsupported, Prepared};
-use crate::run::session;
 use crate::run::status::{self, say};
+use crate::run::{resume, session};
 use crate::runtimes::codec_list;
 use crate::system::{binaries, interrupt, pin};
 use anyhow::{bail, Context, Result};
@@ -88,20 +90,10 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         );
     }
     announce(o, &prepared);
-    let blocks = o.stopping.is_some().then(|| session::Blocks {
-        units: prepared.units.clone(),
-        excluded: prepared.excluded.clone(),
-        seed: o.plan_seed,
-    });
-    let tally = session::take_samples(
-        &dir,
-        &mut manifest,
-        &prepared.routes,
-        counter,
-        prepared.plan.clone(),
-        blocks.as_ref(),
-    )?;
-    session::finish(&dir, &mut manifest, &tally).map(|()| Some(dir))
+    // The folder now holds everything a resume checks: the samples are taken from what it
+    // records, as a resumed run takes them, so every run goes through resume's checks.
+    let checked = resume::check(&dir, &manifest, false)?;
+    resume::take_rest(&dir, &mut manifest, checked).map(|()| Some(dir))
 }
 
 /// `--dry-run`: the plan on stdout, computed in a scratch folder that is removed after, and

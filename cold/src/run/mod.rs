@@ -1,6 +1,6 @@
 //! A run, step by step: the plan, a pure function of the settings ([`plan`]); everything before
-//! the first sample ([`prepare`]); a fresh run ([`fresh`]) and a resumed one ([`resume`]), which
-//! share the taking of samples ([`session`], [`sampler`]); what a reaped child means
+//! the first sample ([`prepare`]); a fresh run ([`fresh`]), which writes its folder and then
+//! takes its samples as a resumed one does ([`resume`]), through [`session`] and [`sampler`]; what a reaped child means
 //! ([`classify`]); the `--precision` rule's glue ([`precision`]); the closing table
 //! ([`summary`]) and the progress display ([`progress`]).
 

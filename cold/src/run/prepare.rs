@@ -44,8 +44,6 @@ pub struct Prepared {
     pub(crate) fixtures: Vec<FixtureEntry>,
     pub(crate) inputs: Vec<InputEntry>,
     pub(crate) children: Vec<ChildEntry>,
-    /// The child binary and input file of every codec × fixture × op, in each variant.
-    pub(crate) routes: Routes,
     pub(crate) verification: Vec<CheckEntry>,
     pub(crate) preflight: Vec<CheckEntry>,
     /// Left out because they failed the gate or the preflight.
@@ -213,7 +211,6 @@ pub fn prepare_run(
         fixtures,
         inputs,
         children,
-        routes,
         verification,
         preflight,
         excluded,
@@ -435,6 +432,9 @@ impl Routing<'_> {
             .context("a child without its entry")?;
         match crate::run::train::train(&run, ext, variant, cell, file)? {
             Ok(t) => {
+                // The child is now the packed one with its archive: what a resume checks.
+                entry.bytes = t.child.bytes;
+                entry.sha256 = t.child.sha256.clone();
                 entry.files = t.child.files.clone();
                 entry.archive = Some(t.archive);
                 Ok(Some((t.child.program, t.child.prefix, t.child.loads)))

@@ -61,14 +61,7 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         folder::clear_temporaries(dir)?;
     }
     let mut manifest = manifest::read(dir)?;
-    let settings = manifest.settings.clone();
-
-    check_seed(dir, &manifest)?;
-    let units = units_of(&manifest)?;
-    let plan_rows = planned(dir, &manifest, &units, dry_run)?;
-    let routes = checked_routes(dir, &manifest, &plan_rows)?;
-    let counter =
-        crate::counting::resumed_counter(settings.measure, dir, manifest.counting.as_ref())?;
+    let checked = check(dir, &manifest, dry_run)?;
     if !dry_run {
         let cut = folder::repair_samples(dir)?;
         if cut > 0 {
@@ -76,53 +69,97 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         }
     }
     // Every row is checked against the plan: its index, its cell, no index twice.
-    let done = folder::finished_indices(dir, &plan_rows).with_context(|| {
+    let done = folder::finished_indices(dir, &checked.plan).with_context(|| {
         format!(
             "{}: samples.csv does not match plan.csv; this folder was written by something \
              else, or edited: start a new run",
             dir.display()
         )
     })?;
-    let left: Vec<PlanRow> = plan_rows
+    let left: Vec<PlanRow> = checked
+        .plan
         .iter()
         .filter(|r| !done.contains(&r.plan_index))
         .cloned()
         .collect();
     if dry_run {
         session::print_plan(&left)?;
-        eprintln!("{} of {} planned samples left", left.len(), plan_rows.len());
+        eprintln!(
+            "{} of {} planned samples left",
+            left.len(),
+            checked.plan.len()
+        );
         return Ok(dir.to_path_buf());
     }
     say!(
         "resuming {}: {} of {} planned samples left",
         dir.display(),
         left.len(),
-        plan_rows.len()
+        checked.plan.len()
     );
 
-    if let Some(cpus) = &settings.pinning {
+    if let Some(cpus) = &manifest.settings.pinning {
         let mask = pin::pin(&pin::parse_cpus(cpus)?)?;
         say!("pinned to CPUs {}", pin::format_cpus(&mask));
     }
     manifest.finished = false;
     manifest.resumed_utc.push(manifest::utc_now().1);
     manifest::write(dir, &manifest)?;
+    take_rest(dir, &mut manifest, checked)?;
+    Ok(dir.to_path_buf())
+}
 
+/// What a run folder's manifest promises, checked against the folder: the units it describes,
+/// its plan (plan.csv, written or extended from the manifest when the run stopped before), where
+/// each cell runs, and how samples are counted.
+pub(crate) struct Checked {
+    units: Vec<Unit>,
+    plan: Vec<PlanRow>,
+    routes: Routes,
+    counter: Option<crate::counting::Counter>,
+}
+
+/// Checks everything the manifest of the run in `dir` promises before a sample is taken: the
+/// seed generates its fixtures, the plan derived from its settings is plan.csv, every input file
+/// and child has the SHA-256 it recorded.
+pub(crate) fn check(dir: &Path, manifest: &Manifest, dry_run: bool) -> Result<Checked> {
+    check_seed(dir, manifest)?;
+    let units = units_of(manifest)?;
+    let plan = planned(dir, manifest, &units, dry_run)?;
+    let routes = checked_routes(dir, manifest, &plan)?;
+    let counter = crate::counting::resumed_counter(
+        manifest.settings.measure,
+        dir,
+        manifest.counting.as_ref(),
+    )?;
+    Ok(Checked {
+        units,
+        plan,
+        routes,
+        counter,
+    })
+}
+
+/// Takes every planned sample that has no row yet, from the routes the manifest was checked
+/// out to (adding whole blocks under `--precision`), then marks the run finished and prints its
+/// summary. The one way samples are taken: a fresh run, once its folder is written, goes through
+/// here as a resumed one does.
+pub(crate) fn take_rest(dir: &Path, manifest: &mut Manifest, checked: Checked) -> Result<()> {
+    let settings = &manifest.settings;
     let blocks = settings.stopping.is_some().then(|| session::Blocks {
-        units: units.clone(),
+        units: checked.units,
         excluded: manifest.excluded.clone(),
         seed: settings.plan_seed,
     });
     let tally = session::take_samples(
         dir,
-        &mut manifest,
-        &routes,
-        counter,
-        plan_rows,
+        manifest,
+        &checked.routes,
+        checked.counter,
+        checked.plan,
         blocks.as_ref(),
     )?;
-    session::finish(dir, &mut manifest, &tally)?;
-    Ok(dir.to_path_buf())
+    session::finish(dir, manifest, &tally)
 }
 
 /// Every generated fixture, generated again from the manifest's seed, must be the document the

@@ -89,6 +89,15 @@ fn a_cached_run_records_its_archive_and_times_every_sample_with_it() {
         file.starts_with(&dir),
         "the archive lives in the run folder"
     );
+    // a trained run resumes: the child it recorded is the packed one its archive belongs to
+    let resumed = common::cold()
+        .args(["resume", "--dry-run"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{said}");
+    assert!(said.contains("0 of 4 planned samples left"), "{said}");
 }
 
 #[test]
