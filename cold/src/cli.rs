@@ -1,7 +1,8 @@
-//! The command line of `cold`, parsed once by clap and then checked into a [`RunOptions`] that
-//! the rest of the crate reads. Every bad input is an error that names it and lists the valid
+//! The command line of `cold`, parsed once by clap and then checked into the [`RunOptions`] of a
+//! run. Every bad input is an error that names it and lists the valid
 //! values. The option table of the README is this file's `--help`, checked by a test.
 
+use crate::run::options::{RunOptions, DEFAULT_MEMORY_LIMIT_MIB};
 use crate::run::precision;
 use crate::runtimes::codec_list;
 use crate::system::pin;
@@ -9,7 +10,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
 use documents::catalog::CorporaOption;
-use documents::Fixture;
 use schema::run_folder::{CurveSettings, Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
@@ -174,38 +174,6 @@ pub(crate) struct RunArgs {
     pub(crate) dry_run: bool,
 }
 
-/// A fresh run, checked.
-#[derive(Clone)]
-pub struct RunOptions {
-    pub codecs: Vec<&'static dyn AnyCodec>,
-    pub ops: Vec<Op>,
-    pub batches: Vec<u32>,
-    pub samples: u32,
-    pub fixtures: Vec<&'static Fixture>,
-    pub seed: u64,
-    pub plan_seed: u64,
-    pub out: Option<PathBuf>,
-    pub pin: Option<Vec<usize>>,
-    pub cold_cache: bool,
-    pub drops: Drops,
-    pub timeout: Duration,
-    pub memory_limit_mib: u64,
-    /// Variables given to the children beyond PATH and HOME.
-    pub env: Vec<(String, String)>,
-    /// The builds asked for (none: every runtime's default).
-    pub variants: Vec<Variant>,
-    pub children_dir: Option<PathBuf>,
-    pub corpora: Option<PathBuf>,
-    pub measure: Measure,
-    /// `--precision`: the stopping rule (its `sampling_secs` 0, nothing stopped yet).
-    pub stopping: Option<Stopping>,
-    pub shard: Option<Shard>,
-    /// `--curve N`: the run's one batch and the window of its clock reads.
-    pub curve: Option<CurveSettings>,
-    pub require_runtimes: bool,
-    pub dry_run: bool,
-}
-
 /// What `cold run` was asked to do.
 pub(crate) enum RunRequest {
     Fresh(Box<RunOptions>),
@@ -220,10 +188,6 @@ pub(crate) const CURVE_SAMPLES: u32 = 10;
 pub(crate) const MAX_SAMPLES: u32 = 100_000;
 /// The longest a child may be allowed to run, in seconds (a day).
 pub(crate) const MAX_TIMEOUT_SECS: f64 = 86_400.0;
-/// A child's memory by default, MiB: well above any fixture's need at the default batches
-/// (users-1000kb `de` ×100 keeps 100 copies and 100 values, about 1 GiB), well below what
-/// `--batches 1000000` of a large document would ask.
-pub(crate) const DEFAULT_MEMORY_LIMIT_MIB: u64 = 8192;
 /// The bounds of `--memory-limit`, MiB.
 pub(crate) const MEMORY_LIMIT_MIB: std::ops::RangeInclusive<u64> = 64..=1 << 20;
 

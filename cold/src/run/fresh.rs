@@ -11,9 +11,9 @@
 //! `cold resume` checks one against the other. `--dry-run` does the same preparation in a
 //! temporary folder and prints the plan the run would take.
 
-use crate::cli::RunOptions;
 use crate::counting;
 use crate::folder::{self, lock, manifest};
+use crate::run::options::RunOptions;
 use crate::run::plan::Unsupported;
 use crate::run::prepare::{self, describe_unsupported, Prepared};
 use crate::run::status::{self, say};

@@ -1,4 +1,4 @@
-//! A run, step by step: the plan, a pure function of the settings ([`plan`]); everything before
+//! A run, step by step: what it is asked ([`options`]); the plan, a pure function of the settings ([`plan`]); everything before
 //! the first sample ([`prepare`]); a fresh run ([`fresh`]), which writes its folder and then
 //! takes its samples as a resumed one does ([`resume`]), through [`session`] and [`sampler`]; what a reaped child means
 //! ([`classify`]); the `--precision` rule's glue ([`precision`]); the closing table
@@ -7,6 +7,7 @@
 pub mod classify;
 pub(crate) mod fresh;
 pub(crate) mod input;
+pub mod options;
 pub(crate) mod plan;
 pub(crate) mod precision;
 pub mod prepare;

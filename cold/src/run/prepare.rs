@@ -8,10 +8,10 @@
 //! `plan`), so a dry run, which does all of this in a temporary folder, prints exactly the plan
 //! the run takes.
 
-use crate::cli::RunOptions;
 use crate::folder;
 use crate::run::classify::Expected;
 use crate::run::input::Input;
+use crate::run::options::RunOptions;
 use crate::run::plan::{self, Cell, Unit, Unsupported};
 use crate::run::sampler::{Job, Sampler};
 

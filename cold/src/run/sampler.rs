@@ -92,7 +92,7 @@ impl Sampler {
             spawner,
             spawner_path,
             timeout,
-            memory_limit_mib: crate::cli::DEFAULT_MEMORY_LIMIT_MIB,
+            memory_limit_mib: crate::run::options::DEFAULT_MEMORY_LIMIT_MIB,
             cold_cache,
             watch: Watch::Auto,
             env,

@@ -5,7 +5,7 @@
 use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
-use cold::cli::RunOptions;
+use cold::run::options::RunOptions;
 use cold::run::prepare::{documents, prepare_run};
 use schema::run_folder::CheckStatus;
 use schema::{Drops, Variant};
