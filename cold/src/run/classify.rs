@@ -83,54 +83,14 @@ pub(crate) fn reaped(
         Exit::Code(c) => row.exit_code = Some(c),
         Exit::Signal(s) => row.signal = Some(s),
     }
-    let stderr = String::from_utf8_lossy(&r.stderr);
-    let stderr = clip(&first_lines(stderr.trim(), 3));
-
-    if r.timed_out {
-        let why = format!("killed after {} s", limits.timeout_secs);
-        return failed(row, Status::Timeout, why);
-    }
-    // The limit is a hard one, but a privileged child can raise it and a shared mapping is not
-    // counted in it: whatever held, a child whose peak went past the limit is never `ok`.
-    let limit_kib = limits.memory_limit_mib.saturating_mul(1024);
-    if limits.memory_limit_mib > 0 && u.maxrss_kib > limit_kib {
-        let why = format!(
-            "it ran out of its {} MiB (--memory-limit): its peak resident memory was {} MiB",
-            limits.memory_limit_mib,
-            u.maxrss_kib / 1024
-        );
-        return failed(row, Status::Memory, why);
-    }
-    let failed_how = match r.exit {
-        Exit::Signal(libc::SIGXFSZ) => {
-            let limit = spawner::FILE_SIZE_LIMIT >> 20;
-            let why =
-                format!("SIGXFSZ: it wrote more than {limit} MiB to stdout, stderr or a file");
-            return failed(row, Status::Signal(libc::SIGXFSZ), why);
-        }
-        Exit::Signal(s) => Some((Status::Signal(s), stderr.clone())),
-        Exit::Code(0) => None,
-        Exit::Code(c) => Some((Status::Crash, format!("exit code {c}: {stderr}"))),
-    };
-    if let Some((status, why)) = failed_how {
-        if OUT_OF_MEMORY
-            .iter()
-            .any(|m| r.stderr.windows(m.len()).any(|w| w == m.as_bytes()))
-        {
-            let why = format!(
-                "it ran out of its {} MiB (--memory-limit): {why}",
-                limits.memory_limit_mib
-            );
-            return failed(row, Status::Memory, why);
-        }
+    if let Some((status, why)) = failure(r, limits) {
         return failed(row, status, why);
     }
     let line = match Line::parse(&r.stdout) {
         Ok(line) => line,
         Err(e) => return failed(row, Status::BadOutput, e),
     };
-    let printed = format!("{:016x}", line.checksum);
-    row.checksum = Some(printed.clone());
+    row.checksum = Some(format!("{:016x}", line.checksum));
     let mut stamps = [0; Stamp::ALL.len()];
     stamps[0] = r.spawn_ns;
     stamps[1..=Stamp::CHILD.len()].copy_from_slice(&line.stamps);
@@ -139,21 +99,8 @@ pub(crate) fn reaped(
         Ok(times) => times,
         Err(e) => return failed(row, Status::BadOutput, e),
     };
-    if let Some(expected) = expected {
-        if line.checksum != expected.checksum {
-            let why = format!(
-                "expected {:016x}, the child printed {printed}",
-                expected.checksum
-            );
-            return failed(row, Status::WrongChecksum, why);
-        }
-        if line.bytes != expected.bytes {
-            let why = format!(
-                "the child says it handled {} bytes; the cell's are {}",
-                line.bytes, expected.bytes
-            );
-            return failed(row, Status::BadOutput, why);
-        }
+    if let Some((status, why)) = expected.and_then(|e| mismatch(&line, e)) {
+        return failed(row, status, why);
     }
     for (p, t) in Phase::ALL.iter().zip(times) {
         row.set(Figure::time(*p), Some(t));
@@ -166,6 +113,72 @@ pub(crate) fn reaped(
         set_faults(&mut row, faults, (u.minflt, u.majflt));
     }
     row
+}
+
+/// How a reaped child failed before its line is read, if it did: it timed out, went past its
+/// memory, wrote past the file size limit, was killed by a signal or exited with an error (with
+/// the first lines of what it wrote to stderr, and a child that says it ran out of memory
+/// named as such).
+fn failure(r: &Reaped, limits: Limits) -> Option<(Status, String)> {
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    let stderr = clip(&first_lines(stderr.trim(), 3));
+
+    if r.timed_out {
+        let why = format!("killed after {} s", limits.timeout_secs);
+        return Some((Status::Timeout, why));
+    }
+    // The limit is a hard one, but a privileged child can raise it and a shared mapping is not
+    // counted in it: whatever held, a child whose peak went past the limit is never `ok`.
+    let limit_kib = limits.memory_limit_mib.saturating_mul(1024);
+    if limits.memory_limit_mib > 0 && r.usage.maxrss_kib > limit_kib {
+        let why = format!(
+            "it ran out of its {} MiB (--memory-limit): its peak resident memory was {} MiB",
+            limits.memory_limit_mib,
+            r.usage.maxrss_kib / 1024
+        );
+        return Some((Status::Memory, why));
+    }
+    let (status, why) = match r.exit {
+        Exit::Signal(libc::SIGXFSZ) => {
+            let limit = spawner::FILE_SIZE_LIMIT >> 20;
+            let why =
+                format!("SIGXFSZ: it wrote more than {limit} MiB to stdout, stderr or a file");
+            return Some((Status::Signal(libc::SIGXFSZ), why));
+        }
+        Exit::Signal(s) => (Status::Signal(s), stderr),
+        Exit::Code(0) => return None,
+        Exit::Code(c) => (Status::Crash, format!("exit code {c}: {stderr}")),
+    };
+    if OUT_OF_MEMORY
+        .iter()
+        .any(|m| r.stderr.windows(m.len()).any(|w| w == m.as_bytes()))
+    {
+        let why = format!(
+            "it ran out of its {} MiB (--memory-limit): {why}",
+            limits.memory_limit_mib
+        );
+        return Some((Status::Memory, why));
+    }
+    Some((status, why))
+}
+
+/// How a child's line disagrees with what its cell must print, if it does.
+fn mismatch(line: &Line, expected: &Expected) -> Option<(Status, String)> {
+    if line.checksum != expected.checksum {
+        let why = format!(
+            "expected {:016x}, the child printed {:016x}",
+            expected.checksum, line.checksum
+        );
+        return Some((Status::WrongChecksum, why));
+    }
+    if line.bytes != expected.bytes {
+        let why = format!(
+            "the child says it handled {} bytes; the cell's are {}",
+            line.bytes, expected.bytes
+        );
+        return Some((Status::BadOutput, why));
+    }
+    None
 }
 
 /// The row of a reaped curve child (`--window`), and its curve: its stdout is its curve line,

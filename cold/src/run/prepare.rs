@@ -595,45 +595,18 @@ fn preflight(
             continue;
         }
         let key = (gate_cell.clone(), variant);
-        let Some(route) = routes.get(&key) else {
+        let Some(route) = routes.get_mut(&key) else {
             continue;
         };
-        let learning = route.expected.is_none();
-        let job = Job {
-            plan: PlanRow {
-                plan_index: 0,
-                block: 0,
-                codec: cell.codec.to_string(),
-                op: cell.op,
-                batch: cell.batch,
-                fixture: cell.fixture.to_string(),
-                variant,
-            },
-            child: route.child.clone(),
-            prefix: route.prefix.clone(),
-            input: route.input.clone(),
-            loads: route.loads.clone(),
-            drops: o.drops,
-            expected: route.expected,
-            check_file: learning.then(|| check_file.clone()),
-            window: o.curve.map(|c| c.window),
-        };
-        let _ = std::fs::remove_file(&check_file);
-        let (mut row, _) = sampler.sample(&job)?;
-        if learning && row.is_ok() {
-            match learn(cell, &documents[cell.fixture], &check_file, &row) {
-                Ok(expected) => {
-                    if let Some(r) = routes.get_mut(&key) {
-                        r.expected = Some(expected);
-                    }
-                }
-                Err(why) => {
-                    row.status = Status::WrongChecksum;
-                    row.set_error(why);
-                }
-            }
-        }
-        let _ = std::fs::remove_file(&check_file);
+        let row = preflight_child(
+            &mut sampler,
+            o,
+            cell,
+            variant,
+            route,
+            documents,
+            &check_file,
+        )?;
         let detail = format!(
             "batch {}: {}{}",
             cell.batch,
@@ -674,4 +647,52 @@ fn preflight(
             .count()
     );
     Ok(verdicts)
+}
+
+/// The one preflight child of a cell in a build, on `route`: a Rust child must print what the
+/// runner computed; a child in another language is asked to write what it produced into
+/// `check_file`, and once that means the fixture, what it printed becomes the route's expected
+/// output (or the row says why not).
+fn preflight_child(
+    sampler: &mut Sampler,
+    o: &RunOptions,
+    cell: &Cell,
+    variant: Variant,
+    route: &mut Route,
+    documents: &Documents,
+    check_file: &Path,
+) -> Result<SampleRow> {
+    let learning = route.expected.is_none();
+    let job = Job {
+        plan: PlanRow {
+            plan_index: 0,
+            block: 0,
+            codec: cell.codec.to_string(),
+            op: cell.op,
+            batch: cell.batch,
+            fixture: cell.fixture.to_string(),
+            variant,
+        },
+        child: route.child.clone(),
+        prefix: route.prefix.clone(),
+        input: route.input.clone(),
+        loads: route.loads.clone(),
+        drops: o.drops,
+        expected: route.expected,
+        check_file: learning.then(|| check_file.to_path_buf()),
+        window: o.curve.map(|c| c.window),
+    };
+    let _ = std::fs::remove_file(check_file);
+    let (mut row, _) = sampler.sample(&job)?;
+    if learning && row.is_ok() {
+        match learn(cell, &documents[cell.fixture], check_file, &row) {
+            Ok(expected) => route.expected = Some(expected),
+            Err(why) => {
+                row.status = Status::WrongChecksum;
+                row.set_error(why);
+            }
+        }
+    }
+    let _ = std::fs::remove_file(check_file);
+    Ok(row)
 }

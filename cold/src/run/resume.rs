@@ -29,29 +29,7 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     if dry_run {
         status::status_to_stderr();
     }
-    if !dir.is_dir() {
-        bail!(
-            "resume {}: no run folder there (give the folder of a run that was started, \
-             e.g. results/cold/latest)",
-            dir.display()
-        );
-    }
-    if !schema::files::Folder::new(dir).exists(MANIFEST) {
-        bail!(
-            "resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
-             it had one (while preparing its children and inputs), which measured nothing; \
-             start a new run{}",
-            dir.display(),
-            if folder::unstarted(dir) {
-                format!(
-                    ", which may reuse this folder: cold run --out {} …",
-                    schema::text::for_shell(&dir.display().to_string())
-                )
-            } else {
-                String::new()
-            }
-        );
-    }
+    is_a_started_run(dir)?;
     let _lock = if dry_run {
         None
     } else {
@@ -107,6 +85,35 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     manifest::write(dir, &manifest)?;
     take_rest(dir, &mut manifest, checked)?;
     Ok(dir.to_path_buf())
+}
+
+/// An error unless `dir` is a run folder with a manifest: saying, for a run that stopped before
+/// it had one, that it measured nothing, and how to start again in the same folder.
+fn is_a_started_run(dir: &Path) -> Result<()> {
+    if !dir.is_dir() {
+        bail!(
+            "resume {}: no run folder there (give the folder of a run that was started, \
+             e.g. results/cold/latest)",
+            dir.display()
+        );
+    }
+    if !schema::files::Folder::new(dir).exists(MANIFEST) {
+        bail!(
+            "resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
+             it had one (while preparing its children and inputs), which measured nothing; \
+             start a new run{}",
+            dir.display(),
+            if folder::unstarted(dir) {
+                format!(
+                    ", which may reuse this folder: cold run --out {} …",
+                    schema::text::for_shell(&dir.display().to_string())
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(())
 }
 
 /// What a run folder's manifest promises, checked against the folder: the units it describes,

@@ -159,15 +159,7 @@ pub(crate) fn take_samples(
     let mut writer = SamplesWriter::open(dir)?;
     let mut before = plan.len() - left.len();
     let mut progress = Progress::new(plan.len() as u64, before as u64);
-    let floors: Vec<&str> = manifest
-        .codecs
-        .iter()
-        .filter(|c| c.style == Style::Baseline)
-        .map(|c| c.id.as_str())
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|id| codec_list::find(id).map_or("", |c| c.id()))
-        .collect();
+    let floors = floors_of(manifest);
     loop {
         let jobs = jobs(&left, routes, settings)?;
         let total = plan.len();
@@ -188,32 +180,64 @@ pub(crate) fn take_samples(
         if rule.stopped_on.is_some() {
             break;
         }
-        let taken = manifest.settings.samples_per_cell;
-        let now = precision::stand(&folder::read_store(dir, &plan)?, rule, &floors);
-        rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
-        progress.note(precision::describe_widest(&now));
-        match precision::next(rule, taken, now.met) {
-            Next::Stop(reason) => {
-                rule.stopped_on = Some(reason);
-                manifest::write(dir, manifest)?;
-                say_stop(reason, taken, &now);
-                break;
-            }
-            Next::More(more) => {
-                let longer = blocks.plan(taken + more);
-                manifest.settings.samples_per_cell = taken + more;
-                manifest.samples_planned = longer.len();
-                manifest::write(dir, manifest)?;
-                folder::write_plan(dir, &longer)?;
-                left = longer[plan.len()..].to_vec();
-                progress.grow(left.len() as u64);
-                before = plan.len();
-                plan = longer;
-            }
-        }
+        let Some(longer) = more_blocks(dir, manifest, blocks, &plan, &floors, &mut progress)?
+        else {
+            break;
+        };
+        left = longer[plan.len()..].to_vec();
+        progress.grow(left.len() as u64);
+        before = plan.len();
+        plan = longer;
     }
     progress.finish();
     Ok(std::mem::take(&mut sampler.eviction))
+}
+
+/// The ids of the run's floors (baseline codecs), which a `--precision` run samples but does not
+/// ask for precision.
+fn floors_of(manifest: &Manifest) -> Vec<&'static str> {
+    manifest
+        .codecs
+        .iter()
+        .filter(|c| c.style == Style::Baseline)
+        .map(|c| codec_list::find(&c.id).map_or("", |c| c.id()))
+        .collect()
+}
+
+/// After a round of a `--precision` run: the intervals of what `plan` has taken so far, checked
+/// against the rule; the longer plan (written, with the manifest, before its first sample) when
+/// the rule asks for more blocks, or `None` when it says stop (recorded in the manifest).
+fn more_blocks(
+    dir: &Path,
+    manifest: &mut Manifest,
+    blocks: &Blocks,
+    plan: &[PlanRow],
+    floors: &[&str],
+    progress: &mut Progress,
+) -> Result<Option<Vec<PlanRow>>> {
+    let taken = manifest.settings.samples_per_cell;
+    let Some(rule) = manifest.settings.stopping.as_mut() else {
+        return Ok(None);
+    };
+    let now = precision::stand(&folder::read_store(dir, plan)?, rule, floors);
+    rule.widest = now.widest.as_ref().map(|w| (w.label.clone(), w.half_width));
+    progress.note(precision::describe_widest(&now));
+    match precision::next(rule, taken, now.met) {
+        Next::Stop(reason) => {
+            rule.stopped_on = Some(reason);
+            manifest::write(dir, manifest)?;
+            say_stop(reason, taken, &now);
+            Ok(None)
+        }
+        Next::More(more) => {
+            let longer = blocks.plan(taken + more);
+            manifest.settings.samples_per_cell = taken + more;
+            manifest.samples_planned = longer.len();
+            manifest::write(dir, manifest)?;
+            folder::write_plan(dir, &longer)?;
+            Ok(Some(longer))
+        }
+    }
 }
 
 fn say_stop(reason: StopReason, blocks: u32, now: &stats::precision::Standing) {
