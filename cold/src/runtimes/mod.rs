@@ -805,57 +805,7 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
         .map(|e| e.path)
         .filter(|p| p.join("runtime.toml").is_file());
     for dir in dirs {
-        let path = dir.join("runtime.toml");
-        let file: RuntimeFile = read_toml(&path)?;
-        schema::rows::check_name("runtime", &file.name)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let mut file = file;
-        let mut described = Vec::new();
-        for (v, t, at) in trained::load_for(&file.name, &crate::system::variants::folders())? {
-            let base = file
-                .builds
-                .iter()
-                .find(|b| b.name == t.base)
-                .with_context(|| {
-                    format!(
-                        "{}: base `{}` is not a build of {} ({})",
-                        at.display(),
-                        t.base,
-                        file.name,
-                        path.display()
-                    )
-                })?;
-            let mut b = base.clone();
-            b.name = v.name().to_string();
-            b.about = t.about.clone();
-            b.default = false;
-            file.builds.push(b);
-            described.push((v, t));
-        }
-        let mut builds = Vec::new();
-        for b in &file.builds {
-            let v =
-                Variant::parse(&b.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            builds.push((v, OnceLock::new()));
-        }
-        if builds.is_empty() {
-            bail!(
-                "{}: a runtime has at least one build ([[builds]])",
-                path.display()
-            );
-        }
-        for source in &file.sources {
-            inside(&dir, source)
-                .map_err(|e| anyhow::anyhow!("{}: sources: {e}", path.display()))?;
-        }
-        let runtime: &'static Runtime = Box::leak(Box::new(Runtime {
-            name: leak(file.name.clone()),
-            dir: dir.clone(),
-            file,
-            builds,
-            trained: described,
-            compiled: OnceLock::new(),
-        }));
+        let runtime = load_runtime(&dir)?;
         let files = schema::files::entries(&dir)?
             .into_iter()
             .filter(|e| e.kind == Kind::File)
@@ -865,67 +815,127 @@ fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
             })
             .map(|e| e.path);
         for path in files {
-            let c: CodecFile = read_toml(&path)?;
-            let bad = |e: String| anyhow::anyhow!("{}: {e}", path.display());
-            schema::rows::check_name("codec", &c.id).map_err(|e| bad(e.to_string()))?;
-            let style = Style::parse(&c.style).map_err(bad)?;
-            let output = OutputMode::parse(&c.output).map_err(bad)?;
-            let models = c
-                .models
-                .iter()
-                .map(|m| {
-                    ModelKind::ALL
-                        .iter()
-                        .copied()
-                        .find(|k| k.id() == m)
-                        .with_context(|| format!("{}: unknown model `{m}`", path.display()))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let source = inside(&dir, &c.source)
-                .map_err(|e| anyhow::anyhow!("{}: source: {e}", path.display()))?;
-            if !source.is_file() {
-                bail!(
-                    "{}: its source {} does not exist",
-                    path.display(),
-                    source.display()
-                );
-            }
-            let stem = source
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            let group = match c.mode.as_deref() {
-                None | Some("own") => runtime.name.to_string(),
-                Some(mode) => format!("{}-{mode}", runtime.name),
-            };
-            codecs.push(ExternalCodec {
-                class: c.class.unwrap_or(stem),
-                classpath_name: c.classpath.unwrap_or_else(|| c.id.clone()),
-                group,
-                pair: c.pair,
-                flags: c.flags,
-                id: leak(c.id),
-                library: leak(c.library),
-                style,
-                output,
-                source,
-                models,
-                why: leak(
-                    c.why
-                        .unwrap_or_else(|| "not a model this library is set up for".into()),
-                ),
-                install: c.install.unwrap_or_else(|| runtime.file.install.clone()),
-                requires: c.requires,
-                runtime,
-                version: OnceLock::new(),
-                library_there: OnceLock::new(),
-                described_in: path.clone(),
-            });
-            let _ = (c.returns, c.reads);
+            codecs.push(load_codec(runtime, &path)?);
         }
     }
     Ok(codecs)
+}
+
+/// The runtime described by `dir`/runtime.toml, with the trained builds described for it (each
+/// a copy of its base build under the trained build's name), its sources checked to lie inside
+/// `dir`.
+fn load_runtime(dir: &Path) -> Result<&'static Runtime> {
+    let path = dir.join("runtime.toml");
+    let mut file: RuntimeFile = read_toml(&path)?;
+    schema::rows::check_name("runtime", &file.name)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut described = Vec::new();
+    for (v, t, at) in trained::load_for(&file.name, &crate::system::variants::folders())? {
+        let base = file
+            .builds
+            .iter()
+            .find(|b| b.name == t.base)
+            .with_context(|| {
+                format!(
+                    "{}: base `{}` is not a build of {} ({})",
+                    at.display(),
+                    t.base,
+                    file.name,
+                    path.display()
+                )
+            })?;
+        let mut b = base.clone();
+        b.name = v.name().to_string();
+        b.about = t.about.clone();
+        b.default = false;
+        file.builds.push(b);
+        described.push((v, t));
+    }
+    let mut builds = Vec::new();
+    for b in &file.builds {
+        let v = Variant::parse(&b.name).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        builds.push((v, OnceLock::new()));
+    }
+    if builds.is_empty() {
+        bail!(
+            "{}: a runtime has at least one build ([[builds]])",
+            path.display()
+        );
+    }
+    for source in &file.sources {
+        inside(dir, source).map_err(|e| anyhow::anyhow!("{}: sources: {e}", path.display()))?;
+    }
+    Ok(Box::leak(Box::new(Runtime {
+        name: leak(file.name.clone()),
+        dir: dir.to_path_buf(),
+        file,
+        builds,
+        trained: described,
+        compiled: OnceLock::new(),
+    })))
+}
+
+/// The codec described by the codec file at `path` of `runtime`: its names checked, its source
+/// inside the runtime's folder and there.
+fn load_codec(runtime: &'static Runtime, path: &Path) -> Result<ExternalCodec> {
+    let c: CodecFile = read_toml(path)?;
+    let bad = |e: String| anyhow::anyhow!("{}: {e}", path.display());
+    schema::rows::check_name("codec", &c.id).map_err(|e| bad(e.to_string()))?;
+    let style = Style::parse(&c.style).map_err(bad)?;
+    let output = OutputMode::parse(&c.output).map_err(bad)?;
+    let models = c
+        .models
+        .iter()
+        .map(|m| {
+            ModelKind::ALL
+                .iter()
+                .copied()
+                .find(|k| k.id() == m)
+                .with_context(|| format!("{}: unknown model `{m}`", path.display()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let source = inside(&runtime.dir, &c.source)
+        .map_err(|e| anyhow::anyhow!("{}: source: {e}", path.display()))?;
+    if !source.is_file() {
+        bail!(
+            "{}: its source {} does not exist",
+            path.display(),
+            source.display()
+        );
+    }
+    let stem = source
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let group = match c.mode.as_deref() {
+        None | Some("own") => runtime.name.to_string(),
+        Some(mode) => format!("{}-{mode}", runtime.name),
+    };
+    let _ = (c.returns, c.reads);
+    Ok(ExternalCodec {
+        class: c.class.unwrap_or(stem),
+        classpath_name: c.classpath.unwrap_or_else(|| c.id.clone()),
+        group,
+        pair: c.pair,
+        flags: c.flags,
+        id: leak(c.id),
+        library: leak(c.library),
+        style,
+        output,
+        source,
+        models,
+        why: leak(
+            c.why
+                .unwrap_or_else(|| "not a model this library is set up for".into()),
+        ),
+        install: c.install.unwrap_or_else(|| runtime.file.install.clone()),
+        requires: c.requires,
+        runtime,
+        version: OnceLock::new(),
+        library_there: OnceLock::new(),
+        described_in: path.to_path_buf(),
+    })
 }
 
 /// The runtime whose children variant `v` builds, if one of the described runtimes does.
