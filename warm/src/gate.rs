@@ -207,8 +207,8 @@ pub fn select<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use codecs::testing::Broken;
     use documents::catalog::find;
+    use doubles::Broken;
 
     fn small() -> Vec<Document> {
         let (documents, notes) =

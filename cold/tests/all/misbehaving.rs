@@ -69,7 +69,7 @@ fn sampler(watch: Watch) -> Sampler {
 
 fn run_all(name: &str, watch: Watch) {
     let dir = tmp(name);
-    let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let child = common::test_child();
     // (the hang is timed out by a sampler of its own, below: a child that never ends meets any
     // timeout, so a short one decides nothing that noise could)
     let behaviours = [
@@ -197,7 +197,7 @@ fn a_daemon_in_a_session_of_its_own_spoils_no_later_sample_and_dies() {
 
 fn left_behind(name: &str, behaviour: &str) {
     let dir = tmp(name);
-    let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let child = common::test_child();
     let mut jobs = vec![job(0, behaviour, &child)];
     // Later samples that run while the stray would still be writing, had it survived.
     jobs.extend((1..30).map(|i| job(i, "ok", &child)));
@@ -225,7 +225,7 @@ fn a_flood_of_output_is_cut_while_written() {
         return;
     }
     let dir = tmp("flood");
-    let child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let child = common::test_child();
     let jobs = vec![job(0, "flood", &child), job(1, "ok", &child)];
     let mut sampler = sampler(Watch::Auto);
     let mut writer = SamplesWriter::open(&dir).unwrap();

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Builds the spawner, the children, the analysis binary and the allocation counter beside the
-/// runner, once per test process.
+/// Builds the spawner, the children, the analysis binary, the test doubles and the allocation
+/// counter beside the runner, once per test process.
 pub fn build_beside_runner() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -15,7 +15,8 @@ pub fn build_beside_runner() {
         let mut build = Command::new(env!("CARGO"));
         build
             .args([
-                "build", "-p", "spawner", "-p", "children", "-p", "analysis", "--bins",
+                "build", "-p", "spawner", "-p", "children", "-p", "analysis", "-p", "doubles",
+                "--bins",
             ])
             .args(["-p", "alloc-phases", "--lib"])
             .arg("--manifest-path")
@@ -38,6 +39,11 @@ pub fn beside_runner(name: &str) -> PathBuf {
         .parent()
         .expect("the runner has a folder")
         .join(name)
+}
+
+/// The test child (crates/doubles) beside the runner.
+pub fn test_child() -> PathBuf {
+    beside_runner("test-child")
 }
 
 /// The spawner beside the runner.
@@ -65,7 +71,7 @@ pub fn stand_ins(dir: &Path, stamps: &str, extra: &[String]) -> Vec<String> {
     let real = beside_runner("");
     let folder = dir.join("stand-ins");
     std::fs::create_dir_all(&folder).unwrap();
-    let test_child = PathBuf::from(env!("CARGO_BIN_EXE_test-child"));
+    let test_child = test_child();
     for entry in std::fs::read_dir(&real).unwrap() {
         let name = entry.unwrap().file_name();
         if name.to_string_lossy().starts_with("child-") {
