@@ -52,11 +52,16 @@ final class Codecs {
                     default: throw new IllegalArgumentException("no library with the seed's adapters for codec `" + id + "`");
                 }
             }
+            return child().library();
+        }
+
+        /** The cold child's model and library sides (own mode), as the child's main makes them. */
+        Harness.Child child() {
             switch (id) {
-                case "gson": return new thaw.jvm.gson.GsonChild().library();
-                case "jackson": return new thaw.jvm.jackson.JacksonChild().library();
-                case "fory": return new thaw.jvm.fory.ForyChild().library();
-                case "kotlinx": return new thaw.jvm.kotlinx.KotlinxChild().library();
+                case "gson": return new thaw.jvm.gson.GsonChild();
+                case "jackson": return new thaw.jvm.jackson.JacksonChild();
+                case "fory": return new thaw.jvm.fory.ForyChild();
+                case "kotlinx": return new thaw.jvm.kotlinx.KotlinxChild();
                 default: throw new IllegalArgumentException("no library for codec `" + id + "`");
             }
         }
