@@ -18,7 +18,7 @@ open and close its timed call).
     scripts/jvm-single-shot.py --inputs results/cold/jvm-own/fixtures [--rounds 30] [--libs gson]
         [--classes]
 """
-import argparse, json, os, random, statistics, subprocess, sys, tempfile, tomllib
+import argparse, json, os, random, statistics, subprocess, sys, tempfile
 
 import jvm_first_call  # noqa: E402  (the runtime's JDK and flags, and the class-load log's lines)
 
@@ -31,20 +31,12 @@ def programs(root, a):
     jvm, java, flags = jvm_first_call.runtime(root)
     build = a.build or os.path.join(root, "target", "external", "jvm")
     jar = a.jar or os.path.join(root, "target", "warm-jvm", "benchmarks.jar")
-    doc, tree = (os.path.join(a.inputs, "users-2kb" + e) for e in (".json", ".tree.txt"))
-    for path, how in ((doc, "--inputs"), (tree, "--inputs"), (jar, "scripts/warm-jvm.sh")):
-        if not os.path.exists(path):
-            sys.exit(f"no {path}: see {how} in this script's help")
-    libs = [x for x in a.libs.split(",") if x]
-    if any(x not in LIBS for x in libs) or a.rounds < 1:
-        sys.exit(f"--libs: valid are {', '.join(LIBS)}; --rounds: at least 1")
+    if not os.path.exists(jar):
+        sys.exit(f"no {jar}: build it with scripts/warm-jvm.sh (see this script's help)")
+    doc, tree, libs = jvm_first_call.inputs_and_libs(a.inputs, a)
     out = {}
     for lib in libs:
-        codec = tomllib.load(open(os.path.join(jvm, f"codec-{lib}.toml"), "rb"))
-        cp_file = os.path.join(build, "classpath", codec["classpath"] + ".txt")
-        if not os.path.exists(cp_file):
-            sys.exit(f"no {cp_file}: build the JVM children (a `cold run --codecs jvm`)")
-        cp = open(cp_file).read().strip()
+        codec, cp = jvm_first_call.child_of(jvm, build, lib)
         for op in OPS:
             inp = doc if op == "de" else tree
             out[(lib, op, "child")] = ([java] + flags + ["{log}", "-cp", cp, codec["class"], "--op", op,

@@ -36,10 +36,8 @@ def runtime(root):
     return jvm, program, flags
 
 
-def programs(root, a):
-    jvm, java, flags = runtime(root)
-    build = a.build or os.path.join(root, "target", "external", "jvm")
-    inputs = a.inputs or os.path.join(root, "results", "cold", "latest", "fixtures")
+def inputs_and_libs(inputs, a):
+    """users-2kb's document and neutral tree in `inputs`, and the libraries --libs asks for."""
     doc, tree = (os.path.join(inputs, "users-2kb" + e) for e in (".json", ".tree.txt"))
     for path in (doc, tree):
         if not os.path.exists(path):
@@ -47,13 +45,26 @@ def programs(root, a):
     libs = [x for x in a.libs.split(",") if x]
     if any(x not in LIBS for x in libs) or a.rounds < 1:
         sys.exit(f"--libs: valid are {', '.join(LIBS)}; --rounds: at least 1")
+    return doc, tree, libs
+
+
+def child_of(jvm, build, codec_id):
+    """A JVM codec's description (runtimes/jvm/codec-<id>.toml) and its child's class path."""
+    codec = tomllib.load(open(os.path.join(jvm, f"codec-{codec_id}.toml"), "rb"))
+    cp_file = os.path.join(build, "classpath", codec["classpath"] + ".txt")
+    if not os.path.exists(cp_file):
+        sys.exit(f"no {cp_file}: build the JVM children (a `cold run --codecs {codec_id}`)")
+    return codec, open(cp_file).read().strip()
+
+
+def programs(root, a):
+    jvm, java, flags = runtime(root)
+    build = a.build or os.path.join(root, "target", "external", "jvm")
+    inputs = a.inputs or os.path.join(root, "results", "cold", "latest", "fixtures")
+    doc, tree, libs = inputs_and_libs(inputs, a)
     out = {}
     for lib in libs:
-        codec = tomllib.load(open(os.path.join(jvm, f"codec-{lib}-common.toml"), "rb"))
-        cp_file = os.path.join(build, "classpath", codec["classpath"] + ".txt")
-        if not os.path.exists(cp_file):
-            sys.exit(f"no {cp_file}: build the JVM children (a `cold run --codecs jvm-common`)")
-        cp = open(cp_file).read().strip()
+        codec, cp = child_of(jvm, build, f"{lib}-common")
         child, minimal = codec["class"], codec["class"].replace("Child", "Minimal")
         for op in OPS:
             inp = doc if op == "de" else tree
