@@ -17,7 +17,7 @@
 # Then the ladder: the minimal spawner again with thaw's steps added one at a time (its options,
 # documented in minimal-spawner.c: -g own process group, -o memfd thaw's capture files, -p the
 # wait on a pidfd, -r the rest of Rust's Command::spawn, -s a separate spawner process asked over
-# a pipe), in the same rounds; printed as a table of each rung's median, its increment over the
+# a pipe), in the same rounds, every rung interleaved sample by sample (-l); printed as a table of each rung's median, its increment over the
 # rung below, and the remainder thaw - top rung; then each step alone, over the minimal spawner.
 #
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
@@ -126,15 +126,16 @@ for round in $(seq 1 "$rounds"); do
   minimal+=("$m_ns"); minimal_thaw+=("$t_ns")
   awk -v r="$round" -v d="$d_ns" -v c="$c_ns" -v h="$h_ns" -v m="$m_ns" -v t="$t_ns" -v p="$p_ns" -v q="$hp_ns" \
     'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, m / 1e3, t / 1e3, p / 1e3, q / 1e3 }'
-  # The ladder in the same round (its first rung is the minimal spawner above), then each step
-  # alone; one median per line in $work/rung-K and $work/alone-K.
-  echo "$m_ns" >>"$work/rung-0"
+  # The ladder in the same round, its rungs interleaved sample by sample (minimal-spawner -l: a
+  # drift of the machine's speed reaches every rung alike, where separate runs per rung cannot
+  # resolve steps of a few microseconds), then each step alone; one median per line in
+  # $work/rung-K and $work/alone-K.
+  mapfile -t ladder < <(run_minimal "$work/direct-$round" -l)
+  [ "${#ladder[@]}" -eq "${#rung_opts[@]}" ] || { echo "bench-harness: minimal-spawner -l gave ${#ladder[@]} rungs" >&2; exit 1; }
   line="ladder"
-  for k in $(seq 1 $((${#rung_opts[@]} - 1))); do
-    # shellcheck disable=SC2086 # the options are words
-    ns="$(run_minimal "$work/direct-$round" ${rung_opts[$k]})"
-    echo "$ns" >>"$work/rung-$k"
-    line="$line $(awk -v n="$ns" 'BEGIN { printf "%.1f", n / 1e3 }')"
+  for k in "${!ladder[@]}"; do
+    echo "${ladder[$k]}" >>"$work/rung-$k"
+    line="$line $(awk -v n="${ladder[$k]}" 'BEGIN { printf "%.1f", n / 1e3 }')"
   done
   line="$line | alone"
   for k in "${!alone_opts[@]}"; do
@@ -171,9 +172,10 @@ for k in "${!rung_opts[@]}"; do
     else printf "%-30s %12.1f %+12.1f\n", name, v / 1e3, (v - p) / 1e3 }'
   prev="$v"
 done
-awk -v d="$d_all" -v top="$prev" -v m="$m_all" 'BEGIN {
+base="$(median <"$work/rung-0")"
+awk -v d="$d_all" -v top="$prev" -v m="$base" 'BEGIN {
   printf "%-30s %12.1f %+12.1f   (thaw - top rung: the remainder)\n", "thaw (cold run)", d / 1e3, (d - top) / 1e3
-  printf "thaw - minimal %+.1f us, of which the rungs %+.1f us and the remainder %+.1f us\n", (d - m) / 1e3, (top - m) / 1e3, (d - top) / 1e3 }'
+  printf "thaw - the ladder'"'"'s minimal %+.1f us, of which the rungs %+.1f us and the remainder %+.1f us\n", (d - m) / 1e3, (top - m) / 1e3, (d - top) / 1e3 }'
 printf '\n%-30s %12s %12s\n' "each step alone" "median (us)" "over min. (us)"
 for k in "${!alone_opts[@]}"; do
   v="$(median <"$work/alone-$k")"
