@@ -17,12 +17,14 @@
 # Then the ladder: the minimal spawner again with thaw's steps added one at a time (its options,
 # documented in minimal-spawner.c: -g own process group, -o memfd thaw's capture files, -p the
 # wait on a pidfd, -r the rest of Rust's Command::spawn, -s a separate spawner process asked over
-# a pipe), in the same rounds, every rung interleaved sample by sample (-l); printed as a table of each rung's median, its increment over the
+# a pipe), in the same rounds, every rung interleaved sample by sample (-l) and thaw's runner in
+# turn with the ladder by chunks of 20 samples; printed as a table of each rung's median, its increment over the
 # rung below, and the remainder thaw - top rung; then each step alone, over the minimal spawner.
 #
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
 #   THAW_HARNESS_CPU=0 scripts/bench-harness.sh   pin to CPU 0 (default: the last CPU)
+#   THAW_HARNESS_CHUNK=10 scripts/bench-harness.sh  thaw and the ladder in turn by 10 samples (20)
 #
 # Needs hyperfine on PATH (Debian: apt-get install -y hyperfine; elsewhere: cargo install
 # hyperfine). Everything it writes goes to a temporary folder, removed at the end.
@@ -40,6 +42,7 @@ samples="${THAW_HARNESS_SAMPLES:-200}"
 fixture="${THAW_HARNESS_FIXTURE:-users-2kb}"
 op="${THAW_HARNESS_OP:-de}"
 cpu="${THAW_HARNESS_CPU:-$(($(nproc) - 1))}"
+chunk="${THAW_HARNESS_CHUNK:-20}"
 if ! command -v taskset >/dev/null 2>&1; then
   echo "bench-harness: needs taskset on PATH for the pinned rounds (Debian: util-linux)" >&2
   exit 2
@@ -128,15 +131,23 @@ for round in $(seq 1 "$rounds"); do
     'BEGIN { printf "%-6s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n", r, d / 1e3, c / 1e3, h / 1e3, m / 1e3, t / 1e3, p / 1e3, q / 1e3 }'
   # The ladder in the same round, its rungs interleaved sample by sample (minimal-spawner -l: a
   # drift of the machine's speed reaches every rung alike, where separate runs per rung cannot
-  # resolve steps of a few microseconds), then each step alone; one median per line in
-  # $work/rung-K and $work/alone-K.
-  mapfile -t ladder < <(run_minimal "$work/direct-$round" -l)
-  [ "${#ladder[@]}" -eq "${#rung_opts[@]}" ] || { echo "bench-harness: minimal-spawner -l gave ${#ladder[@]} rungs" >&2; exit 1; }
-  line="ladder"
-  for k in "${!ladder[@]}"; do
-    echo "${ladder[$k]}" >>"$work/rung-$k"
-    line="$line $(awk -v n="${ladder[$k]}" 'BEGIN { printf "%.1f", n / 1e3 }')"
+  # resolve steps of a few microseconds), and thaw beside it: chunks of $chunk samples of each in
+  # turn, so that thaw and the ladder are never further apart than one chunk; one median per
+  # chunk in $work/rung-K, thaw's walls in $work/thaw-beside, each step alone in $work/alone-K.
+  for c in $(seq 1 $(((samples + chunk - 1) / chunk))); do
+    "$bin/cold" run --codecs noop --ops "$op" --batches 1 --samples "$chunk" --fixture "$fixture" \
+      --out "$work/beside-$round-$c" >"$work/beside.log" 2>&1 || { cat "$work/beside.log" >&2; exit 1; }
+    wall_ns "$work/beside-$round-$c/samples.csv" >>"$work/thaw-beside"
+    mapfile -t ladder < <(samples="$chunk" run_minimal "$work/direct-$round" -l)
+    [ "${#ladder[@]}" -eq "${#rung_opts[@]}" ] \
+      || { echo "bench-harness: minimal-spawner -l gave ${#ladder[@]} rungs" >&2; exit 1; }
+    for k in "${!ladder[@]}"; do echo "${ladder[$k]}" >>"$work/rung-$k"; done
   done
+  line="ladder"
+  for k in "${!rung_opts[@]}"; do
+    line="$line $(median <"$work/rung-$k" | awk '{ printf "%.1f", $1 / 1e3 }')"
+  done
+  line="$line thaw $(median <"$work/thaw-beside" | awk '{ printf "%.1f", $1 / 1e3 }')"
   line="$line | alone"
   for k in "${!alone_opts[@]}"; do
     # shellcheck disable=SC2086
@@ -163,7 +174,7 @@ awk -v d="$d_all" -v c="$c_all" -v h="$h_all" -v m="$m_all" -v t="$t_all" -v p="
 
 # The ladder: each rung's median over the rounds, its increment over the rung below, and what is
 # left between thaw and the top rung.
-printf '\n%-30s %12s %12s\n' "ladder (median of rounds)" "median (us)" "step (us)"
+printf '\n%-30s %12s %12s\n' "ladder (median of chunks)" "median (us)" "step (us)"
 prev=""
 for k in "${!rung_opts[@]}"; do
   v="$(median <"$work/rung-$k")"
@@ -173,8 +184,9 @@ for k in "${!rung_opts[@]}"; do
   prev="$v"
 done
 base="$(median <"$work/rung-0")"
-awk -v d="$d_all" -v top="$prev" -v m="$base" 'BEGIN {
-  printf "%-30s %12.1f %+12.1f   (thaw - top rung: the remainder)\n", "thaw (cold run)", d / 1e3, (d - top) / 1e3
+beside="$(median <"$work/thaw-beside")"
+awk -v d="$beside" -v top="$prev" -v m="$base" 'BEGIN {
+  printf "%-30s %12.1f %+12.1f   (thaw beside the ladder - top rung: the remainder)\n", "thaw (cold run)", d / 1e3, (d - top) / 1e3
   printf "thaw - the ladder'"'"'s minimal %+.1f us, of which the rungs %+.1f us and the remainder %+.1f us\n", (d - m) / 1e3, (top - m) / 1e3, (d - top) / 1e3 }'
 printf '\n%-30s %12s %12s\n' "each step alone" "median (us)" "over min. (us)"
 for k in "${!alone_opts[@]}"; do
