@@ -10,6 +10,7 @@ use super::chart_data::{
 use super::format;
 use super::model::Report;
 use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY};
+use crate::analyze::cells::CellKey;
 use crate::analyze::coldwarm::Scenario;
 use schema::phases::Phase;
 
@@ -24,14 +25,7 @@ fn jitter(i: usize) -> f64 {
 /// Strip plot of init_plus_ops: one band per codec, one column per batch, log y.
 pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let codecs = codecs_by_cost(report, s);
-    let mut batches: Vec<u32> = report
-        .strips
-        .keys()
-        .filter(|k| s.holds(k))
-        .map(|k| k.batch)
-        .collect();
-    batches.sort_unstable();
-    batches.dedup();
+    let batches = strip_batches(report, s);
     let values = report
         .strips
         .iter()
@@ -78,17 +72,7 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
             let Some(key) = key else { continue };
             let cx = x0 + (bi as f64 + 0.5) * sub;
             let color = BATCH_COLORS[bi % BATCH_COLORS.len()];
-            for (i, &v) in report.strips[key].iter().enumerate() {
-                svg.circle(cx + jitter(i) * sub * 0.6, y.map(v), 1.7, color, 0.35);
-            }
-            if let Some(d) = report.cell(key).and_then(|c| c.init_plus_ops.as_ref()) {
-                let py = y.map(d.median);
-                svg.line(
-                    (cx - sub * 0.38, py),
-                    (cx + sub * 0.38, py),
-                    Stroke::solid("#111", 2.0),
-                );
-            }
+            draw_strip(&mut svg, report, key, (cx, sub), color, &y);
         }
         svg.text(
             (x0 + band / 2.0, height - bottom + 14.0),
@@ -97,6 +81,53 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
         );
     }
     svg.axes((left, top), (width - right, height - bottom));
+    batch_legend(&mut svg, &batches, left);
+    let title = format!(
+        "init_plus_ops samples, {} {} ({})",
+        s.fixture, s.op, s.variant
+    );
+    Some(svg.finish(&title))
+}
+
+/// The batches of scenario `s` that have strips, smallest first.
+fn strip_batches(report: &Report, s: &Scenario) -> Vec<u32> {
+    let mut batches: Vec<u32> = report
+        .strips
+        .keys()
+        .filter(|k| s.holds(k))
+        .map(|k| k.batch)
+        .collect();
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+}
+
+/// One cell's strip in its column (centred at `cx`, `sub` wide): its samples as jittered
+/// points, and its median as a bar.
+fn draw_strip(
+    svg: &mut Svg,
+    report: &Report,
+    key: &CellKey,
+    (cx, sub): (f64, f64),
+    color: &str,
+    y: &LogScale,
+) {
+    for (i, &v) in report.strips[key].iter().enumerate() {
+        svg.circle(cx + jitter(i) * sub * 0.6, y.map(v), 1.7, color, 0.35);
+    }
+    if let Some(d) = report.cell(key).and_then(|c| c.init_plus_ops.as_ref()) {
+        let py = y.map(d.median);
+        svg.line(
+            (cx - sub * 0.38, py),
+            (cx + sub * 0.38, py),
+            Stroke::solid("#111", 2.0),
+        );
+    }
+}
+
+/// The strip chart's legend along its top, from `left`: each batch's colour, then the median's
+/// bar.
+fn batch_legend(svg: &mut Svg, batches: &[u32], left: f64) {
     let mut lx = left;
     for (bi, b) in batches.iter().enumerate() {
         svg.circle(
@@ -116,11 +147,6 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
         "median",
         Font::new("start", 12.0, "#222"),
     );
-    let title = format!(
-        "init_plus_ops samples, {} {} ({})",
-        s.fixture, s.op, s.variant
-    );
-    Some(svg.finish(&title))
 }
 
 /// The colour of each phase, in [`Phase::ALL`]'s order.
