@@ -11,7 +11,7 @@ use super::format;
 use super::model::Report;
 use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY};
 use crate::analyze::cells::CellKey;
-use crate::analyze::coldwarm::Scenario;
+use crate::analyze::coldwarm::{CostCurve, Scenario};
 use schema::phases::Phase;
 
 const BATCH_COLORS: [&str; 6] = [
@@ -338,28 +338,49 @@ pub(crate) fn cost(report: &Report, s: &Scenario) -> Option<String> {
             &c.codec,
         );
     }
-    if let Some(r) = &report.reference {
-        for b in report
-            .break_evens
-            .iter()
-            .filter(|b| &b.scenario == s && (&b.a == r || &b.b == r))
-        {
-            let Some(rc) = curves.iter().find(|c| &c.codec == r) else {
+    ring_break_evens(&mut svg, report, s, &curves, x_hi, (&x, &y));
+    let ly = top + 16.0 + series.len() as f64 * 18.0;
+    cold_warm_legend(&mut svg, report, (width - right + 14.0, ly));
+    let title = format!("cumulative cost, {} {} ({})", s.fixture, s.op, s.variant);
+    Some(svg.finish(&title))
+}
+
+/// Rings on the reference's cost curve where scenario `s`'s break-evens with it lie (up to
+/// `x_hi` operations).
+fn ring_break_evens(
+    svg: &mut Svg,
+    report: &Report,
+    s: &Scenario,
+    curves: &[&CostCurve],
+    x_hi: f64,
+    (x, y): (&LogScale, &LogScale),
+) {
+    let Some(r) = &report.reference else {
+        return;
+    };
+    for b in report
+        .break_evens
+        .iter()
+        .filter(|b| &b.scenario == s && (&b.a == r || &b.b == r))
+    {
+        let Some(rc) = curves.iter().find(|c| &c.codec == r) else {
+            continue;
+        };
+        for cr in &b.crossings {
+            let n = cr.n as f64;
+            if n > x_hi {
                 continue;
-            };
-            for cr in &b.crossings {
-                let n = cr.n as f64;
-                if n > x_hi {
-                    continue;
-                }
-                if let Some(v) = rc.cost(n) {
-                    svg.ring(x.map(n), y.map(v), 6.0, "#111");
-                }
+            }
+            if let Some(v) = rc.cost(n) {
+                svg.ring(x.map(n), y.map(v), 6.0, "#111");
             }
         }
     }
-    let ly = top + 16.0 + series.len() as f64 * 18.0;
-    let lx = width - right + 14.0;
+}
+
+/// The cost chart's legend below the codecs' (from (`lx`, `ly`)): the measured line, the
+/// dashed warm extension and, with a reference, the break-even's ring.
+fn cold_warm_legend(svg: &mut Svg, report: &Report, (lx, ly): (f64, f64)) {
     svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid("#555", 2.0));
     svg.text(
         (lx + 28.0, ly + 4.0),
@@ -385,8 +406,6 @@ pub(crate) fn cost(report: &Report, s: &Scenario) -> Option<String> {
             Font::new("start", 11.0, "#444"),
         );
     }
-    let title = format!("cumulative cost, {} {} ({})", s.fixture, s.op, s.variant);
-    Some(svg.finish(&title))
 }
 
 /// Each codec's cumulative cost relative to the reference's, C(n) / C_ref(n), against n (both
@@ -415,39 +434,7 @@ pub(crate) fn relative(report: &Report, s: &Scenario) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo / 1.05, y_hi * 1.05, height - bottom, top);
-    svg.x_grid(
-        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
-        (top, height - bottom),
-    );
-    let ratio_label = |t: f64| {
-        format!(
-            "{}×",
-            format::sig3(t).trim_end_matches('0').trim_end_matches('.')
-        )
-    };
-    svg.y_grid(
-        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
-        (left, width - right),
-    );
-    let one = y.map(1.0);
-    svg.line(
-        (left, one),
-        (width - right, one),
-        Stroke::solid("#111", 1.5),
-    );
-    svg.text(
-        (width - right - 4.0, one - 5.0),
-        &format!("{refname} = 1"),
-        Font::new("end", 11.0, "#111"),
-    );
-    svg.axes((left, top), (width - right, height - bottom));
-    svg.axis_titles(
-        (left, top),
-        (width - right, height - bottom),
-        height,
-        "operations in one process (log scale)",
-        &format!("cost / {refname} cost (log scale)"),
-    );
+    ratio_grid(&mut svg, (&x, &y), refname, (left, right, top, bottom));
     sort_by_final_value(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
@@ -484,6 +471,50 @@ pub(crate) fn relative(report: &Report, s: &Scenario) -> Option<String> {
         s.fixture, s.op, s.variant
     );
     Some(svg.finish(&title))
+}
+
+/// The relative chart's frame inside its margins (left, right, top, bottom): the grids, the
+/// reference's line at 1, the axes and their titles.
+fn ratio_grid(
+    svg: &mut Svg,
+    (x, y): (&LogScale, &LogScale),
+    refname: &str,
+    (left, right, top, bottom): (f64, f64, f64, f64),
+) {
+    let (width, height) = (svg.width, svg.height);
+    svg.x_grid(
+        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
+        (top, height - bottom),
+    );
+    let ratio_label = |t: f64| {
+        format!(
+            "{}×",
+            format::sig3(t).trim_end_matches('0').trim_end_matches('.')
+        )
+    };
+    svg.y_grid(
+        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
+        (left, width - right),
+    );
+    let one = y.map(1.0);
+    svg.line(
+        (left, one),
+        (width - right, one),
+        Stroke::solid("#111", 1.5),
+    );
+    svg.text(
+        (width - right - 4.0, one - 5.0),
+        &format!("{refname} = 1"),
+        Font::new("end", 11.0, "#111"),
+    );
+    svg.axes((left, top), (width - right, height - bottom));
+    svg.axis_titles(
+        (left, top),
+        (width - right, height - bottom),
+        height,
+        "operations in one process (log scale)",
+        &format!("cost / {refname} cost (log scale)"),
+    );
 }
 
 /// A cost curve, solid up to `last_measured` operations (the cold medians) and dashed beyond
