@@ -277,7 +277,6 @@ fn unfinished(parts: &[Part], shards: &[Shard]) -> Vec<String> {
             ));
         }
     }
-
     warnings
 }
 
