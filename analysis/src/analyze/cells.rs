@@ -267,10 +267,6 @@ fn summarize_cell(
     opts: StatOptions,
 ) -> CellSummary {
     let ok = cell.ok_count();
-    let mut failures = BTreeMap::new();
-    for s in cell.statuses.iter().filter(|s| !s.is_ok()) {
-        *failures.entry(s.name().to_string()).or_insert(0) += 1;
-    }
     let seed = cell_seed(key, opts.seed);
     let headline = Span::InitPlusOps.values(measure, cell);
     let keeping = |values: &[f64], stream: u64| match describe_keeping_resamples(
@@ -297,15 +293,6 @@ fn summarize_cell(
         && Phase::LIBRARY
             .iter()
             .all(|p| phases.get(p).is_some_and(Spread::identical));
-    let (blocks, values): (Vec<f64>, Vec<f64>) = cell
-        .ok()
-        .filter_map(|i| {
-            let v = Span::InitPlusOps.value(measure, cell, i)?;
-            Some((f64::from(cell.blocks[i]), v as f64))
-        })
-        .unzip();
-    let mut seen = std::collections::HashSet::new();
-    let duplicate_blocks = cell.ok().filter(|&i| !seen.insert(cell.blocks[i])).count();
     let init_plus_ops_half_width = init_plus_ops
         .as_ref()
         .and_then(|d| relative_half_width(d.median, d.interval()?));
@@ -316,7 +303,7 @@ fn summarize_cell(
         planned,
         ok,
         failed: cell.len() - ok,
-        failures,
+        failures: failures_of(cell),
         init_plus_ops,
         init_plus_ops_half_width,
         process,
@@ -328,20 +315,50 @@ fn summarize_cell(
         sys_us: whole(Whole::SysUs),
         hwm_kib: whole(Whole::HwmKib),
         maxrss_kib: whole(Whole::MaxrssKib),
-        evicted: {
-            let told: Vec<bool> = cell.ok().filter_map(|i| cell.evicted[i]).collect();
-            (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
-        },
+        evicted: evicted_of(cell),
         minflt: whole(Whole::Minflt),
         majflt: whole(Whole::Majflt),
         library_minflt: whole(Whole::LibraryMinflt),
         library_majflt: whole(Whole::LibraryMajflt),
         faults: fault_medians(cell),
-        drift: spearman(&blocks, &values),
-        duplicate_blocks,
+        drift: drift_of(measure, cell),
+        duplicate_blocks: duplicate_blocks(cell),
         boot_medians,
         process_boot,
     }
+}
+
+/// The cell's failed samples counted by status.
+fn failures_of(cell: &CellSamples) -> BTreeMap<String, usize> {
+    let mut failures = BTreeMap::new();
+    for s in cell.statuses.iter().filter(|s| !s.is_ok()) {
+        *failures.entry(s.name().to_string()).or_insert(0) += 1;
+    }
+    failures
+}
+
+/// With `--cold-cache`: how many ok samples were fully evicted, of those that say.
+fn evicted_of(cell: &CellSamples) -> Option<(usize, usize)> {
+    let told: Vec<bool> = cell.ok().filter_map(|i| cell.evicted[i]).collect();
+    (!told.is_empty()).then(|| (told.iter().filter(|&&e| e).count(), told.len()))
+}
+
+/// Drift: Spearman's ρ of the ok samples' init_plus_ops against their block.
+fn drift_of(measure: Measure, cell: &CellSamples) -> Option<Spearman> {
+    let (blocks, values): (Vec<f64>, Vec<f64>) = cell
+        .ok()
+        .filter_map(|i| {
+            let v = Span::InitPlusOps.value(measure, cell, i)?;
+            Some((f64::from(cell.blocks[i]), v as f64))
+        })
+        .unzip();
+    spearman(&blocks, &values)
+}
+
+/// How many ok samples are in a block that already holds one of this cell's.
+fn duplicate_blocks(cell: &CellSamples) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    cell.ok().filter(|&i| !seen.insert(cell.blocks[i])).count()
 }
 
 #[cfg(test)]

@@ -177,6 +177,33 @@ pub(crate) fn across(
     level: f64,
     alpha: f64,
 ) -> AcrossReport {
+    let mut ratios = if machines.several() {
+        ratios_by_machine(grouped, &machines, contrasts, level)
+    } else {
+        Vec::new()
+    };
+    judge_disagreement(&mut ratios, alpha);
+    let floor_walls = floor_walls(grouped, &machines, floors);
+    let detection = match probe_floor {
+        Some(floor) => detection(grouped, &machines, probe, floor),
+        None => Vec::new(),
+    };
+    AcrossReport {
+        machines,
+        ratios,
+        floor_walls,
+        detection,
+    }
+}
+
+/// Each contrast against the reference on each machine alone (paired within its blocks there),
+/// beside the pooled one, with the machines' heterogeneity (Cochran's Q).
+fn ratios_by_machine(
+    grouped: &Grouped,
+    machines: &Machines,
+    contrasts: &[ContrastRow],
+    level: f64,
+) -> Vec<AcrossMachines> {
     let span = Span::InitPlusOps;
     let n = machines.0.len();
     let split = |blocks: Vec<(u32, f64)>| {
@@ -188,33 +215,34 @@ pub(crate) fn across(
         }
         by
     };
-    let mut ratios: Vec<AcrossMachines> = if machines.several() {
-        par_map(contrasts, |row| {
-            let (r, c) = (
-                split(grouped.by_block(&row.against, span)),
-                split(grouped.by_block(&row.key, span)),
-            );
-            let per: Vec<Option<PairedContrast>> = (0..n)
-                .map(|m| log_ratio_contrast(&pair(&r[m], &c[m]), level))
-                .collect();
-            let estimates: Vec<(f64, f64)> = per
-                .iter()
-                .flatten()
-                .filter_map(|x| Some((x.ratio.ln(), log_se(x.interval?, x.achieved_level)?)))
-                .collect();
-            AcrossMachines {
-                key: row.key.clone(),
-                against: row.against.clone(),
-                machines: per,
-                pooled: row.contrast.clone(),
-                heterogeneity: cochran_q(&estimates),
-                p_holm: None,
-                disagree: false,
-            }
-        })
-    } else {
-        Vec::new()
-    };
+    par_map(contrasts, |row| {
+        let (r, c) = (
+            split(grouped.by_block(&row.against, span)),
+            split(grouped.by_block(&row.key, span)),
+        );
+        let per: Vec<Option<PairedContrast>> = (0..n)
+            .map(|m| log_ratio_contrast(&pair(&r[m], &c[m]), level))
+            .collect();
+        let estimates: Vec<(f64, f64)> = per
+            .iter()
+            .flatten()
+            .filter_map(|x| Some((x.ratio.ln(), log_se(x.interval?, x.achieved_level)?)))
+            .collect();
+        AcrossMachines {
+            key: row.key.clone(),
+            against: row.against.clone(),
+            machines: per,
+            pooled: row.contrast.clone(),
+            heterogeneity: cochran_q(&estimates),
+            p_holm: None,
+            disagree: false,
+        }
+    })
+}
+
+/// Holm-adjusts the heterogeneity tests' p-values across the comparisons that have one, and
+/// marks those below `alpha` as the machines disagreeing.
+fn judge_disagreement(ratios: &mut [AcrossMachines], alpha: f64) {
     let tested: Vec<usize> = (0..ratios.len())
         .filter(|&i| ratios[i].heterogeneity.is_some_and(|h| h.p.is_finite()))
         .collect();
@@ -226,23 +254,29 @@ pub(crate) fn across(
         ratios[i].p_holm = Some(p);
         ratios[i].disagree = p < alpha;
     }
+}
 
+/// The median wall time of each floor cell of the run on each machine.
+fn floor_walls(grouped: &Grouped, machines: &Machines, floors: &[CellKey]) -> Vec<PerMachine> {
     let wall = |key: &CellKey| {
         let cell = grouped.cells[key];
-        medians(grouped, &machines, key, &|i| {
+        medians(grouped, machines, key, &|i| {
             Span::Wall.value(grouped.measure, cell, i)
         })
     };
-    let floor_walls = floors
+    floors
         .iter()
         .filter(|k| grouped.cells.contains_key(*k))
         .map(|k| PerMachine {
             key: k.clone(),
             values: wall(k),
         })
-        .collect();
+        .collect()
+}
 
-    // the probe at its smallest batch in each fixture × op × variant, against its floor
+/// The price of CPU-feature detection on each machine: the probe's first operation over its
+/// floor's, at the probe's smallest batch in each fixture × op × variant.
+fn detection(grouped: &Grouped, machines: &Machines, probe: &str, floor: &str) -> Vec<PerMachine> {
     let mut smallest: BTreeMap<(&str, schema::Op, schema::Variant), &CellKey> = BTreeMap::new();
     for k in grouped.cells.keys().filter(|k| k.codec == probe) {
         let e = smallest
@@ -254,33 +288,24 @@ pub(crate) fn across(
     }
     let first_op = |key: &CellKey| {
         let cell = grouped.cells[key];
-        medians(grouped, &machines, key, &|i| {
+        medians(grouped, machines, key, &|i| {
             cell.get(Figure::time(Phase::FirstOp), i)
         })
     };
-    let detection = match probe_floor {
-        Some(floor) => smallest
-            .into_values()
-            .filter_map(|k| {
-                let f = k.with_codec(floor);
-                grouped.cells.contains_key(&f).then(|| PerMachine {
-                    key: k.clone(),
-                    values: first_op(k)
-                        .into_iter()
-                        .zip(first_op(&f))
-                        .map(|(a, b)| Some(a? - b?))
-                        .collect(),
-                })
+    smallest
+        .into_values()
+        .filter_map(|k| {
+            let f = k.with_codec(floor);
+            grouped.cells.contains_key(&f).then(|| PerMachine {
+                key: k.clone(),
+                values: first_op(k)
+                    .into_iter()
+                    .zip(first_op(&f))
+                    .map(|(a, b)| Some(a? - b?))
+                    .collect(),
             })
-            .collect(),
-        None => Vec::new(),
-    };
-    AcrossReport {
-        machines,
-        ratios,
-        floor_walls,
-        detection,
-    }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! machine the manifest records, read through `schema::run_folder::Manifest`, with its label.
 //! Only known fields are shown: a key a manifest adds that thaw does not know is not read.
 
-use schema::run_folder::Manifest;
+use schema::run_folder::{Counting, Manifest, Stopping};
 
 /// `items` joined by spaces, or `none`.
 fn words<T: ToString>(items: &[T]) -> String {
@@ -82,32 +82,36 @@ pub(crate) fn conditions(m: &Manifest) -> Vec<(String, String)> {
         ),
     ];
     if let Some(c) = &m.counting {
-        out.push((
-            "how the counts were taken",
-            format!(
-                "{} {} {}; allocations by {} (sha256 {})",
-                c.valgrind,
-                c.tool,
-                c.options.join(" "),
-                c.alloc_library,
-                c.alloc_library_sha256
-            ),
-        ));
+        out.push(("how the counts were taken", counting(c)));
     }
     if let Some(rule) = &s.stopping {
-        out.push((
-            "stopping rule",
-            format!(
-                "±{}% at {}%, {} to {} blocks, checked every {}",
-                rule.precision * 100.0,
-                rule.level * 100.0,
-                rule.min_blocks,
-                rule.max_blocks,
-                rule.check_every
-            ),
-        ));
+        out.push(("stopping rule", stopping_rule(rule)));
     }
     out.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+/// How a counted run's counts were taken: the tool and its options, and the allocation counter.
+fn counting(c: &Counting) -> String {
+    format!(
+        "{} {} {}; allocations by {} (sha256 {})",
+        c.valgrind,
+        c.tool,
+        c.options.join(" "),
+        c.alloc_library,
+        c.alloc_library_sha256
+    )
+}
+
+/// `cold run --precision`'s stopping rule: the precision, the level and the blocks.
+fn stopping_rule(rule: &Stopping) -> String {
+    format!(
+        "±{}% at {}%, {} to {} blocks, checked every {}",
+        rule.precision * 100.0,
+        rule.level * 100.0,
+        rule.min_blocks,
+        rule.max_blocks,
+        rule.check_every
+    )
 }
 
 #[cfg(test)]

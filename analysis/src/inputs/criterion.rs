@@ -85,88 +85,101 @@ pub(crate) fn load_criterion(root: &Path) -> Result<Option<(Vec<WarmEstimate>, V
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for new_dir in found {
-        let bpath = new_dir.join("benchmark.json");
-        let epath = new_dir.join("estimates.json");
-        if !bpath.is_file() || !epath.is_file() {
-            continue;
+        match bench(root, &new_dir) {
+            Ok(Some(estimate)) => out.push(estimate),
+            Ok(None) => {}
+            Err(note) => notes.push(format!("{note}; skipped")),
         }
-        let (b, e): (BenchmarkJson, EstimatesJson) = match (read_json(&bpath), read_json(&epath)) {
-            (Ok(b), Ok(e)) => (b, e),
-            (Err(why), _) | (_, Err(why)) => {
-                notes.push(format!("{why:#}; skipped"));
-                continue;
-            }
-        };
-        let m = &e.median;
-        let (lo, hi) = (
-            m.confidence_interval.lower_bound,
-            m.confidence_interval.upper_bound,
-        );
-        if ![m.point_estimate, lo, hi].iter().all(|v| plausible_ns(*v)) || lo > hi {
-            notes.push(format!(
-                "{}: the median {:e} ns [{lo:e}, {hi:e}] is not a time per operation (finite, \
-                 from {MIN_NS} ns to below {MAX_NS:e} ns, the interval in order); skipped",
-                epath.display(),
-                m.point_estimate
-            ));
-            continue;
-        }
-        let parts: Vec<&str> = b.full_id.split('/').collect();
-        let [fixture, op, codec] = parts[..] else {
-            notes.push(format!(
-                "criterion bench `{}` is not <fixture>/<op>/<codec>; skipped",
-                b.full_id
-            ));
-            continue;
-        };
-        let op = match Op::parse(op) {
-            Ok(op) => op,
-            Err(e) => {
-                notes.push(format!("criterion bench `{}`: {e}; skipped", b.full_id));
-                continue;
-            }
-        };
-        let first = new_dir
-            .strip_prefix(root)
-            .ok()
-            .and_then(|rel| rel.components().next())
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // Criterion names a bench's folder after its group (the fixture first); anything
-        // else in first place is the variant folder thaw puts above it.
-        let variant = if first.starts_with(fixture) {
-            None
-        } else {
-            match Variant::parse(&first) {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    notes.push(format!(
-                        "criterion folder {}: {e}; skipped",
-                        root.join(&first).display()
-                    ));
-                    continue;
-                }
-            }
-        };
-        out.push(WarmEstimate {
-            fixture: fixture.to_string(),
-            op,
-            codec: codec.to_string(),
-            variant,
-            median_ns: e.median.point_estimate,
-            lo_ns: e.median.confidence_interval.lower_bound,
-            hi_ns: e.median.confidence_interval.upper_bound,
-            criterion_samples: read_json::<SampleJson>(&new_dir.join("sample.json"))
-                .ok()
-                .map(|sample| sample.times.len()),
-            forks: None,
-            allocator: None,
-        });
     }
     out.sort_by(|a, b| {
         (&a.variant, &a.fixture, &a.op, &a.codec).cmp(&(&b.variant, &b.fixture, &b.op, &b.codec))
     });
     Ok(Some((out, notes)))
+}
+
+/// The estimate of the bench whose `new` folder (below `root`) is `new_dir`: `None` when
+/// criterion's benchmark.json and estimates.json are not both there, the reason when it is
+/// skipped.
+fn bench(root: &Path, new_dir: &Path) -> std::result::Result<Option<WarmEstimate>, String> {
+    let bpath = new_dir.join("benchmark.json");
+    let epath = new_dir.join("estimates.json");
+    if !bpath.is_file() || !epath.is_file() {
+        return Ok(None);
+    }
+    let (b, e): (BenchmarkJson, EstimatesJson) = match (read_json(&bpath), read_json(&epath)) {
+        (Ok(b), Ok(e)) => (b, e),
+        (Err(why), _) | (_, Err(why)) => return Err(format!("{why:#}")),
+    };
+    let m = &e.median;
+    let (lo, hi) = (
+        m.confidence_interval.lower_bound,
+        m.confidence_interval.upper_bound,
+    );
+    if ![m.point_estimate, lo, hi].iter().all(|v| plausible_ns(*v)) || lo > hi {
+        return Err(format!(
+            "{}: the median {:e} ns [{lo:e}, {hi:e}] is not a time per operation (finite, \
+             from {MIN_NS} ns to below {MAX_NS:e} ns, the interval in order)",
+            epath.display(),
+            m.point_estimate
+        ));
+    }
+    let (fixture, op, codec) = bench_cell(&b.full_id)?;
+    let variant = variant_of(root, new_dir, fixture)?;
+    Ok(Some(WarmEstimate {
+        fixture: fixture.to_string(),
+        op,
+        codec: codec.to_string(),
+        variant,
+        median_ns: e.median.point_estimate,
+        lo_ns: e.median.confidence_interval.lower_bound,
+        hi_ns: e.median.confidence_interval.upper_bound,
+        criterion_samples: read_json::<SampleJson>(&new_dir.join("sample.json"))
+            .ok()
+            .map(|sample| sample.times.len()),
+        forks: None,
+        allocator: None,
+    }))
+}
+
+/// The fixture, op and codec of a criterion bench id, `<fixture>/<op>/<codec>`.
+fn bench_cell(full_id: &str) -> std::result::Result<(&str, Op, &str), String> {
+    let parts: Vec<&str> = full_id.split('/').collect();
+    let [fixture, op, codec] = parts[..] else {
+        return Err(format!(
+            "criterion bench `{full_id}` is not <fixture>/<op>/<codec>"
+        ));
+    };
+    match Op::parse(op) {
+        Ok(op) => Ok((fixture, op, codec)),
+        Err(e) => Err(format!("criterion bench `{full_id}`: {e}")),
+    }
+}
+
+/// The variant of a bench of `fixture` in `new_dir`: the folder thaw puts above criterion's
+/// (`None` where criterion's own folder, named after the fixture first, is at the top).
+fn variant_of(
+    root: &Path,
+    new_dir: &Path,
+    fixture: &str,
+) -> std::result::Result<Option<Variant>, String> {
+    let first = new_dir
+        .strip_prefix(root)
+        .ok()
+        .and_then(|rel| rel.components().next())
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // Criterion names a bench's folder after its group (the fixture first); anything
+    // else in first place is the variant folder thaw puts above it.
+    if first.starts_with(fixture) {
+        return Ok(None);
+    }
+    match Variant::parse(&first) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) => Err(format!(
+            "criterion folder {}: {e}",
+            root.join(&first).display()
+        )),
+    }
 }
 
 /// The most thaw reads of one criterion JSON file (they are a few KB).

@@ -294,12 +294,14 @@ struct RawMetric {
     raw_data: Vec<Vec<Value>>,
 }
 
+/// What a JMH result file is, for the notes on one that is not.
+const SHAPE: &str = "JMH's JSON result format (-rf json): an array of results, each with \
+                     benchmark, mode, params and primaryMetric {score, scoreConfidence, \
+                     scoreUnit}";
+
 /// The cells of one file (average time preferred to throughput), with notes for what is skipped;
 /// `None` (and a note) when the file is not JMH's result format.
 fn read_file(path: &Path, text: &str, notes: &mut Vec<String>) -> Option<Vec<(Key, Candidate)>> {
-    const SHAPE: &str = "JMH's JSON result format (-rf json): an array of results, each with \
-                         benchmark, mode, params and primaryMetric {score, scoreConfidence, \
-                         scoreUnit}";
     let all: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -321,22 +323,8 @@ fn read_file(path: &Path, text: &str, notes: &mut Vec<String>) -> Option<Vec<(Ke
     // How many results had no interval, and how many one reaching zero or below.
     let mut stand_ins = [0usize; 2];
     for (i, item) in items.into_iter().enumerate() {
-        let what = item
-            .get("benchmark")
-            .and_then(Value::as_str)
-            .map(|b| format!("result {i} (`{}`)", b.escape_debug()))
-            .unwrap_or_else(|| format!("result {i}"));
-        let raw: RawResult = match serde_json::from_value(item) {
-            Ok(r) => r,
-            Err(e) => {
-                notes.push(format!(
-                    "{}: {what}: not a result of {SHAPE}: {e}; skipped",
-                    path.display()
-                ));
-                continue;
-            }
-        };
-        let (key, cand, stood_in) = match cell(&raw) {
+        let (what, raw) = parse_result(i, item);
+        let (key, cand, stood_in) = match raw.and_then(|raw| cell(&raw)) {
             Ok(c) => c,
             Err(why) => {
                 notes.push(format!("{}: {what}: {why}; skipped", path.display()));
@@ -361,6 +349,26 @@ fn read_file(path: &Path, text: &str, notes: &mut Vec<String>) -> Option<Vec<(Ke
             }
         }
     }
+    notes.extend(stand_in_notes(path, stand_ins));
+    Some(cells.into_iter().collect())
+}
+
+/// Result `i` of a file as JMH's result, and the words a note names it by (its benchmark, where
+/// it has one); the error says why it is not a result.
+fn parse_result(i: usize, item: Value) -> (String, std::result::Result<RawResult, String>) {
+    let what = item
+        .get("benchmark")
+        .and_then(Value::as_str)
+        .map(|b| format!("result {i} (`{}`)", b.escape_debug()))
+        .unwrap_or_else(|| format!("result {i}"));
+    let raw = serde_json::from_value(item).map_err(|e| format!("not a result of {SHAPE}: {e}"));
+    (what, raw)
+}
+
+/// A file's notes on the results whose measurement iterations' range stood in for JMH's
+/// interval, one per reason ([`StandIn`] indexes `stand_ins`).
+fn stand_in_notes(path: &Path, stand_ins: [usize; 2]) -> Vec<String> {
+    let mut notes = Vec::new();
     if stand_ins[StandIn::NoInterval as usize] > 0 {
         notes.push(format!(
             "{}: {} result(s) without a JMH interval (JMH gives none for fewer than 3 measurement \
@@ -379,7 +387,7 @@ fn read_file(path: &Path, text: &str, notes: &mut Vec<String>) -> Option<Vec<(Ke
             stand_ins[StandIn::ReachesZero as usize]
         ));
     }
-    Some(cells.into_iter().collect())
+    notes
 }
 
 fn mode_name(m: Mode) -> &'static str {
@@ -421,37 +429,8 @@ fn unit_seconds(label: &str) -> Option<f64> {
 /// for JMH's interval, if it did.
 fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>), String> {
     let (codec, op) = cell_of(&r.benchmark)?;
-    let mode = match r.mode.as_str() {
-        "thrpt" => Mode::Throughput,
-        "avgt" => Mode::AverageTime,
-        other => {
-            return Err(format!(
-                "mode `{}` is not one thaw reads (thrpt or avgt)",
-                other.escape_debug()
-            ))
-        }
-    };
-    let Some(fixture) = r.params.get(FIXTURE_PARAM) else {
-        return Err(format!(
-            "no `{FIXTURE_PARAM}` parameter (thaw's benches have that one)"
-        ));
-    };
-    if let Some(other) = r.params.keys().find(|k| *k != FIXTURE_PARAM) {
-        return Err(format!(
-            "parameter `{}` is not one of thaw's benches (they have `{FIXTURE_PARAM}` only)",
-            other.escape_debug()
-        ));
-    }
-    let fixture_ok = (1..=64).contains(&fixture.len())
-        && fixture
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c));
-    if !fixture_ok {
-        return Err(format!(
-            "fixture `{}` is not a fixture's name (1 to 64 of a-z, 0-9, `-`, `_`, `.`)",
-            fixture.escape_debug()
-        ));
-    }
+    let mode = mode_of(&r.mode)?;
+    let fixture = fixture_of(&r.params)?;
     let Some(version) = r.jdk_version.as_deref() else {
         return Err(
             "no jdkVersion (JMH writes the JDK that ran it; its major version is the \
@@ -465,34 +444,13 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
     }
     let m = &r.primary;
     let unit = m.score_unit.as_str();
-    let (per_op, secs) = match (mode, unit.split_once('/')) {
-        (Mode::Throughput, Some(("ops", t))) => (false, unit_seconds(t)),
-        (Mode::AverageTime, Some((t, "op"))) => (true, unit_seconds(t)),
-        _ => (false, None),
-    };
-    let Some(secs) = secs else {
-        return Err(format!(
-            "score unit `{}` is not one JMH writes for {} (ops/s, ops/ms, ops/us, ops/ns for \
-             thrpt; s/op, ms/op, us/op, ns/op for avgt)",
-            unit.escape_debug(),
-            mode_name(mode)
-        ));
-    };
+    let to_ns = ns_per_op(mode, unit, r.threads)?;
     let Some(score) = number(&m.score) else {
         return Err(format!("score `{}` is not a number", m.score));
     };
     if !(score.is_finite() && score > 0.0) {
         return Err(format!("score {score} is not a positive finite number"));
     }
-    let threads = f64::from(r.threads);
-    // A value in the score's unit as ns per operation (per thread, for throughput).
-    let to_ns = |v: f64| {
-        if per_op {
-            v * secs * 1e9
-        } else {
-            threads * secs * 1e9 / v
-        }
-    };
     let ns = to_ns(score);
     if !plausible_ns(ns) {
         return Err(format!(
@@ -502,41 +460,7 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
             super::MAX_NS
         ));
     }
-    let interval = match m.score_confidence.as_slice() {
-        [lo, hi] => match (number(lo), number(hi)) {
-            (Some(lo), Some(hi))
-                if lo.is_finite() && hi.is_finite() && lo <= score && score <= hi =>
-            {
-                if lo > 0.0 {
-                    Ok((lo, hi))
-                } else {
-                    Err(StandIn::ReachesZero)
-                }
-            }
-            _ => Err(StandIn::NoInterval),
-        },
-        _ => Err(StandIn::NoInterval),
-    };
-    let (interval, stood_in) = match interval {
-        Ok(i) => (i, None),
-        Err(why) => {
-            let all: Vec<f64> = m.raw_data.iter().flatten().filter_map(number).collect();
-            if all.is_empty() || !all.iter().all(|v| v.is_finite() && *v > 0.0) {
-                return Err(format!(
-                    "no usable interval (scoreConfidence {:?}) and no measurement iterations \
-                     (rawData) to stand in",
-                    m.score_confidence
-                ));
-            }
-            let lo = all.iter().copied().fold(f64::INFINITY, f64::min).min(score);
-            let hi = all
-                .iter()
-                .copied()
-                .fold(f64::NEG_INFINITY, f64::max)
-                .max(score);
-            ((lo, hi), Some(why))
-        }
-    };
+    let (interval, stood_in) = interval_of(m, score)?;
     // Throughput's interval is turned over: its high end is the shorter time.
     let (a, b) = (to_ns(interval.0), to_ns(interval.1));
     let (lo_ns, hi_ns) = if a <= b { (a, b) } else { (b, a) };
@@ -560,6 +484,117 @@ fn cell(r: &RawResult) -> std::result::Result<(Key, Candidate, Option<StandIn>),
         },
         stood_in,
     ))
+}
+
+/// The mode of a result's `mode`: average time or throughput, the two thaw reads.
+fn mode_of(mode: &str) -> std::result::Result<Mode, String> {
+    match mode {
+        "thrpt" => Ok(Mode::Throughput),
+        "avgt" => Ok(Mode::AverageTime),
+        other => Err(format!(
+            "mode `{}` is not one thaw reads (thrpt or avgt)",
+            other.escape_debug()
+        )),
+    }
+}
+
+/// The fixture of a result's parameters: its one parameter, checked to be a fixture's name.
+fn fixture_of(params: &BTreeMap<String, String>) -> std::result::Result<&String, String> {
+    let Some(fixture) = params.get(FIXTURE_PARAM) else {
+        return Err(format!(
+            "no `{FIXTURE_PARAM}` parameter (thaw's benches have that one)"
+        ));
+    };
+    if let Some(other) = params.keys().find(|k| *k != FIXTURE_PARAM) {
+        return Err(format!(
+            "parameter `{}` is not one of thaw's benches (they have `{FIXTURE_PARAM}` only)",
+            other.escape_debug()
+        ));
+    }
+    let fixture_ok = (1..=64).contains(&fixture.len())
+        && fixture
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c));
+    if !fixture_ok {
+        return Err(format!(
+            "fixture `{}` is not a fixture's name (1 to 64 of a-z, 0-9, `-`, `_`, `.`)",
+            fixture.escape_debug()
+        ));
+    }
+    Ok(fixture)
+}
+
+/// The conversion of a value in the score's unit to ns per operation (per thread, for
+/// throughput), or why the unit is not one JMH writes for the mode.
+fn ns_per_op(
+    mode: Mode,
+    unit: &str,
+    threads: u32,
+) -> std::result::Result<impl Fn(f64) -> f64, String> {
+    let (per_op, secs) = match (mode, unit.split_once('/')) {
+        (Mode::Throughput, Some(("ops", t))) => (false, unit_seconds(t)),
+        (Mode::AverageTime, Some((t, "op"))) => (true, unit_seconds(t)),
+        _ => (false, None),
+    };
+    let Some(secs) = secs else {
+        return Err(format!(
+            "score unit `{}` is not one JMH writes for {} (ops/s, ops/ms, ops/us, ops/ns for \
+             thrpt; s/op, ms/op, us/op, ns/op for avgt)",
+            unit.escape_debug(),
+            mode_name(mode)
+        ));
+    };
+    let threads = f64::from(threads);
+    Ok(move |v: f64| {
+        if per_op {
+            v * secs * 1e9
+        } else {
+            threads * secs * 1e9 / v
+        }
+    })
+}
+
+/// The interval of a score in its own unit: JMH's, or where JMH gave none or one reaching zero,
+/// the range of the measurement iterations (with why it stood in).
+fn interval_of(
+    m: &RawMetric,
+    score: f64,
+) -> std::result::Result<((f64, f64), Option<StandIn>), String> {
+    let interval = match m.score_confidence.as_slice() {
+        [lo, hi] => match (number(lo), number(hi)) {
+            (Some(lo), Some(hi))
+                if lo.is_finite() && hi.is_finite() && lo <= score && score <= hi =>
+            {
+                if lo > 0.0 {
+                    Ok((lo, hi))
+                } else {
+                    Err(StandIn::ReachesZero)
+                }
+            }
+            _ => Err(StandIn::NoInterval),
+        },
+        _ => Err(StandIn::NoInterval),
+    };
+    match interval {
+        Ok(i) => Ok((i, None)),
+        Err(why) => {
+            let all: Vec<f64> = m.raw_data.iter().flatten().filter_map(number).collect();
+            if all.is_empty() || !all.iter().all(|v| v.is_finite() && *v > 0.0) {
+                return Err(format!(
+                    "no usable interval (scoreConfidence {:?}) and no measurement iterations \
+                     (rawData) to stand in",
+                    m.score_confidence
+                ));
+            }
+            let lo = all.iter().copied().fold(f64::INFINITY, f64::min).min(score);
+            let hi = all
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max)
+                .max(score);
+            Ok(((lo, hi), Some(why)))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -104,9 +104,41 @@ pub(crate) fn load_run(path: &Path) -> Result<Run> {
     let dir = resolve_run_dir(path)?;
     let folder = Folder::new(&dir);
     let mut notes = Vec::new();
+    let manifest = read_manifest(&folder, &dir, &mut notes)?;
+    let plan = read_plan(&folder, &dir, manifest.as_ref(), &mut notes)?;
 
+    let samples_path = dir.join(SAMPLES);
+    if !folder.exists(SAMPLES) {
+        bail!(
+            "{} is missing: not a cold run folder",
+            samples_path.display()
+        );
+    }
+    // What was measured is the manifest's word; without a manifest it is time, unless
+    // samples.csv holds counts and no time, which only a counted run writes.
+    let said = manifest.as_ref().map(|m| m.settings.measure);
+    let required = said.map_or(&[][..], |m| m.required());
+    let (samples, note) = Samples::read(&samples_path, plan.as_ref(), required)?;
+    notes.extend(note);
+    let measure = said.unwrap_or_else(|| measure_of_samples(&samples, &dir, &mut notes));
+
+    let writing = writer_of(&folder);
+    Ok(Run {
+        dir,
+        writing,
+        manifest,
+        plan: plan.as_ref().map(Plan::count).unwrap_or_default(),
+        samples,
+        measure,
+        notes,
+    })
+}
+
+/// The run's manifest.json: `None` (and a note) when it is missing or not a manifest; refused
+/// when it cannot be read or holds what no run writes.
+fn read_manifest(folder: &Folder, dir: &Path, notes: &mut Vec<String>) -> Result<Option<Manifest>> {
     let manifest_path = dir.join(MANIFEST);
-    let manifest = match folder.read_bounded(MANIFEST, MANIFEST_LIMIT) {
+    Ok(match folder.read_bounded(MANIFEST, MANIFEST_LIMIT) {
         Ok(bytes) => match schema::run_folder::parse_manifest(&bytes) {
             Ok(m) => Some(m),
             Err(schema::run_folder::ManifestError::Beyond(e)) => {
@@ -126,18 +158,24 @@ pub(crate) fn load_run(path: &Path) -> Result<Run> {
             None
         }
         Err(e) => bail!("cannot read {}: {e}", manifest_path.display()),
-    };
+    })
+}
 
+/// The run's plan.csv: `None` (and a note) when it is missing; refused when it is empty but the
+/// manifest plans samples.
+fn read_plan(
+    folder: &Folder,
+    dir: &Path,
+    manifest: Option<&Manifest>,
+    notes: &mut Vec<String>,
+) -> Result<Option<Plan>> {
     let plan_path = dir.join(PLAN);
     // The plan, compactly: a million planned samples are eight megabytes, not a row of strings
     // each.
-    let plan: Option<Plan> = if folder.exists(PLAN) {
+    Ok(if folder.exists(PLAN) {
         let (rows, note) = Plan::read(&plan_path)?;
         notes.extend(note);
-        if let Some(m) = manifest
-            .as_ref()
-            .filter(|m| rows.is_empty() && m.samples_planned > 0)
-        {
+        if let Some(m) = manifest.filter(|m| rows.is_empty() && m.samples_planned > 0) {
             bail!(
                 "{}: empty, but manifest.json plans {} samples: the plan was lost or emptied, so \
                  no sample's place can be checked (`cold resume` writes it again from the \
@@ -150,44 +188,22 @@ pub(crate) fn load_run(path: &Path) -> Result<Run> {
     } else {
         notes.push(format!("{} is missing", plan_path.display()));
         None
-    };
-
-    let samples_path = dir.join(SAMPLES);
-    if !folder.exists(SAMPLES) {
-        bail!(
-            "{} is missing: not a cold run folder",
-            samples_path.display()
-        );
-    }
-    // What was measured is the manifest's word; without a manifest it is time, unless
-    // samples.csv holds counts and no time, which only a counted run writes.
-    let said = manifest.as_ref().map(|m| m.settings.measure);
-    let required = said.map_or(&[][..], |m| m.required());
-    let (samples, note) = Samples::read(&samples_path, plan.as_ref(), required)?;
-    notes.extend(note);
-    let measure = said.unwrap_or_else(|| {
-        let m = of_samples(&samples);
-        if m != Measure::Time {
-            notes.push(format!(
-                "{} does not say what the run measured; samples.csv holds {} and no times, so it is read as {}.",
-                manifest_path.display(),
-                m.noun(),
-                m.run_words()
-            ));
-        }
-        m
-    });
-
-    let writing = writer_of(&folder);
-    Ok(Run {
-        dir,
-        writing,
-        manifest,
-        plan: plan.as_ref().map(Plan::count).unwrap_or_default(),
-        samples,
-        measure,
-        notes,
     })
+}
+
+/// What a run without a manifest measured, by its samples: time, unless samples.csv holds
+/// counts and no time (then a note says so).
+fn measure_of_samples(samples: &Samples, dir: &Path, notes: &mut Vec<String>) -> Measure {
+    let m = of_samples(samples);
+    if m != Measure::Time {
+        notes.push(format!(
+            "{} does not say what the run measured; samples.csv holds {} and no times, so it is read as {}.",
+            dir.join(MANIFEST).display(),
+            m.noun(),
+            m.run_words()
+        ));
+    }
+    m
 }
 
 /// Write a run folder (used by `synth`): manifest.json, plan.csv, samples.csv.

@@ -129,17 +129,56 @@ fn shard_of(p: &Part) -> Result<Shard> {
 }
 
 /// Joins `parts` into one run; `command_line` is the merge's, for the merged manifest.
-pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<Merged> {
+pub(crate) fn merge(parts: Vec<Part>, command_line: Vec<String>) -> Result<Merged> {
     ensure!(!parts.is_empty(), "no shard to merge");
+    let (parts, shards) = in_shard_order(parts)?;
+    check_split(&parts, &shards)?;
+    check_one_run(&parts)?;
+    let entries = check_plans(&parts, &shards)?;
+    let plan: Vec<PlanRow> = parts.iter().flat_map(|p| p.plan.iter().cloned()).collect();
+    check_blocks(&plan)?;
+
+    let mut warnings: Vec<String> = parts.iter().flat_map(|p| p.notes.clone()).collect();
+    warnings.extend(unfinished(&parts, &shards));
+
+    let manifest = merged_manifest(&parts, entries, command_line, plan.len());
+    let kept = parts
+        .iter()
+        .zip(&shards)
+        .map(|(p, s)| {
+            (
+                format!("{}-of-{}.json", s.index, s.count),
+                p.manifest_bytes.clone(),
+            )
+        })
+        .collect();
+    let samples = parts
+        .iter()
+        .flat_map(|p| p.samples.iter().cloned())
+        .collect();
+    Ok(Merged {
+        manifest,
+        plan,
+        samples,
+        kept,
+        warnings,
+    })
+}
+
+/// The parts sorted by their shard (those given first first, among equals), with their shards.
+fn in_shard_order(mut parts: Vec<Part>) -> Result<(Vec<Part>, Vec<Shard>)> {
     let shards: Vec<Shard> = parts.iter().map(shard_of).collect::<Result<_>>()?;
     let mut order: Vec<usize> = (0..parts.len()).collect();
     order.sort_by_key(|&i| (shards[i], i));
     parts = order.iter().map(|&i| parts[i].clone()).collect();
     let shards: Vec<Shard> = order.iter().map(|&i| shards[i]).collect();
+    Ok((parts, shards))
+}
 
-    // one split, each part once, none missing
+/// Refuses parts (in shard order) that are not one split, each part once, none missing.
+fn check_split(parts: &[Part], shards: &[Shard]) -> Result<()> {
     let n = shards[0].count;
-    for (p, s) in parts.iter().zip(&shards) {
+    for (p, s) in parts.iter().zip(shards) {
         ensure!(
             s.count == n,
             "{} is shard {s} and {} is shard {}: parts of different splits do not make one plan",
@@ -167,8 +206,12 @@ pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<M
         "shard {} of the split into {n} not given: a merged plan is the whole plan, and the blocks of a missing shard have no plan rows here; run it (`cold run --shard K/{n}` with the same options) or resume it, then merge all {n}",
         missing.join(", ")
     );
+    Ok(())
+}
 
-    // they belong to one run
+/// Refuses parts that are not of one run: manifests that differ beyond the machine and the
+/// session, or parts of one machine built differently.
+fn check_one_run(parts: &[Part]) -> Result<()> {
     let first = &parts[0].manifest;
     for p in &parts[1..] {
         let why = rules::mismatches(first, &p.manifest);
@@ -197,11 +240,16 @@ pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<M
         }
     }
 
-    // their plans are the whole plan
-    let blocks = first.settings.samples_per_cell;
+    Ok(())
+}
+
+/// Checks that the parts' plans are the whole plan, each part its blocks numbered on from the
+/// last; each part's entry in the merged manifest's shards.
+fn check_plans(parts: &[Part], shards: &[Shard]) -> Result<Vec<ShardEntry>> {
+    let blocks = parts[0].manifest.settings.samples_per_cell;
     let mut next = 0u64;
     let mut entries = Vec::new();
-    for (p, &s) in parts.iter().zip(&shards) {
+    for (p, &s) in parts.iter().zip(shards) {
         check_plan(p, s, blocks, next)?;
         let end = next + p.plan.len() as u64;
         entries.push(ShardEntry {
@@ -213,11 +261,13 @@ pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<M
         });
         next = end;
     }
-    let plan: Vec<PlanRow> = parts.iter().flat_map(|p| p.plan.iter().cloned()).collect();
-    check_blocks(&plan)?;
+    Ok(entries)
+}
 
-    let mut warnings: Vec<String> = parts.iter().flat_map(|p| p.notes.clone()).collect();
-    for (p, s) in parts.iter().zip(&shards) {
+/// A warning for each part that has not finished: the merged run has not either.
+fn unfinished(parts: &[Part], shards: &[Shard]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (p, s) in parts.iter().zip(shards) {
         if !p.manifest.finished {
             warnings.push(format!(
                 "{} (shard {s}) has not finished: {} of its {} samples; the merged run is unfinished too (finish the shard with `cold resume`, then merge again)",
@@ -227,29 +277,7 @@ pub(crate) fn merge(mut parts: Vec<Part>, command_line: Vec<String>) -> Result<M
             ));
         }
     }
-
-    let manifest = merged_manifest(&parts, entries, command_line, plan.len());
-    let kept = parts
-        .iter()
-        .zip(&shards)
-        .map(|(p, s)| {
-            (
-                format!("{}-of-{}.json", s.index, s.count),
-                p.manifest_bytes.clone(),
-            )
-        })
-        .collect();
-    let samples = parts
-        .iter()
-        .flat_map(|p| p.samples.iter().cloned())
-        .collect();
-    Ok(Merged {
-        manifest,
-        plan,
-        samples,
-        kept,
-        warnings,
-    })
+    warnings
 }
 
 /// Part `p` (shard `s` of a plan of `blocks` blocks) holds exactly its blocks, numbered on from

@@ -10,7 +10,8 @@ use super::chart_data::{
 use super::format;
 use super::model::Report;
 use super::svg::{Font, LinScale, LogScale, Stroke, Svg, GREY};
-use crate::analyze::coldwarm::Scenario;
+use crate::analyze::cells::CellKey;
+use crate::analyze::coldwarm::{CostCurve, Scenario};
 use schema::phases::Phase;
 
 const BATCH_COLORS: [&str; 6] = [
@@ -24,14 +25,7 @@ fn jitter(i: usize) -> f64 {
 /// Strip plot of init_plus_ops: one band per codec, one column per batch, log y.
 pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
     let codecs = codecs_by_cost(report, s);
-    let mut batches: Vec<u32> = report
-        .strips
-        .keys()
-        .filter(|k| s.holds(k))
-        .map(|k| k.batch)
-        .collect();
-    batches.sort_unstable();
-    batches.dedup();
+    let batches = strip_batches(report, s);
     let values = report
         .strips
         .iter()
@@ -78,17 +72,7 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
             let Some(key) = key else { continue };
             let cx = x0 + (bi as f64 + 0.5) * sub;
             let color = BATCH_COLORS[bi % BATCH_COLORS.len()];
-            for (i, &v) in report.strips[key].iter().enumerate() {
-                svg.circle(cx + jitter(i) * sub * 0.6, y.map(v), 1.7, color, 0.35);
-            }
-            if let Some(d) = report.cell(key).and_then(|c| c.init_plus_ops.as_ref()) {
-                let py = y.map(d.median);
-                svg.line(
-                    (cx - sub * 0.38, py),
-                    (cx + sub * 0.38, py),
-                    Stroke::solid("#111", 2.0),
-                );
-            }
+            draw_strip(&mut svg, report, key, (cx, sub), color, &y);
         }
         svg.text(
             (x0 + band / 2.0, height - bottom + 14.0),
@@ -97,6 +81,53 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
         );
     }
     svg.axes((left, top), (width - right, height - bottom));
+    batch_legend(&mut svg, &batches, left);
+    let title = format!(
+        "init_plus_ops samples, {} {} ({})",
+        s.fixture, s.op, s.variant
+    );
+    Some(svg.finish(&title))
+}
+
+/// The batches of scenario `s` that have strips, smallest first.
+fn strip_batches(report: &Report, s: &Scenario) -> Vec<u32> {
+    let mut batches: Vec<u32> = report
+        .strips
+        .keys()
+        .filter(|k| s.holds(k))
+        .map(|k| k.batch)
+        .collect();
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+}
+
+/// One cell's strip in its column (centred at `cx`, `sub` wide): its samples as jittered
+/// points, and its median as a bar.
+fn draw_strip(
+    svg: &mut Svg,
+    report: &Report,
+    key: &CellKey,
+    (cx, sub): (f64, f64),
+    color: &str,
+    y: &LogScale,
+) {
+    for (i, &v) in report.strips[key].iter().enumerate() {
+        svg.circle(cx + jitter(i) * sub * 0.6, y.map(v), 1.7, color, 0.35);
+    }
+    if let Some(d) = report.cell(key).and_then(|c| c.init_plus_ops.as_ref()) {
+        let py = y.map(d.median);
+        svg.line(
+            (cx - sub * 0.38, py),
+            (cx + sub * 0.38, py),
+            Stroke::solid("#111", 2.0),
+        );
+    }
+}
+
+/// The strip chart's legend along its top, from `left`: each batch's colour, then the median's
+/// bar.
+fn batch_legend(svg: &mut Svg, batches: &[u32], left: f64) {
     let mut lx = left;
     for (bi, b) in batches.iter().enumerate() {
         svg.circle(
@@ -116,11 +147,6 @@ pub(crate) fn strip(report: &Report, s: &Scenario) -> Option<String> {
         "median",
         Font::new("start", 12.0, "#222"),
     );
-    let title = format!(
-        "init_plus_ops samples, {} {} ({})",
-        s.fixture, s.op, s.variant
-    );
-    Some(svg.finish(&title))
 }
 
 /// The colour of each phase, in [`Phase::ALL`]'s order.
@@ -312,28 +338,49 @@ pub(crate) fn cost(report: &Report, s: &Scenario) -> Option<String> {
             &c.codec,
         );
     }
-    if let Some(r) = &report.reference {
-        for b in report
-            .break_evens
-            .iter()
-            .filter(|b| &b.scenario == s && (&b.a == r || &b.b == r))
-        {
-            let Some(rc) = curves.iter().find(|c| &c.codec == r) else {
+    ring_break_evens(&mut svg, report, s, &curves, x_hi, (&x, &y));
+    let ly = top + 16.0 + series.len() as f64 * 18.0;
+    cold_warm_legend(&mut svg, report, (width - right + 14.0, ly));
+    let title = format!("cumulative cost, {} {} ({})", s.fixture, s.op, s.variant);
+    Some(svg.finish(&title))
+}
+
+/// Rings on the reference's cost curve where scenario `s`'s break-evens with it lie (up to
+/// `x_hi` operations).
+fn ring_break_evens(
+    svg: &mut Svg,
+    report: &Report,
+    s: &Scenario,
+    curves: &[&CostCurve],
+    x_hi: f64,
+    (x, y): (&LogScale, &LogScale),
+) {
+    let Some(r) = &report.reference else {
+        return;
+    };
+    for b in report
+        .break_evens
+        .iter()
+        .filter(|b| &b.scenario == s && (&b.a == r || &b.b == r))
+    {
+        let Some(rc) = curves.iter().find(|c| &c.codec == r) else {
+            continue;
+        };
+        for cr in &b.crossings {
+            let n = cr.n as f64;
+            if n > x_hi {
                 continue;
-            };
-            for cr in &b.crossings {
-                let n = cr.n as f64;
-                if n > x_hi {
-                    continue;
-                }
-                if let Some(v) = rc.cost(n) {
-                    svg.ring(x.map(n), y.map(v), 6.0, "#111");
-                }
+            }
+            if let Some(v) = rc.cost(n) {
+                svg.ring(x.map(n), y.map(v), 6.0, "#111");
             }
         }
     }
-    let ly = top + 16.0 + series.len() as f64 * 18.0;
-    let lx = width - right + 14.0;
+}
+
+/// The cost chart's legend below the codecs' (from (`lx`, `ly`)): the measured line, the
+/// dashed warm extension and, with a reference, the break-even's ring.
+fn cold_warm_legend(svg: &mut Svg, report: &Report, (lx, ly): (f64, f64)) {
     svg.line((lx, ly), (lx + 22.0, ly), Stroke::solid("#555", 2.0));
     svg.text(
         (lx + 28.0, ly + 4.0),
@@ -359,8 +406,6 @@ pub(crate) fn cost(report: &Report, s: &Scenario) -> Option<String> {
             Font::new("start", 11.0, "#444"),
         );
     }
-    let title = format!("cumulative cost, {} {} ({})", s.fixture, s.op, s.variant);
-    Some(svg.finish(&title))
 }
 
 /// Each codec's cumulative cost relative to the reference's, C(n) / C_ref(n), against n (both
@@ -389,39 +434,7 @@ pub(crate) fn relative(report: &Report, s: &Scenario) -> Option<String> {
     let mut svg = Svg::new(width, height);
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo / 1.05, y_hi * 1.05, height - bottom, top);
-    svg.x_grid(
-        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
-        (top, height - bottom),
-    );
-    let ratio_label = |t: f64| {
-        format!(
-            "{}×",
-            format::sig3(t).trim_end_matches('0').trim_end_matches('.')
-        )
-    };
-    svg.y_grid(
-        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
-        (left, width - right),
-    );
-    let one = y.map(1.0);
-    svg.line(
-        (left, one),
-        (width - right, one),
-        Stroke::solid("#111", 1.5),
-    );
-    svg.text(
-        (width - right - 4.0, one - 5.0),
-        &format!("{refname} = 1"),
-        Font::new("end", 11.0, "#111"),
-    );
-    svg.axes((left, top), (width - right, height - bottom));
-    svg.axis_titles(
-        (left, top),
-        (width - right, height - bottom),
-        height,
-        "operations in one process (log scale)",
-        &format!("cost / {refname} cost (log scale)"),
-    );
+    ratio_grid(&mut svg, (&x, &y), refname, (left, right, top, bottom));
     sort_by_final_value(&mut series);
     for (ci, (c, pts)) in series.iter().enumerate() {
         let color = colors.get(&c.codec).copied().unwrap_or(GREY);
@@ -458,6 +471,50 @@ pub(crate) fn relative(report: &Report, s: &Scenario) -> Option<String> {
         s.fixture, s.op, s.variant
     );
     Some(svg.finish(&title))
+}
+
+/// The relative chart's frame inside its margins (left, right, top, bottom): the grids, the
+/// reference's line at 1, the axes and their titles.
+fn ratio_grid(
+    svg: &mut Svg,
+    (x, y): (&LogScale, &LogScale),
+    refname: &str,
+    (left, right, top, bottom): (f64, f64, f64, f64),
+) {
+    let (width, height) = (svg.width, svg.height);
+    svg.x_grid(
+        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
+        (top, height - bottom),
+    );
+    let ratio_label = |t: f64| {
+        format!(
+            "{}×",
+            format::sig3(t).trim_end_matches('0').trim_end_matches('.')
+        )
+    };
+    svg.y_grid(
+        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
+        (left, width - right),
+    );
+    let one = y.map(1.0);
+    svg.line(
+        (left, one),
+        (width - right, one),
+        Stroke::solid("#111", 1.5),
+    );
+    svg.text(
+        (width - right - 4.0, one - 5.0),
+        &format!("{refname} = 1"),
+        Font::new("end", 11.0, "#111"),
+    );
+    svg.axes((left, top), (width - right, height - bottom));
+    svg.axis_titles(
+        (left, top),
+        (width - right, height - bottom),
+        height,
+        "operations in one process (log scale)",
+        &format!("cost / {refname} cost (log scale)"),
+    );
 }
 
 /// A cost curve, solid up to `last_measured` operations (the cold medians) and dashed beyond

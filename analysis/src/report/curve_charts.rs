@@ -49,31 +49,7 @@ pub(crate) fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<Stri
     let px = |n: f64, v: f64| (x.map(n), y.map(v.max(y_lo)));
     for (ci, c) in cells.iter().enumerate() {
         let color = colors.get(&c.key.codec).copied().unwrap_or(GREY);
-        let banded: Vec<(f64, (f64, f64))> = c
-            .ops
-            .iter()
-            .zip(&c.interval)
-            .filter_map(|(&n, i)| Some((n as f64, (*i)?)))
-            .collect();
-        svg.band(
-            &banded.iter().map(|(n, i)| px(*n, i.1)).collect::<Vec<_>>(),
-            &banded.iter().map(|(n, i)| px(*n, i.0)).collect::<Vec<_>>(),
-            color,
-            0.18,
-        );
-        let line: Vec<(f64, f64)> = c
-            .ops
-            .iter()
-            .zip(&c.median_ns)
-            .map(|(&n, &v)| px(n as f64, v))
-            .collect();
-        svg.polyline(&line, Stroke::solid(color, 2.2));
-        if let Some(w) = c.warm_ns {
-            svg.polyline(
-                &[px(1.0, w), px(x_hi, w * x_hi)],
-                Stroke::dashed(color, 1.5, "6 4"),
-            );
-        }
+        draw_cost_curve(&mut svg, c, &px, x_hi, color);
         legend_entry(
             &mut svg,
             (
@@ -84,6 +60,58 @@ pub(crate) fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<Stri
             &c.key.codec,
         );
     }
+    ring_crossings(&mut svg, curve, s, &cells, &px);
+    cost_legend_marks(&mut svg, r, cells.len());
+    Some(svg.finish(&format!(
+        "C(n) of one process, {} {} ({})",
+        s.fixture, s.op, s.variant
+    )))
+}
+
+/// One codec's C(n): its interval as a band, its median as a line, and n × its warm time per
+/// operation dashed; `px` places a point (n, ns).
+fn draw_cost_curve(
+    svg: &mut Svg,
+    c: &CurveCell,
+    px: &dyn Fn(f64, f64) -> (f64, f64),
+    x_hi: f64,
+    color: &str,
+) {
+    let banded: Vec<(f64, (f64, f64))> = c
+        .ops
+        .iter()
+        .zip(&c.interval)
+        .filter_map(|(&n, i)| Some((n as f64, (*i)?)))
+        .collect();
+    svg.band(
+        &banded.iter().map(|(n, i)| px(*n, i.1)).collect::<Vec<_>>(),
+        &banded.iter().map(|(n, i)| px(*n, i.0)).collect::<Vec<_>>(),
+        color,
+        0.18,
+    );
+    let line: Vec<(f64, f64)> = c
+        .ops
+        .iter()
+        .zip(&c.median_ns)
+        .map(|(&n, &v)| px(n as f64, v))
+        .collect();
+    svg.polyline(&line, Stroke::solid(color, 2.2));
+    if let Some(w) = c.warm_ns {
+        svg.polyline(
+            &[px(1.0, w), px(x_hi, w * x_hi)],
+            Stroke::dashed(color, 1.5, "6 4"),
+        );
+    }
+}
+
+/// A ring on the reference's curve where each measured crossing of scenario `s` is.
+fn ring_crossings(
+    svg: &mut Svg,
+    curve: &CurveReport,
+    s: &Scenario,
+    cells: &[&CurveCell],
+    px: &dyn Fn(f64, f64) -> (f64, f64),
+) {
     for k in curve.crossings.iter().filter(|k| &k.scenario == s) {
         let Measured::From { n, .. } = k.measured else {
             continue;
@@ -95,9 +123,14 @@ pub(crate) fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<Stri
             svg.ring(cx, cy, 6.0, "#111");
         }
     }
+}
+
+/// The legend's last entries, below the `codecs` codecs': the dashed warm line and, with a
+/// reference, the crossing's ring.
+fn cost_legend_marks(svg: &mut Svg, r: &Report, codecs: usize) {
     let (lx, ly) = (
         SIZE.0 - MARGINS.1 + 14.0,
-        MARGINS.2 + 16.0 + cells.len() as f64 * 18.0,
+        MARGINS.2 + 16.0 + codecs as f64 * 18.0,
     );
     svg.line(
         (lx, ly),
@@ -117,10 +150,6 @@ pub(crate) fn cost(r: &Report, curve: &CurveReport, s: &Scenario) -> Option<Stri
             Font::new("start", 11.0, "#444"),
         );
     }
-    Some(svg.finish(&format!(
-        "C(n) of one process, {} {} ({})",
-        s.fixture, s.op, s.variant
-    )))
 }
 
 /// The value of a curve read at `ops`, linear between two reads, at `n`.

@@ -242,128 +242,42 @@ fn thin(values: &[f64], k: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Everything a report says, computed from what was read: the cold run's figures, the warm
+/// side set beside them, a curve run's figures, and what the reader is warned of and told.
 pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report> {
     let run = inputs.run;
     let manifest = run.manifest.as_ref();
     let baselines = baselines_of(manifest);
-    let codecs_in_run: BTreeSet<&str> = run.samples.codecs();
     let mut notes = run.notes.clone();
     notes.extend(manifest.iter().flat_map(|m| m.notes.iter().cloned()));
-
-    let reference = reference(opts.reference.as_ref(), &codecs_in_run, &mut notes)?;
-
+    let reference = reference(opts.reference.as_ref(), &run.samples.codecs(), &mut notes)?;
     let seed = opts.seed.or(manifest.map(|m| m.settings.seed)).unwrap_or(0);
-    let stat = StatOptions {
-        resamples: opts.resamples,
-        level: opts.level,
-        seed,
-    };
     if let Some(t) = &inputs.timed {
         check_timed(&run, t)?;
         notes.extend(t.notes.iter().map(|n| format!("The timed run: {n}")));
     }
-    let grouped = group(run.measure, &run.samples, &run.plan);
-    let cells = summarize(&grouped, stat);
-    let runtimes = Runtimes::of(
-        manifest.map_or(&[][..], |m| &m.codecs),
-        &cells.iter().map(|c| c.key.codec.as_str()).collect(),
-        manifest.and_then(|m| m.rustc.as_deref()),
-    );
-    let beside = inputs
-        .timed
-        .as_ref()
-        .map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
-    let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
-    let variant_order = variant_order(manifest.map_or(&[][..], |m| &m.settings.variants), &present);
-    let (contrasts, variant_contrasts) = contrasts_of(
-        &grouped,
-        reference.as_deref(),
-        &baselines,
-        &variant_order,
-        opts,
-    );
-    let floors: BTreeMap<String, String> = runtimes
-        .0
-        .iter()
-        .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
-        .collect();
-    let noise = noise(&grouped, &floors);
-    // across machines, where the measure's report has the section for it
-    let shown = sections_of(run.measure).contains(&Section::Machines);
-    let machines = manifest.and_then(Machines::of).filter(|_| shown).map(|m| {
-        let probe = crate::analyze::noise::PROBE;
-        let floor_keys: Vec<CellKey> = noise.iter().map(|n| n.key.clone()).collect();
-        across(
-            &grouped,
-            m,
-            &contrasts,
-            &floor_keys,
-            (probe, runtimes.floor_of(probe)),
-            opts.level,
-            opts.alpha,
-        )
-    });
-    let strips = strips_of(&grouped, run.measure);
+    // the codec the others are compared with, and the floors, compared with none
+    let against = (reference.as_deref(), &baselines);
+    let cold = cold_figures(&run, inputs.timed.as_ref(), against, seed, opts);
+    let cells = cold.cells;
 
-    let (warm, warm_present) = match inputs.warm {
-        Some((w, n)) => {
-            notes.extend(n);
-            (w, true)
-        }
-        None => (Vec::new(), false),
-    };
-    if warm_present {
-        notes.extend(warm_variant_note(&cells, &warm));
-    }
+    let (warm, warm_present) = warm_of(inputs.warm, &cells, &mut notes);
     let penalties = penalties(&cells, &warm);
-    let floor_of = |codec: &str| runtimes.floor_of(codec).map(String::from);
+    let floor_of = |codec: &str| cold.runtimes.floor_of(codec).map(String::from);
     let (curves, break_evens, process_break_evens) =
         break_evens_of(&cells, &warm, &baselines, &floor_of, opts.level);
-    let process_ratios = reference.as_deref().map_or_else(Vec::new, |r| {
-        process_ratios(&cells, r, &baselines, &floor_of, opts.level)
-    });
-
-    let warm_gate = inputs.warm_gate.map_or_else(Vec::new, |(rows, note)| {
-        notes.extend(note);
-        rows
-    });
-    let alloc = inputs.alloc.map(|(rows, note)| {
-        notes.extend(note);
-        rows
-    });
+    let warm_gate = with_note(inputs.warm_gate, &mut notes).unwrap_or_default();
+    let alloc = with_note(inputs.alloc, &mut notes);
     let (conformance, conformance_failures) = conformance_of(inputs.conformance, &mut notes);
-
-    let curve = inputs.curves.map(|(processes, read_notes)| {
-        notes.extend(read_notes);
-        crate::analyze::curve::analyze(
-            &processes,
-            &CurveOptions {
-                reference: reference.as_deref(),
-                baselines: &baselines,
-                warm: &warm,
-                level: opts.level,
-                resamples: opts.resamples,
-                seed,
-            },
-        )
-    });
-    let finished_samples = run.samples.len();
+    let curve = curve_of(inputs.curves, against, &warm, (seed, opts), &mut notes);
     let warnings = warnings_of(&run, &cells, &warm, curve.as_ref());
-    let precision_run = manifest.and_then(|m| {
-        let rule = m.settings.stopping.as_ref()?;
-        let per_cell = Some(m.settings.samples_per_cell);
-        let reference = reference.as_deref();
-        Some(PrecisionRun::of(
-            rule, per_cell, &cells, &contrasts, reference, &baselines,
-        ))
-    });
     let m = run.manifest;
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
         run_dir: run.dir.display().to_string(),
         measure: run.measure,
         counting: m.as_ref().and_then(|m| m.counting.clone()),
-        beside,
+        beside: cold.beside,
         level: opts.level,
         alpha: opts.alpha,
         resamples: opts.resamples,
@@ -376,21 +290,18 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         inputs: m.as_ref().map_or_else(Vec::new, |m| m.inputs.clone()),
         verification: m.as_ref().map_or_else(Vec::new, |m| m.verification.clone()),
         baselines,
-        runtimes,
+        runtimes: cold.runtimes,
         planned: run.plan.len(),
-        samples: finished_samples,
+        samples: run.samples.len(),
         cells,
-        contrasts,
-        process_ratios,
-        variant_order,
-        variant_contrasts,
-        noise,
-        machines,
-        precision_run,
-        warm_source: Source {
-            path: inputs.warm_dir.display().to_string(),
-            present: warm_present,
-        },
+        contrasts: cold.contrasts,
+        process_ratios: cold.process_ratios,
+        variant_order: cold.variant_order,
+        variant_contrasts: cold.variant_contrasts,
+        noise: cold.noise,
+        machines: cold.machines,
+        precision_run: cold.precision_run,
+        warm_source: source(&inputs.warm_dir, warm_present),
         warm,
         warm_gate,
         penalties,
@@ -398,23 +309,177 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         break_evens,
         process_break_evens,
         curve,
-        alloc_source: Source {
-            path: inputs.alloc_path.display().to_string(),
-            present: alloc.is_some(),
-        },
+        alloc_source: source(&inputs.alloc_path, alloc.is_some()),
         alloc,
-        conformance_source: Source {
-            path: inputs.conformance_path.display().to_string(),
-            present: conformance.is_some(),
-        },
+        conformance_source: source(&inputs.conformance_path, conformance.is_some()),
         conformance,
         conformance_failures,
         warnings,
         // 20,000 junk results make 20,000 notes: the first are shown, the rest counted
         notes: schema::text::clip_list(notes, "notes"),
         manifest: m,
-        strips,
+        strips: cold.strips,
     })
+}
+
+/// What the cold run says on its own, before the warm side is set beside it.
+struct ColdFigures {
+    cells: Vec<CellSummary>,
+    runtimes: Runtimes,
+    beside: Option<Beside>,
+    variant_order: Vec<Variant>,
+    contrasts: Vec<ContrastRow>,
+    variant_contrasts: Vec<ContrastRow>,
+    process_ratios: Vec<ProcessRatio>,
+    noise: Vec<NoiseRow>,
+    machines: Option<AcrossReport>,
+    precision_run: Option<PrecisionRun>,
+    strips: BTreeMap<CellKey, Vec<f64>>,
+}
+
+/// The cold run's figures: its cells, their contrasts with the reference and between builds,
+/// the noise, the machines, the precision reached and the strips; the `timed` run's medians
+/// beside a counted run's cells.
+fn cold_figures(
+    run: &Run,
+    timed: Option<&Run>,
+    (reference, baselines): (Option<&str>, &BTreeSet<String>),
+    seed: u64,
+    opts: &ReportOptions,
+) -> ColdFigures {
+    let manifest = run.manifest.as_ref();
+    let stat = StatOptions {
+        resamples: opts.resamples,
+        level: opts.level,
+        seed,
+    };
+    let grouped = group(run.measure, &run.samples, &run.plan);
+    let cells = summarize(&grouped, stat);
+    let runtimes = Runtimes::of(
+        manifest.map_or(&[][..], |m| &m.codecs),
+        &cells.iter().map(|c| c.key.codec.as_str()).collect(),
+        manifest.and_then(|m| m.rustc.as_deref()),
+    );
+    let beside = timed.map(|t| beside(&cells, &t.samples, &t.dir.display().to_string()));
+    let present: BTreeSet<Variant> = cells.iter().map(|c| c.key.variant).collect();
+    let variant_order = variant_order(manifest.map_or(&[][..], |m| &m.settings.variants), &present);
+    let (contrasts, variant_contrasts) =
+        contrasts_of(&grouped, reference, baselines, &variant_order, opts);
+    let floors: BTreeMap<String, String> = runtimes
+        .0
+        .iter()
+        .filter_map(|r| Some((r.floor.clone()?, r.name.clone())))
+        .collect();
+    let noise = noise(&grouped, &floors);
+    let machines = machines_of(run, &grouped, &contrasts, &noise, &runtimes, opts);
+    let floor_of = |codec: &str| runtimes.floor_of(codec).map(String::from);
+    let process_ratios = reference.map_or_else(Vec::new, |r| {
+        process_ratios(&cells, r, baselines, &floor_of, opts.level)
+    });
+    let precision_run = manifest.and_then(|m| {
+        let rule = m.settings.stopping.as_ref()?;
+        let per_cell = Some(m.settings.samples_per_cell);
+        Some(PrecisionRun::of(
+            rule, per_cell, &cells, &contrasts, reference, baselines,
+        ))
+    });
+    ColdFigures {
+        strips: strips_of(&grouped, run.measure),
+        cells,
+        runtimes,
+        beside,
+        variant_order,
+        contrasts,
+        variant_contrasts,
+        process_ratios,
+        noise,
+        machines,
+        precision_run,
+    }
+}
+
+/// The cells across the machines of a run merged from shards, where the measure's report has
+/// the Machines section.
+fn machines_of(
+    run: &Run,
+    grouped: &Grouped,
+    contrasts: &[ContrastRow],
+    noise: &[NoiseRow],
+    runtimes: &Runtimes,
+    opts: &ReportOptions,
+) -> Option<AcrossReport> {
+    let shown = sections_of(run.measure).contains(&Section::Machines);
+    let manifest = run.manifest.as_ref();
+    manifest.and_then(Machines::of).filter(|_| shown).map(|m| {
+        let probe = crate::analyze::noise::PROBE;
+        let floor_keys: Vec<CellKey> = noise.iter().map(|n| n.key.clone()).collect();
+        across(
+            grouped,
+            m,
+            contrasts,
+            &floor_keys,
+            (probe, runtimes.floor_of(probe)),
+            opts.level,
+            opts.alpha,
+        )
+    })
+}
+
+/// The warm estimates and whether the warm folder was there, their reader's notes kept (and one
+/// when they are all for builds this run does not have).
+fn warm_of(
+    read: Option<(Vec<WarmEstimate>, Vec<String>)>,
+    cells: &[CellSummary],
+    notes: &mut Vec<String>,
+) -> (Vec<WarmEstimate>, bool) {
+    match read {
+        Some((warm, read_notes)) => {
+            notes.extend(read_notes);
+            notes.extend(warm_variant_note(cells, &warm));
+            (warm, true)
+        }
+        None => (Vec::new(), false),
+    }
+}
+
+/// What an optional input held, its reader's note kept.
+fn with_note<T>(read: Option<(T, Option<String>)>, notes: &mut Vec<String>) -> Option<T> {
+    read.map(|(rows, note)| {
+        notes.extend(note);
+        rows
+    })
+}
+
+/// A curve run's figures, its reader's notes kept; `None` without curves.csv.
+fn curve_of(
+    read: Option<(Vec<Process>, Vec<String>)>,
+    (reference, baselines): (Option<&str>, &BTreeSet<String>),
+    warm: &[WarmEstimate],
+    (seed, opts): (u64, &ReportOptions),
+    notes: &mut Vec<String>,
+) -> Option<CurveReport> {
+    read.map(|(processes, read_notes)| {
+        notes.extend(read_notes);
+        crate::analyze::curve::analyze(
+            &processes,
+            &CurveOptions {
+                reference,
+                baselines,
+                warm,
+                level: opts.level,
+                resamples: opts.resamples,
+                seed,
+            },
+        )
+    })
+}
+
+/// Where an optional input was looked for, and whether it was there.
+fn source(path: &std::path::Path, present: bool) -> Source {
+    Source {
+        path: path.display().to_string(),
+        present,
+    }
 }
 
 /// The codecs the manifest marks as a runtime's floor rather than a library.

@@ -115,47 +115,13 @@ pub(super) fn manifest(
     plan: &[PlanRow],
 ) -> Manifest {
     let command_line = command_line(opts, variants, stopping.as_ref());
-    let children_dir = |v: Variant| format!("synthetic/{v}");
-    let codecs: Vec<String> = MODELS.iter().map(|m| m.id.to_string()).collect();
     Manifest {
         synthetic: true,
         thaw_version: env!("CARGO_PKG_VERSION").to_string(),
         commit: Some("synthetic".into()),
         command_line,
-        settings: Settings {
-            seed: opts.seed,
-            plan_seed: opts.seed,
-            samples_per_cell: blocks,
-            codecs,
-            ops: vec![Op::Ser, Op::De],
-            batches: BATCHES.to_vec(),
-            fixtures: vec![FIXTURE.into()],
-            variants: variants
-                .iter()
-                .map(|&variant| VariantEntry::new(variant, "rust", children_dir(variant)))
-                .collect(),
-            pinning: Some("none".into()),
-            cold_cache: false,
-            timeout_secs: 10.0,
-            memory_limit_mib: 8192,
-            drops: Drops::End,
-            child_env: Vec::new(),
-            measure: opts.measure,
-            stopping,
-            shard: opts.shard,
-            curve: None,
-        },
-        machine: Machine {
-            cpu_model: Some(
-                opts.machine
-                    .clone()
-                    .unwrap_or_else(|| "synthetic CPU".into()),
-            ),
-            cpu_flags: String::new(),
-            cores: 2,
-            kernel: Some("synthetic".into()),
-            virtualization: None,
-        },
+        settings: settings(opts, variants, stopping, blocks),
+        machine: machine(opts),
         rustc: Some("synthetic".into()),
         cells: n_cells,
         samples_planned: plan.len(),
@@ -186,6 +152,55 @@ pub(super) fn manifest(
         excluded: Vec::new(),
         notes: Vec::new(),
         shards: Vec::new(),
+    }
+}
+
+/// The synthetic run's settings: `blocks` blocks of every model's cells in each of `variants`.
+fn settings(
+    opts: &SynthOptions,
+    variants: &[Variant],
+    stopping: Option<Stopping>,
+    blocks: u32,
+) -> Settings {
+    let children_dir = |v: Variant| format!("synthetic/{v}");
+    let codecs: Vec<String> = MODELS.iter().map(|m| m.id.to_string()).collect();
+    Settings {
+        seed: opts.seed,
+        plan_seed: opts.seed,
+        samples_per_cell: blocks,
+        codecs,
+        ops: vec![Op::Ser, Op::De],
+        batches: BATCHES.to_vec(),
+        fixtures: vec![FIXTURE.into()],
+        variants: variants
+            .iter()
+            .map(|&variant| VariantEntry::new(variant, "rust", children_dir(variant)))
+            .collect(),
+        pinning: Some("none".into()),
+        cold_cache: false,
+        timeout_secs: 10.0,
+        memory_limit_mib: 8192,
+        drops: Drops::End,
+        child_env: Vec::new(),
+        measure: opts.measure,
+        stopping,
+        shard: opts.shard,
+        curve: None,
+    }
+}
+
+/// The machine the synthetic run says it ran on (`--machine` names its CPU).
+fn machine(opts: &SynthOptions) -> Machine {
+    Machine {
+        cpu_model: Some(
+            opts.machine
+                .clone()
+                .unwrap_or_else(|| "synthetic CPU".into()),
+        ),
+        cpu_flags: String::new(),
+        cores: 2,
+        kernel: Some("synthetic".into()),
+        virtualization: None,
     }
 }
 

@@ -104,28 +104,23 @@ impl Sampler<'_> {
             let fixture = noisy(if c.op == Op::De { 18_000.0 } else { 9_000.0 }, 0.1);
             let check = noisy(400.0, 0.1);
             let exit = noisy(90_000.0, 0.08);
-            // the library's phases share one factor, drawn alike for every cell
-            let mut f = drift * (LIBRARY_SIGMA * normal(rng)).exp();
-            if rng.random::<f64>() < TAIL_SHARE {
-                f *= (TAIL_SIGMA * normal(rng).abs()).exp();
-            }
+            let f = library_factor(rng, drift);
             let init_ns = (init * f).round() as u64;
             let first_ns = (first * f).round() as u64;
             let rem = (f64::from(c.batch - 1) * per * 1.02 * f).round() as u64;
             let ipo = init_ns + first_ns + rem;
             let wall = spawn + fixture + ipo + check + exit;
             let failed = rng.random::<f64>() < opts.fail_rate;
-            let checksum = Some(format!(
-                "{:016x}",
-                c.model as u64 * 7919 + u64::from(c.batch)
-            ));
             let mut row = SampleRow::planned(&p);
             if failed {
                 row.status = Status::Timeout;
                 row.set_error("child did not finish within the timeout");
             } else {
                 row.exit_code = Some(0);
-                row.checksum = checksum;
+                row.checksum = Some(format!(
+                    "{:016x}",
+                    c.model as u64 * 7919 + u64::from(c.batch)
+                ));
                 match opts.measure.quantity() {
                     // no times, as the runner clears them
                     q if q != schema::phases::Quantity::Ns => {
@@ -134,24 +129,8 @@ impl Sampler<'_> {
                     _ => {
                         // model: a Rust child has none to load (0 at this precision)
                         let phases = [spawn, 0, fixture, init_ns, first_ns, rem, check, exit];
-                        for (ph, v) in Phase::ALL.into_iter().zip(phases) {
-                            row.set(Figure::time(ph), Some(v));
-                        }
                         let nivcsw = rng.random_range(0..3);
-                        for (w, v) in [
-                            (Whole::InitPlusOps, ipo),
-                            (Whole::Wall, wall),
-                            (Whole::UserUs, wall * 6 / 10_000),
-                            (Whole::SysUs, wall * 3 / 10_000),
-                            (Whole::MaxrssKib, 1_800 + kib + u64::from(c.batch) * 2),
-                            (Whole::Minflt, 120 + kib / 8),
-                            (Whole::Majflt, 0),
-                            (Whole::Inblock, 0),
-                            (Whole::Nvcsw, 1),
-                            (Whole::Nivcsw, nivcsw),
-                        ] {
-                            row.set(Figure::Whole(w), Some(v));
-                        }
+                        set_times(&mut row, phases, (ipo, wall), kib, c.batch, nivcsw);
                     }
                 }
             }
@@ -159,6 +138,46 @@ impl Sampler<'_> {
             self.plan.push(p);
             self.samples.push(row);
         }
+    }
+}
+
+/// The factor the library's phases of one sample share, drawn alike for every cell: the block's
+/// `drift`, the library's noise and, now and then, a tail.
+fn library_factor(rng: &mut ChaCha8Rng, drift: f64) -> f64 {
+    let mut f = drift * (LIBRARY_SIGMA * normal(rng)).exp();
+    if rng.random::<f64>() < TAIL_SHARE {
+        f *= (TAIL_SIGMA * normal(rng).abs()).exp();
+    }
+    f
+}
+
+/// A timed sample's figures: each phase's time, init_plus_ops and wall (`ipo`, `wall`), and the
+/// whole process's (its resources made up from the wall time, the child's size `kib` in KiB and
+/// the batch).
+fn set_times(
+    row: &mut SampleRow,
+    phases: [u64; 8],
+    (ipo, wall): (u64, u64),
+    kib: u64,
+    batch: u32,
+    nivcsw: u64,
+) {
+    for (ph, v) in Phase::ALL.into_iter().zip(phases) {
+        row.set(Figure::time(ph), Some(v));
+    }
+    for (w, v) in [
+        (Whole::InitPlusOps, ipo),
+        (Whole::Wall, wall),
+        (Whole::UserUs, wall * 6 / 10_000),
+        (Whole::SysUs, wall * 3 / 10_000),
+        (Whole::MaxrssKib, 1_800 + kib + u64::from(batch) * 2),
+        (Whole::Minflt, 120 + kib / 8),
+        (Whole::Majflt, 0),
+        (Whole::Inblock, 0),
+        (Whole::Nvcsw, 1),
+        (Whole::Nivcsw, nivcsw),
+    ] {
+        row.set(Figure::Whole(w), Some(v));
     }
 }
 

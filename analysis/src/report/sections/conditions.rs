@@ -86,84 +86,101 @@ pub(super) fn conditions(r: &Report) -> Vec<Block> {
     }
     if !r.codecs.is_empty() {
         out.push(h(3, "Codecs"));
-        let runtimes = r.codecs.iter().any(|c| c.runtime.is_some());
-        let mut header = vec!["codec", "library", "version", "style"];
-        if runtimes {
-            header.push("runtime");
-        }
-        header.extend(["~child size", "child SHA-256"]);
-        let mut t = Table::new(&header);
-        // grouped by runtime as the other tables are (stable: the manifest's order within)
-        let mut codecs: Vec<&CodecEntry> = r.codecs.iter().collect();
-        codecs.sort_by_key(|c| {
-            let name = c.runtime.as_deref().unwrap_or(RUST);
-            r.runtimes
-                .0
-                .iter()
-                .position(|rt| rt.name == name)
-                .unwrap_or(usize::MAX)
-        });
-        for c in codecs {
-            let mut row: Vec<Cell> = vec![
-                c.id.clone().into(),
-                c.library.clone().into(),
-                c.version.clone().into(),
-                c.style.name().into(),
-            ];
-            if runtimes {
-                row.push(c.runtime.as_deref().unwrap_or(RUST).into());
-            }
-            row.push(child_size(r, c).into());
-            row.push(child_sha(r, c).into());
-            t.row(row);
-        }
-        out.push(Block::Table(t));
+        out.push(codecs_table(r));
     }
     if !r.fixtures.is_empty() {
         out.push(h(3, "Fixtures"));
-        let mut t = Table::new(&["fixture", ">bytes", "SHA-256"]);
-        for f in &r.fixtures {
-            t.row(vec![
-                f.name.clone().into(),
-                format::count(f.bytes as f64).into(),
-                f.sha256.chars().take(16).collect::<String>().into(),
-            ]);
-        }
-        out.push(Block::Table(t));
+        out.push(fixtures_table(r));
     }
     if !r.verification.is_empty() {
-        let passed = r
-            .verification
+        out.extend(verification(r));
+    }
+    out
+}
+
+/// The run's codecs, grouped by runtime: library, version, style, and the child's size and hash.
+fn codecs_table(r: &Report) -> Block {
+    let runtimes = r.codecs.iter().any(|c| c.runtime.is_some());
+    let mut header = vec!["codec", "library", "version", "style"];
+    if runtimes {
+        header.push("runtime");
+    }
+    header.extend(["~child size", "child SHA-256"]);
+    let mut t = Table::new(&header);
+    // grouped by runtime as the other tables are (stable: the manifest's order within)
+    let mut codecs: Vec<&CodecEntry> = r.codecs.iter().collect();
+    codecs.sort_by_key(|c| {
+        let name = c.runtime.as_deref().unwrap_or(RUST);
+        r.runtimes
+            .0
             .iter()
-            .filter(|v| v.status == CheckStatus::Pass)
-            .count();
-        out.push(h(3, "Verification"));
-        out.push(p(format!(
-            "Every codec's output on every fixture was checked against the reference before anything was measured: {passed} of {} checks passed; the others are listed.",
-            r.verification.len()
-        )));
-        let mut t = Table::new(&["codec", "fixture", "op", "status", "~detail"]);
-        for v in r
-            .verification
-            .iter()
-            .filter(|v| v.status != CheckStatus::Pass)
-        {
-            let tone = if v.status == CheckStatus::Fail {
-                Tone::Bad
-            } else {
-                Tone::Muted
-            };
-            t.row(vec![
-                v.codec.clone().into(),
-                v.fixture.clone().into(),
-                v.op.into(),
-                Cell::toned(v.status.name(), tone),
-                v.detail.clone().into(),
-            ]);
+            .position(|rt| rt.name == name)
+            .unwrap_or(usize::MAX)
+    });
+    for c in codecs {
+        let mut row: Vec<Cell> = vec![
+            c.id.clone().into(),
+            c.library.clone().into(),
+            c.version.clone().into(),
+            c.style.name().into(),
+        ];
+        if runtimes {
+            row.push(c.runtime.as_deref().unwrap_or(RUST).into());
         }
-        if !t.rows.is_empty() {
-            out.push(Block::Table(t));
-        }
+        row.push(child_size(r, c).into());
+        row.push(child_sha(r, c).into());
+        t.row(row);
+    }
+    Block::Table(t)
+}
+
+/// The fixtures with their size and hash.
+fn fixtures_table(r: &Report) -> Block {
+    let mut t = Table::new(&["fixture", ">bytes", "SHA-256"]);
+    for f in &r.fixtures {
+        t.row(vec![
+            f.name.clone().into(),
+            format::count(f.bytes as f64).into(),
+            f.sha256.chars().take(16).collect::<String>().into(),
+        ]);
+    }
+    Block::Table(t)
+}
+
+/// How many of the output checks passed, and the ones that did not.
+fn verification(r: &Report) -> Vec<Block> {
+    let mut out = Vec::new();
+    let passed = r
+        .verification
+        .iter()
+        .filter(|v| v.status == CheckStatus::Pass)
+        .count();
+    out.push(h(3, "Verification"));
+    out.push(p(format!(
+        "Every codec's output on every fixture was checked against the reference before anything was measured: {passed} of {} checks passed; the others are listed.",
+        r.verification.len()
+    )));
+    let mut t = Table::new(&["codec", "fixture", "op", "status", "~detail"]);
+    for v in r
+        .verification
+        .iter()
+        .filter(|v| v.status != CheckStatus::Pass)
+    {
+        let tone = if v.status == CheckStatus::Fail {
+            Tone::Bad
+        } else {
+            Tone::Muted
+        };
+        t.row(vec![
+            v.codec.clone().into(),
+            v.fixture.clone().into(),
+            v.op.into(),
+            Cell::toned(v.status.name(), tone),
+            v.detail.clone().into(),
+        ]);
+    }
+    if !t.rows.is_empty() {
+        out.push(Block::Table(t));
     }
     out
 }
