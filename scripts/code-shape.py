@@ -14,28 +14,10 @@ import os
 import re
 import sys
 
+from rust_source import blank_tests
+
 SURFACE = ["cold/src", "analysis/src"]
 LONG = 80
-
-
-def without_tests(lines):
-    """The lines with every `#[cfg(test)]` item blanked (to its closing brace, or its `;`)."""
-    out, i = [], 0
-    while i < len(lines):
-        if lines[i].strip().startswith("#[cfg(test)]"):
-            j, depth, opened = i + 1, 0, False
-            while j < len(lines):
-                depth += lines[j].count("{") - lines[j].count("}")
-                opened = opened or "{" in lines[j]
-                if (opened and depth <= 0) or (not opened and lines[j].rstrip().endswith(";")):
-                    break
-                j += 1
-            out.extend([""] * (j + 1 - i))
-            i = j + 1
-            continue
-        out.append(lines[i])
-        i += 1
-    return out
 
 
 def long_functions(lines, path):
@@ -84,13 +66,13 @@ def main():
     surface = 0
     for sub in SURFACE:
         for path in rust_files(root, sub):
-            lines = without_tests(open(path, encoding="utf-8").read().split("\n"))
+            lines = blank_tests(open(path, encoding="utf-8").read().split("\n"))
             surface += sum(1 for l in lines if re.match(r"\s*pub\s", l))
     longest = []
     tests = {}
     for crate in crates(root):
         for path in rust_files(root, os.path.join(crate, "src")):
-            lines = without_tests(open(path, encoding="utf-8").read().split("\n"))
+            lines = blank_tests(open(path, encoding="utf-8").read().split("\n"))
             longest += long_functions(lines, os.path.relpath(path, root))
         tdir = os.path.join(root, crate, "tests")
         if os.path.isdir(tdir):

@@ -18,7 +18,7 @@ open and close its timed call).
     scripts/jvm-single-shot.py --inputs results/cold/jvm-own/fixtures [--rounds 30] [--libs gson]
         [--classes]
 """
-import argparse, json, os, random, statistics, subprocess, sys, tempfile
+import argparse, json, os, subprocess, sys, tempfile
 
 import jvm_first_call  # noqa: E402  (the runtime's JDK and flags, and the class-load log's lines)
 
@@ -27,7 +27,8 @@ OPS = jvm_first_call.OPS
 
 
 def programs(root, a):
-    """(lib, op, "child" | "jmh") → argv, with a marker "{log}" where --classes puts its flag."""
+    """(lib, op, "child" | "jmh") → argv; JMH's with "{jvm}" where its fork's flags go and
+    "{result}" where its JSON goes."""
     jvm, java, flags = jvm_first_call.runtime(root)
     build = a.build or os.path.join(root, "target", "external", "jvm")
     jar = a.jar or os.path.join(root, "target", "warm-jvm", "benchmarks.jar")
@@ -39,52 +40,41 @@ def programs(root, a):
         codec, cp = jvm_first_call.child_of(jvm, build, lib)
         for op in OPS:
             inp = doc if op == "de" else tree
-            out[(lib, op, "child")] = ([java] + flags + ["{log}", "-cp", cp, codec["class"], "--op", op,
+            out[(lib, op, "child")] = ([java] + flags + ["-cp", cp, codec["class"], "--op", op,
                                                          "--batch", "1", "--input", inp])
-            fork = " ".join(flags + ["{log}", f"-Dthaw.docs={os.path.abspath(a.inputs)}"])
+            fork = " ".join(flags + [f"-Dthaw.docs={os.path.abspath(a.inputs)}"])
             out[(lib, op, "jmh")] = [java, "-cp", jar, "org.openjdk.jmh.Main", "thaw.jmh.FirstCall",
                                      "-p", f"codec={lib}", "-p", f"op={op}", "-f", "1",
-                                     "-jvmArgs", fork, "-rf", "json", "-rff", "{result}"]
+                                     "-jvmArgs", fork + "{jvm}", "-rf", "json", "-rff", "{result}"]
     return out
 
 
-def once(argv, env, kind, log=None):
-    """One run: (figure in ns, the timed call's start and end on the log's clock or None)."""
+def child_figure(argv, env):
+    """The child's init + first op (its `first` - `fixture` stamps), in ns."""
+    _, fixture, first, _ = jvm_first_call.run(argv, env, "child")
+    return first - fixture
+
+
+def jmh(argv, env, fork_flags=""):
+    """One JMH run of one fork, its fork given `fork_flags` too: the single shot's score in ns."""
     with tempfile.TemporaryDirectory() as tmp:
         result = os.path.join(tmp, "jmh.json")
-        flag = f"-Xlog:class+load=info:file={log}:timenanos" if log else ""
-        args = []
-        for x in argv:
-            x = x.replace("{result}", result)
-            if x == "{log}":
-                if flag:
-                    args.append(flag)
-                continue
-            args.append(x.replace("{log}", flag))
+        args = [x.replace("{result}", result).replace("{jvm}", fork_flags) for x in argv]
         p = subprocess.run(args, env=env, capture_output=True, text=True)
         if p.returncode != 0:
             sys.exit(f"{' '.join(args[-8:])} failed ({p.returncode}): {(p.stderr or p.stdout).strip()[-400:]}")
-        if kind == "child":
-            s = json.loads(p.stdout.strip().splitlines()[-1])
-            return s["first"] - s["fixture"], (s["fixture"], s["first"])
-        score = json.load(open(result))[0]["primaryMetric"]["score"]
-        return score * 1000.0, None
+        return json.load(open(result))[0]["primaryMetric"]["score"] * 1000.0
 
 
-def classes(argv, env, kind):
-    """The classes loaded before the timed call, and those loaded inside it (names, in order)."""
+def jmh_classes(argv, env):
+    """The classes JMH's fork loaded before its timed call, and inside it (between the classes
+    FirstCall$Start and $End, which the call loads first and last when -Dthaw.mark is set)."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "load.log")
-        _, window = once(argv, env, kind, log)
-        lines = [m for m in (jvm_first_call.LOADED.match(x) for x in
-                             open(log, encoding="utf-8", errors="replace")) if m]
-        names = [m.group(2) for m in lines]
-        if window is None:  # JMH's fork: the markers FirstCall$Start and $End
-            start, end = names.index("thaw.jmh.FirstCall$Start"), names.index("thaw.jmh.FirstCall$End")
-            return names[:start], names[start + 1:end]
-        before = [m.group(2) for m in lines if int(m.group(1)) < window[0]]
-        inside = [m.group(2) for m in lines if window[0] <= int(m.group(1)) <= window[1]]
-        return before, inside
+        jmh(argv, env, f" -Dthaw.mark=true -Xlog:class+load=info:file={log}:timenanos")
+        names = [n for _, n in jvm_first_call.loaded(log)]
+        start, end = names.index("thaw.jmh.FirstCall$Start"), names.index("thaw.jmh.FirstCall$End")
+        return names[:start], names[start + 1:end]
 
 
 def main():
@@ -99,31 +89,19 @@ def main():
     p.add_argument("--classes", action="store_true", help="count the classes loaded too")
     a = p.parse_args()
     progs = programs(root, a)
-    env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
-    figures = {k: [] for k in progs}
-    rng = random.Random(a.seed)
-    keys = list(progs)
-    for _ in range(a.rounds):
-        rng.shuffle(keys)
-        for k in keys:
-            figures[k].append(once(progs[k], env, k[2])[0])
-    cells = sorted({(k[0], k[1]) for k in progs}, key=lambda x: (LIBS.index(x[0]), x[1]))
+    env = jvm_first_call.env_of_children()
+    figure = lambda k, argv: child_figure(argv, env) if k[2] == "child" else jmh(argv, env)  # noqa: E731
+    figures = jvm_first_call.alternate(progs, a.rounds, a.seed, figure)
     print(f"init + first call, own mode, users-2kb, JDK 25, {a.rounds} rounds (medians; ratio: median "
           f"of the paired child / JMH single-shot ratios, with its quartiles)")
-    print(f"{'library':<9} {'op':<4} {'child':>9} {'JMH ss':>9} {'ratio':>7}  quartiles")
-    for lib, op in cells:
-        child, jmh = figures[(lib, op, "child")], figures[(lib, op, "jmh")]
-        ratios = sorted(x / y for x, y in zip(child, jmh))
-        q1, _, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
-        print(f"{lib:<9} {op:<4} {statistics.median(child) / 1e6:>7.1f}ms {statistics.median(jmh) / 1e6:>7.1f}ms "
-              f"{statistics.median(ratios):>7.3f}  [{q1:.3f}, {q3:.3f}]")
+    jvm_first_call.print_paired(figures, progs, "jmh", "JMH ss")
     if a.classes:
         print("\nclasses loaded (-Xlog:class+load), one run each: before the timed call / inside it; "
               "moved: of the child's classes inside, those JMH's fork loaded before its call (JDK's: java.*, "
               "jdk.*, sun.*)")
-        for lib, op in cells:
-            c = classes(progs[(lib, op, "child")], env, "child")
-            j = classes(progs[(lib, op, "jmh")], env, "jmh")
+        for lib, op in jvm_first_call.cells(progs):
+            c = jvm_first_call.classes(progs[(lib, op, "child")], env, "child")
+            j = jmh_classes(progs[(lib, op, "jmh")], env)
             moved = set(c[1]) & set(j[0])
             jdk = sum(1 for n in moved if n.startswith(("java.", "jdk.", "sun.")))
             print(f"{lib:<9} {op:<4} child {len(c[0]):>5} / {len(c[1]):>5}   JMH fork {len(j[0]):>5} / "

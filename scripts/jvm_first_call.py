@@ -96,48 +96,70 @@ def run(argv, env, kind):
 LOADED = re.compile(r"^\[(\d+)ns\] (\S+) source: ")
 
 
+def loaded(log):
+    """(time, class name) of every class in a -Xlog:class+load log decorated with timenanos."""
+    lines = (LOADED.match(x) for x in open(log, encoding="utf-8", errors="replace"))
+    return [(int(m.group(1)), m.group(2)) for m in lines if m]
+
+
 def classes(argv, env, kind):
-    """Classes loaded before the timed region, and inside it (up to the first call's end)."""
+    """The names of the classes loaded before the timed region, and inside it (up to the first
+    call's end)."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "load.log")
         at = argv.index("-cp")
         logged = argv[:at] + [f"-Xlog:class+load=info:file={log}:timenanos"] + argv[at:]
         _, start, first, _ = run(logged, env, kind)
-        before = inside = 0
-        for line in open(log, encoding="utf-8", errors="replace"):
-            m = LOADED.match(line)
-            if not m:
-                continue
-            t = int(m.group(1))
-            if t < start:
-                before += 1
-            elif t <= first:
-                inside += 1
-        return before, inside
+        names = loaded(log)
+        return ([n for t, n in names if t < start], [n for t, n in names if start <= t <= first])
+
+
+def cells(progs):
+    """The (library, op) pairs of programs keyed (library, op, kind), in LIBS order."""
+    return sorted({(k[0], k[1]) for k in progs}, key=lambda x: (LIBS.index(x[0]), x[1]))
+
+
+def alternate(progs, rounds, seed, figure):
+    """Each program once a round, in a seeded shuffle per round: key → its figures (`figure`
+    of its key and argv)."""
+    figures = {k: [] for k in progs}
+    rng = random.Random(seed)
+    keys = list(progs)
+    for _ in range(rounds):
+        rng.shuffle(keys)
+        for k in keys:
+            figures[k].append(figure(k, progs[k]))
+    return figures
+
+
+def print_paired(figures, progs, other, label):
+    """Per (library, op): the medians of the child's and `other`'s figures, and the median of the
+    paired ratios child / `other` with its quartiles."""
+    print(f"{'library':<9} {'op':<4} {'child':>9} {label:>9} {'ratio':>7}  quartiles")
+    for lib, op in cells(progs):
+        child, them = figures[(lib, op, "child")], figures[(lib, op, other)]
+        ratios = sorted(x / y for x, y in zip(child, them))
+        q1, _, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
+        print(f"{lib:<9} {op:<4} {statistics.median(child) / 1e6:>7.1f}ms {statistics.median(them) / 1e6:>7.1f}ms "
+              f"{statistics.median(ratios):>7.3f}  [{q1:.3f}, {q3:.3f}]")
+
+
+def env_of_children():
+    """PATH and HOME only, as the runner starts its children."""
+    return {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
 
 
 def main(a, root):
     progs = programs(root, a)
-    env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
-    figures = {k: [] for k in progs}
-    rng = random.Random(a.seed)
-    keys = list(progs)
-    for _ in range(a.rounds):
-        rng.shuffle(keys)
-        for k in keys:
-            figures[k].append(run(progs[k], env, k[2])[3])
+    env = env_of_children()
+    figures = alternate(progs, a.rounds, a.seed, lambda k, argv: run(argv, env, k[2])[3])
     print(f"model + init + first call, users-2kb, JDK 25, {a.rounds} rounds (medians; ratio: median "
           f"of the paired child / minimal ratios, with its quartiles)")
-    print(f"{'library':<9} {'op':<4} {'child':>9} {'minimal':>9} {'ratio':>7}  quartiles")
-    for lib, op in sorted({(k[0], k[1]) for k in progs}, key=lambda x: (LIBS.index(x[0]), x[1])):
-        child, mini = figures[(lib, op, "child")], figures[(lib, op, "minimal")]
-        ratios = sorted(x / y for x, y in zip(child, mini))
-        q1, _, q3 = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else (ratios[0],) * 3
-        print(f"{lib:<9} {op:<4} {statistics.median(child) / 1e6:>7.1f}ms {statistics.median(mini) / 1e6:>7.1f}ms "
-              f"{statistics.median(ratios):>7.3f}  [{q1:.3f}, {q3:.3f}]")
+    print_paired(figures, progs, "minimal", "minimal")
     if a.classes:
         print("\nclasses loaded (-Xlog:class+load), one run each: before the timed region / inside it")
-        for lib, op in sorted({(k[0], k[1]) for k in progs}, key=lambda x: (LIBS.index(x[0]), x[1])):
+        for lib, op in cells(progs):
             c = classes(progs[(lib, op, "child")], env, "child")
             m = classes(progs[(lib, op, "minimal")], env, "minimal")
-            print(f"{lib:<9} {op:<4} child {c[0]:>5} / {c[1]:>5}   minimal {m[0]:>5} / {m[1]:>5}")
+            print(f"{lib:<9} {op:<4} child {len(c[0]):>5} / {len(c[1]):>5}   "
+                  f"minimal {len(m[0]):>5} / {len(m[1]):>5}")

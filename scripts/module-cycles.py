@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from rust_source import blank_tests
+
 
 def module_files(src):
     mods = {}
@@ -35,22 +37,9 @@ def module_files(src):
 
 
 def without_tests(text):
-    """The file without `#[cfg(test)]` items (a module or a function, to its closing brace)."""
-    out, lines, i = [], text.split("\n"), 0
-    while i < len(lines):
-        if lines[i].strip().startswith("#[cfg(test)]"):
-            j, depth, opened = i + 1, 0, False
-            while j < len(lines):
-                depth += lines[j].count("{") - lines[j].count("}")
-                opened = opened or "{" in lines[j]
-                if (opened and depth <= 0) or (not opened and lines[j].rstrip().endswith(";")):
-                    break
-                j += 1
-            i = j + 1
-            continue
-        out.append(re.sub(r"//.*", "", lines[i]))
-        i += 1
-    return "\n".join(out)
+    """The file without `#[cfg(test)]` items (a module or a function, to its closing brace) and
+    without comments."""
+    return "\n".join(re.sub(r"//.*", "", line) for line in blank_tests(text.split("\n")))
 
 
 def paths(text):

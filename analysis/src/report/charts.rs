@@ -269,16 +269,34 @@ pub(crate) fn frame(
     let (left, right, top, bottom) = MARGINS;
     let x = LogScale::covering(x_lo, x_hi, left, width - right);
     let y = LogScale::covering(y_lo, y_hi, height - bottom, top);
+    grids(svg, (&x, &y), format::tick_ns, MARGINS);
+    titled_axes(svg, y_title, MARGINS);
+    (x, y)
+}
+
+/// The grids of a log-log chart inside `margins` (left, right, top, bottom): operations along
+/// x, `y_label` of each tick along y.
+fn grids(
+    svg: &mut Svg,
+    (x, y): (&LogScale, &LogScale),
+    y_label: impl Fn(f64) -> String,
+    (left, right, top, bottom): (f64, f64, f64, f64),
+) {
+    let (width, height) = (svg.width, svg.height);
     svg.x_grid(
         x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
         (top, height - bottom),
     );
     svg.y_grid(
-        y.ticks()
-            .into_iter()
-            .map(|t| (y.map(t), format::tick_ns(t))),
+        y.ticks().into_iter().map(|t| (y.map(t), y_label(t))),
         (left, width - right),
     );
+}
+
+/// The axes of a chart inside `margins` and their titles: operations in one process along x,
+/// `y_title` along y.
+fn titled_axes(svg: &mut Svg, y_title: &str, (left, right, top, bottom): (f64, f64, f64, f64)) {
+    let (width, height) = (svg.width, svg.height);
     svg.axes((left, top), (width - right, height - bottom));
     svg.axis_titles(
         (left, top),
@@ -287,7 +305,6 @@ pub(crate) fn frame(
         "operations in one process (log scale)",
         y_title,
     );
-    (x, y)
 }
 
 /// Cumulative cost C(n) against n, log-log, one line per codec: solid where measured, dashed
@@ -479,24 +496,17 @@ fn ratio_grid(
     svg: &mut Svg,
     (x, y): (&LogScale, &LogScale),
     refname: &str,
-    (left, right, top, bottom): (f64, f64, f64, f64),
+    margins: (f64, f64, f64, f64),
 ) {
-    let (width, height) = (svg.width, svg.height);
-    svg.x_grid(
-        x.ticks().into_iter().map(|t| (x.map(t), ops_label(t))),
-        (top, height - bottom),
-    );
     let ratio_label = |t: f64| {
         format!(
             "{}×",
             format::sig3(t).trim_end_matches('0').trim_end_matches('.')
         )
     };
-    svg.y_grid(
-        y.ticks().into_iter().map(|t| (y.map(t), ratio_label(t))),
-        (left, width - right),
-    );
-    let one = y.map(1.0);
+    grids(svg, (x, y), ratio_label, margins);
+    let (left, right, _, _) = margins;
+    let (width, one) = (svg.width, y.map(1.0));
     svg.line(
         (left, one),
         (width - right, one),
@@ -507,14 +517,7 @@ fn ratio_grid(
         &format!("{refname} = 1"),
         Font::new("end", 11.0, "#111"),
     );
-    svg.axes((left, top), (width - right, height - bottom));
-    svg.axis_titles(
-        (left, top),
-        (width - right, height - bottom),
-        height,
-        "operations in one process (log scale)",
-        &format!("cost / {refname} cost (log scale)"),
-    );
+    titled_axes(svg, &format!("cost / {refname} cost (log scale)"), margins);
 }
 
 /// A cost curve, solid up to `last_measured` operations (the cold medians) and dashed beyond

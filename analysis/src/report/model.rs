@@ -547,14 +547,11 @@ fn conformance_of(
     read: Option<(Vec<ConformanceRow>, Option<String>)>,
     notes: &mut Vec<String>,
 ) -> (Option<Vec<ConformanceSummary>>, Vec<ConformanceRow>) {
-    match read {
-        Some((rows, note)) => {
-            notes.extend(note);
-            let fails = rows.iter().filter(|r| !r.correct).cloned().collect();
-            (Some(summarize_conformance(&rows)), fails)
-        }
-        None => (None, Vec::new()),
-    }
+    let Some(rows) = with_note(read, notes) else {
+        return (None, Vec::new());
+    };
+    let fails = rows.iter().filter(|r| !r.correct).cloned().collect();
+    (Some(summarize_conformance(&rows)), fails)
 }
 
 /// What a reader must be told first: the run's state, short warm runs, the measure's own

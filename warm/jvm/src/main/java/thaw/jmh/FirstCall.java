@@ -5,9 +5,10 @@
 //
 // It exists for one comparison (scripts/jvm-single-shot.py, docs/runtimes.md): the same call
 // timed by thaw's child and by JMH's SingleShotTime, and the classes each process loads before
-// the timed call and inside it. The timed call begins by loading `Start` and ends by loading
-// `End`, so that `-Xlog:class+load` marks both in the fork's log. Not a warm bench: Main never
-// runs it, and analysis reads no result of it.
+// the timed call and inside it. With -Dthaw.mark=true (the class-counting run only, so that no
+// timed run loads them) the timed call begins by loading `Start` and ends by loading `End`, so
+// that `-Xlog:class+load` marks both in the fork's log. Not a warm bench: Main never runs it,
+// and analysis reads no result of it.
 //
 // The documents folder (-Dthaw.docs) holds <fixture>.json and, for `ser`, <fixture>.tree.txt, the
 // neutral tree a cold `ser` child builds its value from (a run folder's fixtures/).
@@ -53,9 +54,11 @@ public class FirstCall {
     private String model;
     private byte[] copy;
     private Object value;
+    private boolean mark;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
+        mark = Boolean.getBoolean("thaw.mark");
         Documents.Document doc = Documents.load(Documents.folder(), fixture);
         model = doc.model();
         child = Codecs.get(codec).child();
@@ -75,7 +78,7 @@ public class FirstCall {
 
     @Benchmark
     public Object firstCall() throws Exception {
-        Start.mark();
+        if (mark) Start.mark();
         Harness.Library lib = child.library();
         Object out;
         if (op.equals("de")) {
@@ -85,7 +88,7 @@ public class FirstCall {
             lib.initSer(model);
             out = lib.ser(value);
         }
-        End.mark();
+        if (mark) End.mark();
         return out;
     }
 
