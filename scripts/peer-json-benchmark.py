@@ -5,10 +5,10 @@ Takes a checkout of serde-rs/json-benchmark by path (nothing is fetched at run t
 cargo resolves), copies it to target/peer/json-benchmark, builds it there at the versions of
 serde_json and simd-json that thaw's Cargo.lock pins, on the allocator asked (the system's, or
 jemalloc as the peer links it and thaw's `jemalloc` build), parse to DOM only (twitter and
-citm_catalog; serde_json `Value`, simd-json's `BorrowedValue` or, with `--simd-dom`, thaw's own
-call), with a timer of the same interface as the peer's that also reports the median of its trials. Then runs the peer and thaw's forked warm
-benches of the same cells (`<corpus>/de/serde_json-value`, `<corpus>/de/simd-json-value`, which
-build an OwnedValue) in alternating rounds, and prints, per cell, the peer's fastest trial and its
+citm_catalog; serde_json `Value`, simd-json's `BorrowedValue` or, with `--simd-dom`, thaw's exact
+borrowed call or its owned DOM), with a timer of the same interface as the peer's that also reports the median of its trials. Then runs the peer and thaw's forked warm
+benches of the same cells (`<corpus>/de/serde_json-value`, and `<corpus>/de/simd-json-borrowed`
+or, for the owned DOMs, `<corpus>/de/simd-json-value`) in alternating rounds, and prints, per cell, the peer's fastest trial and its
 median beside thaw's figure (the median across processes), with the ratios per round (median
 [range]). See docs/peer.md.
 
@@ -32,20 +32,35 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIBS = ["serde_json", "simd-json"]  # the peer's order of libraries
 CORPORA = ["citm_catalog", "twitter"]  # the peer's order of files
-THAW_CODEC = {"serde_json": "serde_json-value", "simd-json": "simd-json-value"}
-# What the peer's simd-json parse builds (`--simd-dom`): its own `to_borrowed_value`, or thaw's DOM
-# (`OwnedValue`) with the peer's fresh buffers per parse, or thaw's exact call (buffers reused
-# across parses, as thaw's simd-json-value codec keeps them).
+# What the peer's simd-json parse builds (`--simd-dom`), and thaw's cell beside it: the peer's own
+# `to_borrowed_value` (fresh buffers per parse) beside thaw's borrowed DOM (buffers reused), thaw's
+# exact borrowed call (buffers reused on both sides), thaw's owned DOM with the peer's fresh buffers,
+# or thaw's exact owned call. Each: (the peer's DOM as printed, its Rust type, its call, thaw's codec).
 SIMD_DOM = {
-    "borrowed": ("BorrowedValue", None, None),
-    "owned": ("OwnedValue", "simd_json::OwnedValue", "simd_json::to_owned_value(bytes)"),
+    "borrowed": ("BorrowedValue", None, None, "simd-json-borrowed"),
+    "borrowed-reused": (
+        "BorrowedValue, buffers reused",
+        "simd_json::BorrowedValue",
+        "thread_local! { static BUFFERS: std::cell::RefCell<simd_json::Buffers> = Default::default(); }\n"
+        "    BUFFERS.with(|b| simd_json::borrowed::to_value_with_buffers(bytes, &mut b.borrow_mut()))",
+        "simd-json-borrowed",
+    ),
+    "owned": ("OwnedValue", "simd_json::OwnedValue", "simd_json::to_owned_value(bytes)", "simd-json-value"),
     "owned-reused": (
         "OwnedValue, buffers reused",
         "simd_json::OwnedValue",
         "thread_local! { static BUFFERS: std::cell::RefCell<simd_json::Buffers> = Default::default(); }\n"
         "    BUFFERS.with(|b| simd_json::owned::to_value_with_buffers(bytes, &mut b.borrow_mut()))",
+        "simd-json-value",
     ),
 }
+
+
+def thaw_codec(lib, simd_dom):
+    """thaw's codec beside the peer's `lib` cell."""
+    return "serde_json-value" if lib == "serde_json" else SIMD_DOM[simd_dom][3]
+
+
 PEER_PARSE = re.compile(
     r"fn simd_json_parse_dom\(bytes: &mut \[u8\]\) -> simd_json::Result<simd_json::BorrowedValue> \{\n"
     r"    simd_json::to_borrowed_value\(bytes\)\n\}"
@@ -145,7 +160,7 @@ def set_simd_dom(text, main, dom):
     """The peer's simd-json parse to DOM made to build `dom` (a key of SIMD_DOM)."""
     if dom == "borrowed":
         return text
-    _, value, call = SIMD_DOM[dom]
+    _, value, call, _ = SIMD_DOM[dom]
     new = f"fn simd_json_parse_dom(bytes: &mut [u8]) -> simd_json::Result<{value}> {{\n    {call}\n}}"
     text, n = PEER_PARSE.subn(lambda _: new, text)
     if n != 1:
@@ -230,7 +245,8 @@ def run_peer(binary, work, trials, lock):
 
 def run_thaw(args, variant, lock):
     """One forked warm run of the four cells: (lib, corpus) -> thaw's figure across processes."""
-    filt = "^(" + "|".join(CORPORA) + ")/de/(" + "|".join(THAW_CODEC.values()) + ")$"
+    codecs = [thaw_codec(lib, args.simd_dom) for lib in LIBS]
+    filt = "^(" + "|".join(CORPORA) + ")/de/(" + "|".join(codecs) + ")$"
     timing = ["--warm-up-time", str(args.warm_up), "--measurement-time", str(args.measurement)]
     env = dict(os.environ, THAW_FORKS=str(args.forks), THAW_CORPORA=str(args.corpora.resolve()))
     if variant == "portable":
@@ -245,11 +261,11 @@ def run_thaw(args, variant, lock):
         for corpus in CORPORA:
             medians = []
             for fork in sorted(forks.glob("fork-*")):
-                est = fork / f"{corpus}_de" / THAW_CODEC[lib] / "new" / "estimates.json"
+                est = fork / f"{corpus}_de" / thaw_codec(lib, args.simd_dom) / "new" / "estimates.json"
                 if est.is_file():
                     medians.append(json.loads(est.read_text())["median"]["point_estimate"])
             if len(medians) != args.forks:
-                fail(f"thaw: {corpus}/de/{THAW_CODEC[lib]} has {len(medians)} forks, expected {args.forks}")
+                fail(f"thaw: {corpus}/de/{thaw_codec(lib, args.simd_dom)} has {len(medians)} forks, expected {args.forks}")
             out[(lib, corpus)] = statistics.median(medians)
     return out
 
@@ -276,7 +292,7 @@ def table(rounds, simd_dom):
             med = [r["peer"][cell][1] for r in rounds]
             thaw = [r["thaw"][cell] for r in rounds]
             print(
-                f"| {corpus}, {lib} (peer {peer_dom(lib, simd_dom)}, thaw {THAW_CODEC[lib]}) "
+                f"| {corpus}, {lib} (peer {peer_dom(lib, simd_dom)}, thaw {thaw_codec(lib, simd_dom)}) "
                 f"| {ms(min(fast))} | {ms(statistics.median(med))} | {ms(statistics.median(thaw))} "
                 f"| {spread([t / f for t, f in zip(thaw, fast)])} | {spread([t / m for t, m in zip(thaw, med)])} |"
             )
@@ -291,8 +307,10 @@ def main():
     p.add_argument("--allocator", choices=["system", "jemalloc"], default="system",
                    help="both sides on this allocator (thaw: the portable or the jemalloc build)")
     p.add_argument("--simd-dom", choices=list(SIMD_DOM), default="borrowed",
-                   help="what the peer's simd-json parse builds: its own BorrowedValue, thaw's"
-                   " OwnedValue with fresh buffers per parse, or thaw's exact call (buffers reused)")
+                   help="what the peer's simd-json parse builds, and thaw's cell beside it: its own"
+                   " BorrowedValue (thaw's simd-json-borrowed), thaw's exact borrowed call (buffers"
+                   " reused), thaw's OwnedValue with fresh buffers per parse, or thaw's exact owned"
+                   " call (both beside simd-json-value)")
     p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--forks", type=int, default=5, help="thaw's processes per cell and round")
     p.add_argument("--trials", type=int, default=256, help="the peer's trials per measurement")

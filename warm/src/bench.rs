@@ -2,30 +2,68 @@
 //! document's length as its throughput (so criterion prints MB/s), one function per codec, so
 //! every bench's full id is `<fixture>/<op>/<codec>`.
 //!
-//! `de` runs through `iter_batched_ref`: inputs are made (copied, for codecs that parse in
-//! place) before the timed batch and every value is dropped after it, for every codec alike,
-//! so input copies and drops stay outside the timed region. `ser` runs through `iter` into the
-//! one reused buffer. Not for anything but wiring: the operation itself is `run::Runner`.
+//! `de` runs in batches, as criterion's `iter_batched_ref` does (its loop, written out here
+//! because a borrowed DOM's value borrows its input, which `iter_batched_ref`'s signature does
+//! not allow): inputs are made (copied, for codecs that parse in place) before the timed batch
+//! and every value is dropped after it, for every codec alike, so input copies and drops stay
+//! outside the timed region. `ser` runs through `iter` into the one reused buffer. Not for
+//! anything but wiring: the operation itself is `run::Runner`.
 
 use crate::gate::{Decision, Document, Plan};
-use crate::run::Workload;
+use crate::run::{Inputs, Runner, Workload};
 use crate::settings::Mode;
 use codecs::{visit_codecs, Codec, CodecVisitor, Op};
 use criterion::measurement::WallTime;
-use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput};
+use criterion::{Bencher, BenchmarkGroup, Criterion, Throughput};
+use std::hint::black_box;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-/// Inputs of this many bytes or more are batched a few at a time (`LargeInput`); smaller ones
-/// ten batches per sample (`SmallInput`).
+/// Inputs of this many bytes or more are batched a few at a time (criterion's `LargeInput`:
+/// 1,000 batches per sample); smaller ones ten batches per sample (`SmallInput`).
 pub const LARGE_INPUT: usize = 64 * 1024;
 
-/// criterion's batch size for `de` on a document of `len` bytes.
-pub fn batch_size(len: usize) -> BatchSize {
+/// How many batches a sample of `de` on a document of `len` bytes is cut into.
+pub fn batches(len: usize) -> u64 {
     if len >= LARGE_INPUT {
-        BatchSize::LargeInput
+        1000
     } else {
-        BatchSize::SmallInput
+        10
     }
+}
+
+/// criterion's `iter_batched_ref` loop for one sample of `iters` `de` calls: per batch, the
+/// fresh inputs are made, the calls timed with every value kept, then values and inputs dropped.
+fn de_sample<C: Codec>(
+    iters: u64,
+    batches: u64,
+    inputs: Inputs<'_>,
+    runner: &mut Runner<C>,
+) -> Duration {
+    let per_batch = iters.div_ceil(batches).max(1);
+    let mut timed = Duration::ZERO;
+    let mut done = 0;
+    while done < iters {
+        let size = per_batch.min(iters - done);
+        let mut fresh: Vec<_> = black_box((0..size).map(|_| inputs.fresh()).collect());
+        let mut values = Vec::with_capacity(size as usize);
+        let start = Instant::now();
+        values.extend(fresh.iter_mut().map(|input| runner.de(input)));
+        timed += start.elapsed();
+        black_box(values);
+        done += size;
+    }
+    timed
+}
+
+/// One criterion sample loop of `de` for codec `C`.
+fn bench_de<C: Codec>(
+    b: &mut Bencher<'_>,
+    batches: u64,
+    inputs: Inputs<'_>,
+    runner: &mut Runner<C>,
+) {
+    b.iter_custom(|iters| de_sample(iters, batches, inputs, runner));
 }
 
 /// criterion set up for `mode`, writing under `output` in its own folder layout. Call
@@ -50,7 +88,7 @@ pub fn criterion(mode: Mode, output: &Path) -> Criterion {
 /// criterion, so cells that criterion's filter leaves out cost nothing.
 pub fn bench_cell<C: Codec>(group: &mut BenchmarkGroup<'_, WallTime>, document: &Document, op: Op) {
     let mut workload: Option<Workload<C>> = None;
-    let size = batch_size(document.bytes.len());
+    let batches = batches(document.bytes.len());
     group.bench_function(C::ID, |b| {
         let w = workload.get_or_insert_with(|| {
             Workload::new(document, op).unwrap_or_else(|e| {
@@ -62,7 +100,7 @@ pub fn bench_cell<C: Codec>(group: &mut BenchmarkGroup<'_, WallTime>, document: 
         });
         let (inputs, runner) = w.parts();
         match op {
-            Op::De => b.iter_batched_ref(|| inputs.fresh(), |fresh| runner.de(fresh), size),
+            Op::De => bench_de(b, batches, inputs, runner),
             Op::Ser => b.iter(|| runner.ser()),
         }
     });
@@ -188,7 +226,62 @@ mod tests {
 
     #[test]
     fn large_documents_are_batched_few_at_a_time() {
-        assert!(matches!(batch_size(1_000), BatchSize::SmallInput));
-        assert!(matches!(batch_size(1_000_000), BatchSize::LargeInput));
+        assert_eq!(batches(1_000), 10);
+        assert_eq!(batches(1_000_000), 1000);
+    }
+
+    /// A codec whose value borrows its input (as a borrowed DOM's does) and that counts its calls.
+    struct CountsCalls(u64);
+    impl Codec for CountsCalls {
+        const ID: &'static str = "counts-calls";
+        const LIBRARY: &'static str = "none";
+        const STYLE: codecs::Style = codecs::Style::Dom;
+        type Value<'a> = &'a [u8];
+        fn supports(_: Option<codecs::models::ModelKind>, _: Op) -> codecs::Support {
+            Ok(())
+        }
+        fn new() -> Self {
+            CountsCalls(0)
+        }
+        fn de<'a, T: codecs::inputs::Target>(
+            &mut self,
+            input: &'a mut [u8],
+        ) -> Result<&'a [u8], codecs::CodecError> {
+            self.0 += 1;
+            Ok(input)
+        }
+        fn ser<T: codecs::inputs::Target>(
+            &mut self,
+            _: &&[u8],
+            _: &mut Vec<u8>,
+        ) -> Result<(), codecs::CodecError> {
+            Ok(())
+        }
+        fn ser_value(_: codecs::inputs::Prepared) -> Result<&'static [u8], codecs::CodecError> {
+            Err(codecs::CodecError("no ser".into()))
+        }
+        fn digest<T: codecs::inputs::Target>(_: &&[u8]) -> u64 {
+            0
+        }
+        fn to_json(_: &&[u8]) -> Result<serde_json::Value, codecs::CodecError> {
+            Ok(serde_json::Value::Null)
+        }
+    }
+
+    #[test]
+    fn a_de_sample_makes_one_call_per_iteration_in_every_batching() {
+        let document =
+            Document::make(find("users-1kb").unwrap(), documents::DEFAULT_SEED, None).unwrap();
+        let mut w = Workload::<CountsCalls>::new(&document, Op::De).unwrap();
+        let (inputs, runner) = w.parts();
+        for (iters, batches) in [(1, 10), (7, 10), (95, 10), (3, 1000), (2500, 1000)] {
+            runner.codec_mut().0 = 0;
+            de_sample(iters, batches, inputs, runner);
+            assert_eq!(
+                runner.codec_mut().0,
+                iters,
+                "{iters} iterations in {batches} batches"
+            );
+        }
     }
 }

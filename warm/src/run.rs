@@ -11,8 +11,8 @@
 //!
 //! - `de`: every codec gets a fresh copy of the document per call, made by [`Inputs::fresh`]
 //!   outside the measured region, as in a cold child (a library that parses in place and one
-//!   that only reads are handed the same input). The value is returned, so that the caller drops
-//!   it outside the measured region.
+//!   that only reads are handed the same input). The value is returned (borrowing that copy,
+//!   for a borrowed DOM), so that the caller drops it outside the measured region.
 //! - `ser`: clears the output buffer, writes the value into it, returns the length written.
 
 use codecs::inputs::{load, prepare};
@@ -32,7 +32,7 @@ pub struct Runner<C: Codec> {
     codec: C,
     model: Option<ModelKind>,
     /// The value every `ser` writes.
-    value: Option<C::Value>,
+    value: Option<C::Value<'static>>,
     /// The output buffer every `ser` clears and reuses.
     out: Vec<u8>,
 }
@@ -105,9 +105,9 @@ impl Inputs<'_> {
 }
 
 impl<C: Codec> Runner<C> {
-    /// One `de`, of its fresh copy of the document.
+    /// One `de`, of its fresh copy of the document (a borrowed DOM's value points into it).
     #[inline]
-    pub fn de(&mut self, fresh: &mut Option<Vec<u8>>) -> C::Value {
+    pub fn de<'a>(&mut self, fresh: &'a mut Option<Vec<u8>>) -> C::Value<'a> {
         let Some(input) = fresh else {
             failed(C::ID, Op::De, &CodecError("no input to read".into()))
         };
@@ -128,6 +128,12 @@ impl<C: Codec> Runner<C> {
             failed(C::ID, Op::Ser, &e);
         }
         self.out.len()
+    }
+
+    /// The codec's own state, for tests that count what it was asked.
+    #[cfg(test)]
+    pub(crate) fn codec_mut(&mut self) -> &mut C {
+        &mut self.codec
     }
 
     /// What the last `ser` wrote.

@@ -66,8 +66,10 @@ pub trait Codec: Sized {
     /// its output is then checked by [`unordered_checksum`], which no reordering changes.
     const STABLE_OUTPUT: bool = true;
 
-    /// What `de` produces and `ser` consumes.
-    type Value;
+    /// What `de` produces and `ser` consumes. `'a` is the input's lifetime: a borrowed DOM's
+    /// strings point into the buffer it parsed (simd-json's `BorrowedValue`); every other
+    /// codec's value owns its data and ignores it.
+    type Value<'a>;
 
     /// Whether this codec can run `op` on a fixture whose model is `model` (`None`: a corpus).
     fn supports(model: Option<ModelKind>, op: Op) -> Support;
@@ -81,27 +83,31 @@ pub trait Codec: Sized {
     /// codec ignores it. Every call gets a fresh copy of the document, made outside the timed
     /// region, so a library that parses in place (simd-json) and one that only reads are handed
     /// the same input.
-    fn de<T: Target>(&mut self, input: &mut [u8]) -> Result<Self::Value, CodecError>;
+    fn de<'a, T: Target>(&mut self, input: &'a mut [u8]) -> Result<Self::Value<'a>, CodecError>;
 
     /// [`Codec::de`] for a model known only at run time (`None`: any document, as a DOM reads
     /// it): for code that is not specialised to one model (the warm benches, the gate).
-    fn de_any(
+    fn de_any<'a>(
         &mut self,
         model: Option<ModelKind>,
-        input: &mut [u8],
-    ) -> Result<Self::Value, CodecError> {
+        input: &'a mut [u8],
+    ) -> Result<Self::Value<'a>, CodecError> {
         on_target!(model, T => self.de::<T>(input))
     }
 
     /// A value to bytes, appended to `out` (callers clear and reuse it). For target `T` as
     /// [`Codec::de`]: a typed codec writes `T`'s model only.
-    fn ser<T: Target>(&mut self, value: &Self::Value, out: &mut Vec<u8>) -> Result<(), CodecError>;
+    fn ser<T: Target>(
+        &mut self,
+        value: &Self::Value<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CodecError>;
 
     /// [`Codec::ser`] for a model known only at run time.
     fn ser_any(
         &mut self,
         model: Option<ModelKind>,
-        value: &Self::Value,
+        value: &Self::Value<'_>,
         out: &mut Vec<u8>,
     ) -> Result<(), CodecError> {
         on_target!(model, T => self.ser::<T>(value, out))
@@ -109,20 +115,20 @@ pub trait Codec: Sized {
 
     /// The value a `ser` cell writes, from its prepared input (see `inputs`): typed codecs take
     /// the model, DOM codecs build their tree from the neutral tree with their constructors
-    /// (never their parser), the baseline takes the document.
-    fn ser_value(input: Prepared) -> Result<Self::Value, CodecError>;
+    /// (never their parser), the baseline takes the document. It owns its data (`'static`).
+    fn ser_value(input: Prepared) -> Result<Self::Value<'static>, CodecError>;
 
     /// A checksum of a decoded value of target `T` that runs no JSON writer: a hash of its
     /// structure (see [`digest_of`]), computed after the clock has stopped.
-    fn digest<T: Target>(value: &Self::Value) -> u64;
+    fn digest<T: Target>(value: &Self::Value<'_>) -> u64;
 
     /// [`Codec::digest`] for a model known only at run time.
-    fn digest_any(model: Option<ModelKind>, value: &Self::Value) -> u64 {
+    fn digest_any(model: Option<ModelKind>, value: &Self::Value<'_>) -> u64 {
         on_target!(model, T => Self::digest::<T>(value))
     }
 
     /// The value as serde_json sees it, for the correctness gate (never called when timing).
-    fn to_json(value: &Self::Value) -> Result<serde_json::Value, CodecError>;
+    fn to_json(value: &Self::Value<'_>) -> Result<serde_json::Value, CodecError>;
 }
 
 /// The library version Cargo.lock pins for `library`.
