@@ -5,8 +5,14 @@ earlier forks) and counts the cells where each run's interval across processes c
 run's median. The interval is the report's: the 95% order-statistic interval from 6 processes,
 the whole range below (93.75% for 5).
 
+It counts it twice: for the time per operation itself, and for each codec's ratio to the
+reference codec (`--reference`, serde_json by default) on the same fixture and op, paired within
+fork rounds (fork k of a cell over fork k of the reference: a forked run measures every cell once
+per round, in a shuffled order, so the two ran minutes apart at most), as the cold track pairs
+within blocks.
+
     cp -r results/warm/forks/portable /tmp/run1     # after each of three runs
-    scripts/warm-stability.py /tmp/run1 /tmp/run2 /tmp/run3
+    scripts/warm-stability.py /tmp/run1 /tmp/run2 /tmp/run3 [--reference serde_json]
 """
 
 import json
@@ -33,20 +39,37 @@ def interval(values):
 
 
 def load(folder):
-    """cell -> the medians of its processes."""
+    """cell -> {fork round: the median of that process}, for the cells the run's manifest names
+    (a run clears only its own cells' earlier forks: others' may lie beside them)."""
+    manifest = Path(folder) / "manifest.json"
+    if not manifest.is_file():
+        sys.exit(f"{manifest}: missing (a copy of results/warm/forks/<variant>/ holds it)")
+    ran = set(json.loads(manifest.read_text())["cells"])
     cells = {}
     for est in Path(folder).glob("fork-*/*/*/new/estimates.json"):
         bench = json.loads((est.parent / "benchmark.json").read_text())
-        cells.setdefault(bench["full_id"], []).append(
-            json.loads(est.read_text())["median"]["point_estimate"])
+        if bench["full_id"] not in ran:
+            continue
+        fork = est.parts[-5]
+        cells.setdefault(bench["full_id"], {})[fork] = json.loads(est.read_text())["median"]["point_estimate"]
     return cells
 
 
-def main():
-    folders = sys.argv[1:]
-    if len(folders) < 2:
-        sys.exit(__doc__)
-    runs = [load(f) for f in folders]
+def paired(run, reference):
+    """cell -> {fork round: its median over the reference's in the same round} (no reference's own)."""
+    out = {}
+    for cell, forks in run.items():
+        fixture, op, codec = cell.split("/")
+        ref = run.get(f"{fixture}/{op}/{reference}")
+        if codec == reference or ref is None:
+            continue
+        out[cell] = {k: v / ref[k] for k, v in forks.items() if k in ref}
+    return out
+
+
+def count(what, runs, unit):
+    """Prints in how many cells every run's interval covers every other run's median."""
+    runs = [{cell: list(forks.values()) for cell, forks in r.items()} for r in runs]
     common = sorted(set.intersection(*(set(r) for r in runs)))
     held = 0
     pairs_held = pairs = 0
@@ -66,16 +89,35 @@ def main():
                     ok = False
         held += ok
         if not ok:
-            medians = ", ".join(f"{statistics.median(r[cell]):.1f}" for r in runs)
-            missed.append(f"  {cell}: medians {medians} ns")
+            medians = ", ".join(f"{statistics.median(r[cell]):.4g}" for r in runs)
+            missed.append(f"  {cell}: medians {medians} {unit}")
     forks = sorted({len(r[c]) for r in runs for c in common})
-    print(f"{len(common)} cells in all {len(runs)} runs ({'/'.join(map(str, forks))} processes each)")
-    print(f"cells where every run's interval covers every other run's median: {held} of "
+    print(f"{what}: {len(common)} cells in all {len(runs)} runs ({'/'.join(map(str, forks))} processes each)")
+    print(f"  cells where every run's interval covers every other run's median: {held} of "
           f"{len(common)} ({100 * held / max(1, len(common)):.0f}%)")
-    print(f"run pairs: {pairs_held} of {pairs} ({100 * pairs_held / max(1, pairs):.0f}%)")
+    print(f"  run pairs: {pairs_held} of {pairs} ({100 * pairs_held / max(1, pairs):.0f}%)")
     if missed:
-        print("not held:")
+        print("  not held:")
         print("\n".join(missed))
+
+
+def main():
+    args = sys.argv[1:]
+    reference = "serde_json"
+    if "--reference" in args:
+        i = args.index("--reference")
+        if i + 1 >= len(args):
+            sys.exit("--reference needs a codec id, for example serde_json")
+        reference = args[i + 1]
+        del args[i:i + 2]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    for folder in args:
+        if not Path(folder).is_dir():
+            sys.exit(f"{folder}: not a folder (a copy of results/warm/forks/<variant>/)")
+    runs = [load(f) for f in args]
+    count("time per operation", runs, "ns")
+    count(f"ratio to {reference}, paired within fork rounds", [paired(r, reference) for r in runs], "×")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,9 @@ pub(crate) struct Forks {
     /// Each process's criterion estimate (median, and criterion's interval within the process),
     /// in fork order.
     pub(crate) within: Vec<(f64, f64, f64)>,
+    /// The fork round of each process in `within` (`fork-<k>`): a forked run measures every
+    /// cell once per round, so two cells' processes of one round ran minutes apart at most.
+    pub(crate) rounds: Vec<u32>,
 }
 
 /// Criterion's full mode takes this many samples; fewer means a quick or shortened pass.

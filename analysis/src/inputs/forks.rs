@@ -2,12 +2,14 @@
 //! process per cell and fork, read by the criterion reader) and makes each cell's figure across
 //! its processes: the median of the processes' medians, with the distribution-free interval
 //! across processes ([`stats::median_interval::interval_or_range`]). Each process's own
-//! criterion estimate is kept as a detail. The variant's `manifest.json` names the allocator.
+//! criterion estimate is kept as a detail, with its fork round, from which [`paired_ratio`]
+//! pairs two cells within rounds. The variant's `manifest.json` names the allocator.
 
 use super::criterion::{load_criterion, Forks, WarmEstimate};
 use anyhow::{Context, Result};
 use schema::warm_files::{ForksManifest, FORKS_MANIFEST};
 use schema::{Op, Variant};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -36,19 +38,22 @@ pub(crate) fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<S
                 None
             }
         };
-        let mut processes: BTreeMap<(String, Op, String), Vec<WarmEstimate>> = BTreeMap::new();
-        for (_, fork_dir) in subfolders(&dir, warm_fork)? {
+        let mut processes: BTreeMap<(String, Op, String), Vec<(u32, WarmEstimate)>> =
+            BTreeMap::new();
+        for (round, fork_dir) in subfolders(&dir, warm_fork)? {
             let Some((estimates, more)) = load_criterion(&fork_dir)? else {
                 continue;
             };
             notes.extend(more);
             for e in estimates {
                 let key = (e.fixture.clone(), e.op, e.codec.clone());
-                processes.entry(key).or_default().push(e);
+                processes.entry(key).or_default().push((round, e));
             }
         }
         for ests in processes.values() {
-            if let Some(mut figure) = across(ests) {
+            let rounds: Vec<u32> = ests.iter().map(|(round, _)| *round).collect();
+            let ests: Vec<WarmEstimate> = ests.iter().map(|(_, e)| e.clone()).collect();
+            if let Some(mut figure) = across(&ests, &rounds) {
                 figure.variant = Some(variant);
                 figure.allocator = allocator;
                 out.push(figure);
@@ -87,10 +92,10 @@ fn read_manifest(dir: &Path) -> Result<ForksManifest> {
     })
 }
 
-/// One cell's figure across its processes: the median of their medians with the interval across
-/// them, criterion's samples the fewest any process took (a quick process makes the figure a
-/// first look). `None` for no process.
-pub(crate) fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
+/// One cell's figure across its processes (of fork rounds `rounds`, in the same order): the
+/// median of their medians with the interval across them, criterion's samples the fewest any
+/// process took (a quick process makes the figure a first look). `None` for no process.
+pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmEstimate> {
     let first = processes.first()?;
     let medians: Vec<f64> = processes.iter().map(|p| p.median_ns).collect();
     let sorted = stats::quantile::sorted(&medians);
@@ -108,8 +113,49 @@ pub(crate) fn across(processes: &[WarmEstimate]) -> Option<WarmEstimate> {
                 .iter()
                 .map(|p| (p.median_ns, p.lo_ns, p.hi_ns))
                 .collect(),
+            rounds: rounds.to_vec(),
         }),
         ..first.clone()
+    })
+}
+
+/// A warm ratio paired within fork rounds: a codec's time over the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub(crate) struct PairedRatio {
+    /// The median over rounds of (the codec's process median / the reference's, same round).
+    pub(crate) ratio: f64,
+    /// The distribution-free interval across rounds (as [`across`]'s).
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) coverage: f64,
+    /// How many rounds had both.
+    pub(crate) rounds: usize,
+}
+
+/// `cell` over `reference`, paired within fork rounds: in each round both measured, the ratio of
+/// the two processes' medians; then their median and interval across rounds. A slow stretch of
+/// a shared machine slows both processes of a round alike, so the ratio keeps what the time per
+/// operation loses between sittings. `None` below 2 common rounds.
+pub(crate) fn paired_ratio(cell: &Forks, reference: &Forks) -> Option<PairedRatio> {
+    let ratios: Vec<f64> = cell
+        .rounds
+        .iter()
+        .zip(&cell.within)
+        .filter_map(|(round, (median, _, _))| {
+            let k = reference.rounds.iter().position(|r| r == round)?;
+            let base = reference.within[k].0;
+            (base > 0.0).then(|| median / base)
+        })
+        .collect();
+    let sorted = stats::quantile::sorted(&ratios);
+    let ratio = stats::quantile::median(&sorted)?;
+    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL)?;
+    Some(PairedRatio {
+        ratio,
+        lo: interval.lo,
+        hi: interval.hi,
+        coverage: interval.coverage,
+        rounds: sorted.len(),
     })
 }
 
@@ -153,7 +199,7 @@ mod tests {
             .iter()
             .map(|&m| est(m, 100))
             .collect();
-        let w = across(&ps).unwrap();
+        let w = across(&ps, &[0, 1, 2, 3, 4]).unwrap();
         assert_eq!(w.median_ns, 1000.0);
         assert_eq!(
             (w.lo_ns, w.hi_ns),
@@ -166,16 +212,73 @@ mod tests {
         assert_eq!(f.within[0], (1300.0, 1300.0 * 0.98, 1300.0 * 1.02));
         // an even count: the mean of the middle two
         assert_eq!(
-            across(&[est(2.0, 10), est(4.0, 100)]).unwrap().median_ns,
+            across(&[est(2.0, 10), est(4.0, 100)], &[0, 1])
+                .unwrap()
+                .median_ns,
             3.0
         );
         assert_eq!(
-            across(&[est(2.0, 10), est(4.0, 100)])
+            across(&[est(2.0, 10), est(4.0, 100)], &[0, 1])
                 .unwrap()
                 .criterion_samples,
             Some(10)
         );
-        assert!(across(&[]).is_none());
+        assert!(across(&[], &[]).is_none());
+    }
+
+    /// A cell's processes with these medians, one per round.
+    fn forks(medians: &[f64], rounds: &[u32]) -> Forks {
+        let ps: Vec<WarmEstimate> = medians.iter().map(|&m| est(m, 100)).collect();
+        across(&ps, rounds).unwrap().forks.unwrap()
+    }
+
+    #[test]
+    fn a_paired_ratio_keeps_what_a_shift_of_the_whole_machine_moves() {
+        // Two runs of the same two cells; in the second the whole machine is 1.3x slower, and
+        // within each run the rounds drift. The codec is 0.6x the reference in every round.
+        let drift = [1.00, 1.10, 0.95, 1.20, 1.05];
+        let run = |shift: f64| {
+            let reference: Vec<f64> = drift.iter().map(|d| 1000.0 * d * shift).collect();
+            let codec: Vec<f64> = reference.iter().map(|r| 0.6 * r).collect();
+            (
+                forks(&codec, &[0, 1, 2, 3, 4]),
+                forks(&reference, &[0, 1, 2, 3, 4]),
+            )
+        };
+        let (codec1, ref1) = run(1.0);
+        let (codec2, _) = run(1.3);
+        // the time per operation: run 2's median lies outside run 1's range across processes
+        let sorted1 =
+            stats::quantile::sorted(&codec1.within.iter().map(|w| w.0).collect::<Vec<_>>());
+        let median2 = stats::quantile::median(&stats::quantile::sorted(
+            &codec2.within.iter().map(|w| w.0).collect::<Vec<_>>(),
+        ))
+        .unwrap();
+        assert!(
+            median2 > *sorted1.last().unwrap(),
+            "{median2} within {sorted1:?}"
+        );
+        // the ratio paired within rounds: 0.6 exactly, in both runs
+        let r1 = paired_ratio(&codec1, &ref1).unwrap();
+        assert!(
+            (r1.ratio - 0.6).abs() < 1e-12
+                && (r1.lo - 0.6).abs() < 1e-12
+                && (r1.hi - 0.6).abs() < 1e-12
+        );
+        assert_eq!(r1.rounds, 5);
+        assert!((r1.coverage - 0.9375).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_paired_ratio_pairs_by_round_not_by_position() {
+        // the codec's round 2 is missing: rounds 0, 1, 3 pair with the reference's own
+        let codec = forks(&[500.0, 1000.0, 2000.0], &[0, 1, 3]);
+        let reference = forks(&[1000.0, 2000.0, 9999.0, 4000.0], &[0, 1, 2, 3]);
+        let r = paired_ratio(&codec, &reference).unwrap();
+        assert_eq!((r.ratio, r.lo, r.hi, r.rounds), (0.5, 0.5, 0.5, 3));
+        // one common round is no interval
+        let lone = forks(&[500.0], &[7]);
+        assert!(paired_ratio(&lone, &reference).is_none());
     }
 
     #[test]
@@ -203,6 +306,7 @@ mod tests {
         assert_eq!(got[0].variant, Some(variant));
         assert_eq!(got[0].allocator, Some(schema::Allocator::Jemalloc));
         assert_eq!(got[0].forks.as_ref().unwrap().processes, 3);
+        assert_eq!(got[0].forks.as_ref().unwrap().rounds, vec![0, 1, 2]);
         // the forked figure replaces a one-process figure of the same cell and variant
         let mut single = est(999.0, 100);
         single.variant = Some(variant);

@@ -177,39 +177,66 @@ fn scenario_break_evens(r: &Report, i: usize, s: &Scenario) -> Vec<Block> {
     out
 }
 
-/// The warm time per operation of every codec and fixture the warm benches ran.
+/// The codecs (sorted) and the fixture × op × variant rows of the warm figures, and whether the
+/// rows differ in variant.
+type WarmGrid<'a> = (Vec<&'a str>, Vec<(&'a str, Op, Option<Variant>)>, bool);
+
+fn warm_grid(r: &Report) -> WarmGrid<'_> {
+    let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
+    codecs.sort_unstable();
+    codecs.dedup();
+    let mut rows: Vec<(&str, Op, Option<Variant>)> = r
+        .warm
+        .iter()
+        .map(|w| (w.fixture.as_str(), w.op, w.variant))
+        .collect();
+    rows.dedup();
+    let variants = rows.iter().any(|x| x.2 != rows[0].2);
+    (codecs, rows, variants)
+}
+
+/// A warm table's header and the first cells of one of its rows.
+fn warm_header(variants: bool, codec_cols: &[String]) -> Vec<&str> {
+    let mut header = vec!["fixture", "op"];
+    if variants {
+        header.push("variant");
+    }
+    header.extend(codec_cols.iter().map(String::as_str));
+    header
+}
+
+fn warm_row_start(fixture: &str, op: Op, variant: Option<Variant>, variants: bool) -> Vec<Cell> {
+    let mut row: Vec<Cell> = vec![fixture.into(), op.name().into()];
+    if variants {
+        row.push(variant.map_or("", Variant::name).into());
+    }
+    row
+}
+
+fn find_forked<'a>(
+    r: &'a Report,
+    (fixture, op, variant): (&str, Op, Option<Variant>),
+    codec: &str,
+) -> Option<&'a crate::inputs::criterion::WarmEstimate> {
+    r.warm
+        .iter()
+        .find(|w| w.fixture == fixture && w.op == op && w.variant == variant && w.codec == codec)
+}
+
+/// The warm time per operation of every codec and fixture the warm benches ran, then each
+/// codec's ratio to the reference paired within fork rounds.
 fn warm_table(r: &Report) -> Vec<Block> {
     let mut out = Vec::new();
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion, JMH)"));
         out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: for the Rust codecs the median across fresh processes of criterion's median in each (`cargo bench -p warm` runs every cell in 5 processes by default), with the distribution-free interval across processes (95% from 6 processes; below, the whole range, 93.75% for 5), each process's own criterion estimate and the allocator in summary.json; criterion's one-process median where a cell has no forks; JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
-        let mut codecs: Vec<&str> = r.warm.iter().map(|w| w.codec.as_str()).collect();
-        codecs.sort_unstable();
-        codecs.dedup();
-        let mut rows: Vec<(&str, Op, Option<Variant>)> = r
-            .warm
-            .iter()
-            .map(|w| (w.fixture.as_str(), w.op, w.variant))
-            .collect();
-        rows.dedup();
-        let variants = rows.iter().any(|x| x.2 != rows[0].2);
-        let mut header = vec!["fixture", "op"];
-        if variants {
-            header.push("variant");
-        }
+        let (codecs, rows, variants) = warm_grid(r);
         let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
-        header.extend(codec_cols.iter().map(String::as_str));
-        let mut t = Table::new(&header);
+        let mut t = Table::new(&warm_header(variants, &codec_cols));
         for (fixture, op, variant) in rows {
-            let mut row: Vec<Cell> = vec![fixture.into(), op.name().into()];
-            if variants {
-                row.push(variant.map_or("", Variant::name).into());
-            }
+            let mut row = warm_row_start(fixture, op, variant, variants);
             for c in &codecs {
-                let w = r.warm.iter().find(|w| {
-                    w.fixture == fixture && w.op == op && w.variant == variant && w.codec == *c
-                });
-                row.push(match w {
+                row.push(match find_forked(r, (fixture, op, variant), c) {
                     Some(w) => Cell::new(format::ns(w.median_ns)),
                     None => gate_cell(r, fixture, op, c),
                 });
@@ -218,7 +245,46 @@ fn warm_table(r: &Report) -> Vec<Block> {
         }
         out.push(Block::Table(t));
     }
+    out.extend(warm_ratio_table(r));
     out
+}
+
+/// Each forked codec's warm time over the reference's, paired within fork rounds; nothing when
+/// the reference has no forked figure.
+fn warm_ratio_table(r: &Report) -> Vec<Block> {
+    let Some(reference) = r.reference.as_deref() else {
+        return Vec::new();
+    };
+    let (codecs, rows, variants) = warm_grid(r);
+    let codecs: Vec<&str> = codecs.into_iter().filter(|c| *c != reference).collect();
+    let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
+    let mut t = Table::new(&warm_header(variants, &codec_cols));
+    let mut any = false;
+    for key in rows {
+        let Some(base) = find_forked(r, key, reference).and_then(|w| w.forks.as_ref()) else {
+            continue;
+        };
+        let mut row = warm_row_start(key.0, key.1, key.2, variants);
+        for c in &codecs {
+            let paired = find_forked(r, key, c)
+                .and_then(|w| w.forks.as_ref())
+                .and_then(|f| crate::inputs::forks::paired_ratio(f, base));
+            row.push(match paired {
+                Some(x) => Cell::new(format::ratio_ci(x.ratio, Some((x.lo, x.hi)))),
+                None => Cell::new(""),
+            });
+        }
+        t.row(row);
+        any = true;
+    }
+    if !any {
+        return Vec::new();
+    }
+    vec![
+        h(3, format!("Warm ratio to {reference}, paired within fork rounds")),
+        p(format!("Each codec's warm time over {reference}'s, paired within fork rounds: a forked run measures every cell once per round, in a shuffled order, so in each round the codec's process and the reference's ran minutes apart at most. The ratio of the two processes' medians is taken in every round both ran; shown is its median over rounds with the distribution-free interval across rounds (95% from 6 rounds; below, the whole range, 93.75% for 5). A shift of the whole machine between sittings moves the time per operation above by as much as it moves; it moves both processes of a round alike, so this ratio keeps what the time loses from one run to the next (docs/statistics.md). Empty: no forked figure of that codec.")),
+        Block::Table(t),
+    ]
 }
 
 /// A warm table cell with no figure: what the warm gate decided for it, if it says.
