@@ -17,7 +17,7 @@
 # Then the ladder: the minimal spawner again with thaw's steps added one at a time (its options,
 # documented in minimal-spawner.c: -g own process group, -o memfd thaw's capture files, -p the
 # wait on a pidfd, -r the rest of Rust's Command::spawn, -s a separate spawner process asked over
-# a pipe), in the same rounds, every rung interleaved sample by sample (-l) and thaw's runner in
+# a pipe, -m that spawner's memory limit, subreaper and cleanup between samples), in the same rounds, every rung interleaved sample by sample in a shuffled order (-l) and thaw's runner in
 # turn with the ladder by chunks of 20 samples; printed as a table of each rung's median, its increment over the
 # rung below, and the remainder thaw - top rung; then each step alone, over the minimal spawner.
 #
@@ -109,10 +109,12 @@ run_minimal() {
 
 # The ladder's rungs, each one of thaw's steps on top of the one before, and each step alone.
 rung_names=("minimal (as hyperfine)" "+ own group (-g)" "+ capture memfds (-o memfd)"
-  "+ pidfd wait (-p)" "+ Rust spawn steps (-r)" "+ separate spawner (-s)")
-rung_opts=("" "-g" "-g -o memfd" "-g -o memfd -p" "-g -o memfd -p -r" "-g -o memfd -p -r -s")
-alone_names=("-g" "-o memfd" "-o FILE" "-p" "-r" "-s")
-alone_opts=("-g" "-o memfd" "-o $work/minimal-capture" "-p" "-r" "-s")
+  "+ pidfd wait (-p)" "+ Rust spawn steps (-r)" "+ separate spawner (-s)"
+  "+ spawner limits, cleanup (-m)")
+rung_opts=("" "-g" "-g -o memfd" "-g -o memfd -p" "-g -o memfd -p -r" "-g -o memfd -p -r -s"
+  "-g -o memfd -p -r -s -m")
+alone_names=("-g" "-o memfd" "-o FILE" "-p" "-r" "-s" "-s -m")
+alone_opts=("-g" "-o memfd" "-o $work/minimal-capture" "-p" "-r" "-s" "-s -m")
 
 direct=() ; cargo=() ; hf=() ; pinned=() ; hf_pinned=() ; minimal=() ; minimal_thaw=()
 printf '%-6s %14s %14s %14s %14s %14s %14s %14s\n' round "direct (us)" "cargo run (us)" \

@@ -8,7 +8,7 @@
  * Each other option adds one step that thaw's spawner takes (crates/spawner/src/process.rs and
  * lib.rs), so that a ladder of them names every microsecond between this and thaw's wall:
  *
- *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-l]
+ *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-m|-M PARTS] [-l]
  *                   [-e K=V]... -- PROGRAM ARG...
  *
  *   -o FILE   the child's stdout and stderr go to FILE (truncated before each run, outside the
@@ -28,9 +28,17 @@
  *             as thaw's runner and spawner do (lib.rs): three processes where there were two. The
  *             clock is still read in the spawning process, around spawn..wait4; the spawner
  *             replies with the difference after reaping
- *   -l        the ladder, interleaved: for each sample, one run of each rung in turn (none;
- *             -g; -g -o memfd; then -p, -r and -s added one by one), so that a drift of the
- *             machine's speed reaches every rung alike; prints each rung's median, one a line
+ *   -m        with -s, the spawner process set up and cleaned up after as thaw's (lib.rs): its
+ *             RLIMIT_DATA soft and hard at 8192 MiB (`cold run`'s default --memory-limit, which
+ *             every child inherits), child subreaper, a parent-death signal; and after each run,
+ *             outside the timing and before the reply, the child's group killed, the processes
+ *             below the spawner read from /proc/self/task/<tid>/children and orphans reaped
+ *   -M PARTS  with -s, only some of -m's parts: any of l (the limit), r (subreaper), d (the
+ *             parent-death signal), c (the cleanup after each run); -m is -M lrdc
+ *   -l        the ladder, interleaved: for each sample, one run of each rung (none; -g; -g -o
+ *             memfd; then -p, -r, -s and -m added one by one), in an order shuffled for every
+ *             sample, so that a drift of the machine's speed and the order reach every rung
+ *             alike; prints each rung's median, one a line
  *             (the other options but -n, -w and -e are ignored)
  *   -e K=V    one variable of the child's environment (none by default)
  *
@@ -44,7 +52,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,8 +64,12 @@
 struct options {
   const char *out; /* a file, /dev/null, or "memfd" */
   int pgroup, pidfd, rustlike;
+  const char *spawner_setup; /* -m's parts (l, r, d, c), or NULL */
   char **env, **argv;
 };
+
+/* The pid of the last child one_run started (for -m's cleanup of its group). */
+static pid_t last_pid;
 
 static long long now_ns(void) {
   struct timespec ts;
@@ -70,7 +84,7 @@ static int by_value(const void *a, const void *b) {
 
 static void usage(void) {
   fprintf(stderr, "usage: minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] "
-                  "[-s] [-l] [-e K=V]... -- PROGRAM ARG...\n");
+                  "[-s] [-m|-M PARTS] [-l] [-e K=V]... -- PROGRAM ARG...\n");
   exit(2);
 }
 
@@ -134,6 +148,7 @@ static long long one_run(const struct options *o, int out, int err, int own_copi
   posix_spawn_file_actions_adddup2(&actions, err, 2);
   posix_spawnattr_setflags(&attr, flags);
   e = posix_spawn(&pid, o->argv[0], &actions, &attr, o->argv, env);
+  last_pid = pid;
   if (devnull >= 0) close(devnull);
   if (own_copies) {
     close(out);
@@ -191,11 +206,46 @@ static long long one_sample(const struct options *o) {
   return wall;
 }
 
+/* -m: the spawner process's own settings, as thaw's spawner makes them at its start. */
+static void spawner_setup(const char *parts) {
+  struct rlimit data = {8192ULL << 20, 8192ULL << 20};
+  if (strchr(parts, 'l') && setrlimit(RLIMIT_DATA, &data) != 0) die("setrlimit");
+  if (strchr(parts, 'r') && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die("prctl subreaper");
+  if (strchr(parts, 'd') && prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0) die("prctl pdeathsig");
+}
+
+/* -m: after each run, outside the timing, what thaw's spawner does before it replies: the
+ * child's group killed, the processes below the spawner read from /proc (none here), orphans
+ * reaped. */
+static void spawner_cleanup(void) {
+  kill(-last_pid, SIGKILL);
+  DIR *tasks = opendir("/proc/self/task");
+  if (tasks) {
+    struct dirent *t;
+    char path[300], buf[256];
+    while ((t = readdir(tasks))) {
+      if (t->d_name[0] == '.') continue;
+      snprintf(path, sizeof path, "/proc/self/task/%s/children", t->d_name);
+      int fd = open(path, O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        while (read(fd, buf, sizeof buf) > 0) {
+        }
+        close(fd);
+      }
+    }
+    closedir(tasks);
+  }
+  while (waitpid(-1, NULL, WNOHANG) > 0) {
+  }
+}
+
 /* -s, the spawner's side: one run per request byte, the wall written back; ends at EOF. */
 static void serve(const struct options *o, int requests, int replies) {
   char byte;
+  if (o->spawner_setup) spawner_setup(o->spawner_setup);
   while (read(requests, &byte, 1) == 1) {
     long long wall = one_sample(o);
+    if (o->spawner_setup && strchr(o->spawner_setup, 'c')) spawner_cleanup();
     if (write(replies, &wall, sizeof wall) != (ssize_t)sizeof wall) die("reply");
   }
   exit(0);
@@ -213,8 +263,11 @@ static struct spawner start_spawner(const struct options *o) {
   pid_t pid = fork();
   if (pid < 0) die("fork");
   if (pid == 0) {
-    close(ask[1]);
-    close(answer[0]);
+    /* only its own two ends: another spawner's ends held open here would keep that one from
+     * ever reading the end of its requests */
+    for (int fd = 3; fd < 1024; fd++)
+      if (fd != ask[0] && fd != answer[1]) close(fd);
+    memfds[0] = memfds[1] = -1; /* closed above, if the first process had made them */
     serve(o, ask[0], answer[1]);
   }
   close(ask[0]);
@@ -243,11 +296,25 @@ static void stop_spawner(const struct spawner *s) {
   waitpid(s->pid, &status, 0);
 }
 
-/* -l: the rungs of the ladder, each thaw's step on top of the one before. */
-#define RUNGS 6
+/* -l: the rungs of the ladder, each thaw's step on top of the one before; the last two are done
+ * by spawner processes (-s, then -s -m). */
+#define RUNGS 7
 
-/* -l: one run of each rung in turn, for each sample, so that a drift of the machine's speed
- * reaches every rung alike; prints each rung's median, one a line. */
+/* -l's order of rungs within a sample: xorshift64, seeded, so that every run is the same. */
+static unsigned long long shuffle_state = 0x9e3779b97f4a7c15ULL;
+
+static unsigned long long next_random(void) {
+  shuffle_state ^= shuffle_state << 13;
+  shuffle_state ^= shuffle_state >> 7;
+  shuffle_state ^= shuffle_state << 17;
+  return shuffle_state;
+}
+
+/* -l: one run of each rung, for each sample, in an order shuffled afresh for every sample (a
+ * fixed order gives each rung a fixed neighbour before it: the first rung after a spawner
+ * process's reply, or the last, read tens of microseconds off on a 2-CPU virtual machine), so
+ * that a drift of the machine's speed and the order both reach every rung alike; prints each
+ * rung's median, one a line. */
 static void ladder(const struct options *base, long warmup, long runs) {
   struct options rung[RUNGS];
   for (int k = 0; k < RUNGS; k++) {
@@ -256,16 +323,28 @@ static void ladder(const struct options *base, long warmup, long runs) {
     rung[k].pgroup = k >= 1;
     rung[k].pidfd = k >= 3;
     rung[k].rustlike = k >= 4;
+    rung[k].spawner_setup = k >= 6 ? "lrdc" : NULL;
   }
-  struct spawner s = start_spawner(&rung[RUNGS - 1]); /* the top rung: -s */
+  struct spawner s = start_spawner(&rung[5]);     /* -s */
+  struct spawner s_m = start_spawner(&rung[6]);   /* -s -m */
   long long *walls = malloc(sizeof(long long) * (size_t)(runs * RUNGS));
   if (!walls) die("malloc");
-  for (long r = -warmup; r < runs; r++)
-    for (int k = 0; k < RUNGS; k++) {
-      long long wall = k == RUNGS - 1 ? ask_spawner(&s) : one_sample(&rung[k]);
+  int order[RUNGS];
+  for (int k = 0; k < RUNGS; k++) order[k] = k;
+  for (long r = -warmup; r < runs; r++) {
+    for (int k = RUNGS - 1; k > 0; k--) {
+      int j = (int)(next_random() % (unsigned long long)(k + 1)), t = order[k];
+      order[k] = order[j];
+      order[j] = t;
+    }
+    for (int i = 0; i < RUNGS; i++) {
+      int k = order[i];
+      long long wall = k == 6 ? ask_spawner(&s_m) : k == 5 ? ask_spawner(&s) : one_sample(&rung[k]);
       if (r >= 0) walls[k * runs + r] = wall;
     }
+  }
   stop_spawner(&s);
+  stop_spawner(&s_m);
   for (int k = 0; k < RUNGS; k++) {
     long long *w = walls + k * runs;
     qsort(w, (size_t)runs, sizeof(long long), by_value);
@@ -300,6 +379,10 @@ int main(int argc, char **argv) {
       o.rustlike = 1;
     } else if (strcmp(argv[i], "-s") == 0) {
       separate = 1;
+    } else if (strcmp(argv[i], "-m") == 0) {
+      o.spawner_setup = "lrdc";
+    } else if (strcmp(argv[i], "-M") == 0 && i + 1 < argc) {
+      o.spawner_setup = argv[++i];
     } else if (strcmp(argv[i], "-l") == 0) {
       interleaved = 1;
     } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc && nenv < 63) {
@@ -309,7 +392,7 @@ int main(int argc, char **argv) {
     }
   }
   env[nenv] = NULL;
-  if (i >= argc || runs < 1 || warmup < 0) usage();
+  if (i >= argc || runs < 1 || warmup < 0 || (o.spawner_setup && !separate && !interleaved)) usage();
   o.env = env;
   o.argv = &argv[i];
 
