@@ -38,8 +38,9 @@ pub(crate) fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<S
                 None
             }
         };
-        let mut processes: BTreeMap<(String, Op, String), Vec<(u32, WarmEstimate)>> =
-            BTreeMap::new();
+        // per cell: the fork round of each process, and its estimate
+        type Processes = (Vec<u32>, Vec<WarmEstimate>);
+        let mut processes: BTreeMap<(String, Op, String), Processes> = BTreeMap::new();
         for (round, fork_dir) in subfolders(&dir, warm_fork)? {
             let Some((estimates, more)) = load_criterion(&fork_dir)? else {
                 continue;
@@ -47,13 +48,13 @@ pub(crate) fn load_forks(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<S
             notes.extend(more);
             for e in estimates {
                 let key = (e.fixture.clone(), e.op, e.codec.clone());
-                processes.entry(key).or_default().push((round, e));
+                let (rounds, ests) = processes.entry(key).or_default();
+                rounds.push(round);
+                ests.push(e);
             }
         }
-        for ests in processes.values() {
-            let rounds: Vec<u32> = ests.iter().map(|(round, _)| *round).collect();
-            let ests: Vec<WarmEstimate> = ests.iter().map(|(_, e)| e.clone()).collect();
-            if let Some(mut figure) = across(&ests, &rounds) {
+        for (rounds, ests) in processes.values() {
+            if let Some(mut figure) = across(ests, rounds) {
                 figure.variant = Some(variant);
                 figure.allocator = allocator;
                 out.push(figure);

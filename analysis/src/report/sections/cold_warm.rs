@@ -213,7 +213,8 @@ fn warm_row_start(fixture: &str, op: Op, variant: Option<Variant>, variants: boo
     row
 }
 
-fn find_forked<'a>(
+/// The warm figure of `codec` in the row `(fixture, op, variant)`, forked or not.
+fn warm_in_row<'a>(
     r: &'a Report,
     (fixture, op, variant): (&str, Op, Option<Variant>),
     codec: &str,
@@ -236,7 +237,7 @@ fn warm_table(r: &Report) -> Vec<Block> {
         for (fixture, op, variant) in rows {
             let mut row = warm_row_start(fixture, op, variant, variants);
             for c in &codecs {
-                row.push(match find_forked(r, (fixture, op, variant), c) {
+                row.push(match warm_in_row(r, (fixture, op, variant), c) {
                     Some(w) => Cell::new(format::ns(w.median_ns)),
                     None => gate_cell(r, fixture, op, c),
                 });
@@ -261,12 +262,12 @@ fn warm_ratio_table(r: &Report) -> Vec<Block> {
     let mut t = Table::new(&warm_header(variants, &codec_cols));
     let mut any = false;
     for key in rows {
-        let Some(base) = find_forked(r, key, reference).and_then(|w| w.forks.as_ref()) else {
+        let Some(base) = warm_in_row(r, key, reference).and_then(|w| w.forks.as_ref()) else {
             continue;
         };
         let mut row = warm_row_start(key.0, key.1, key.2, variants);
         for c in &codecs {
-            let paired = find_forked(r, key, c)
+            let paired = warm_in_row(r, key, c)
                 .and_then(|w| w.forks.as_ref())
                 .and_then(|f| crate::inputs::forks::paired_ratio(f, base));
             row.push(match paired {
