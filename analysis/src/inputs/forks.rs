@@ -9,7 +9,6 @@ use super::criterion::{load_criterion, Forks, WarmEstimate};
 use anyhow::{Context, Result};
 use schema::warm_files::{ForksManifest, FORKS_MANIFEST};
 use schema::{Op, Variant};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -121,7 +120,7 @@ pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmE
 }
 
 /// A warm ratio paired within fork rounds: a codec's time over the reference's.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct PairedRatio {
     /// The median over rounds of (the codec's process median / the reference's, same round).
     pub(crate) ratio: f64,
@@ -135,8 +134,8 @@ pub(crate) struct PairedRatio {
 
 /// `cell` over `reference`, paired within fork rounds: in each round both measured, the ratio of
 /// the two processes' medians; then their median and interval across rounds. A slow stretch of
-/// a shared machine slows both processes of a round alike, so the ratio keeps what the time per
-/// operation loses between sittings. `None` below 2 common rounds.
+/// a shared machine slows both processes of a round much alike, so the ratio moves less between
+/// sittings than the time per operation does. `None` below 2 common rounds.
 pub(crate) fn paired_ratio(cell: &Forks, reference: &Forks) -> Option<PairedRatio> {
     let ratios: Vec<f64> = cell
         .rounds

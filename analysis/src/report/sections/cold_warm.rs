@@ -283,7 +283,7 @@ fn warm_ratio_table(r: &Report) -> Vec<Block> {
     }
     vec![
         h(3, format!("Warm ratio to {reference}, paired within fork rounds")),
-        p(format!("Each codec's warm time over {reference}'s, paired within fork rounds: a forked run measures every cell once per round, in a shuffled order, so in each round the codec's process and the reference's ran minutes apart at most. The ratio of the two processes' medians is taken in every round both ran; shown is its median over rounds with the distribution-free interval across rounds (95% from 6 rounds; below, the whole range, 93.75% for 5). A shift of the whole machine between sittings moves the time per operation above by as much as it moves; it moves both processes of a round alike, so this ratio keeps what the time loses from one run to the next (docs/statistics.md). Empty: no forked figure of that codec.")),
+        p(format!("Each codec's warm time over {reference}'s, paired within fork rounds: a forked run measures every cell once per round, in a shuffled order, so in each round the codec's process and the reference's ran minutes apart at most. The ratio of the two processes' medians is taken in every round both ran; shown is its median over rounds with the distribution-free interval across rounds (95% from 6 rounds; below, the whole range, 93.75% for 5). A shift of the whole machine between sittings moves the time per operation above by as much as it moves; it moves both processes of a round much alike, so this ratio moves less from one run to the next, though not to nothing: work that allocates much can slow more than the reference (docs/statistics.md). Empty: no forked figure of that codec.")),
         Block::Table(t),
     ]
 }
