@@ -1,5 +1,6 @@
 //! The crate's only concurrency: map a function over a slice on scoped threads (one per core),
-//! results in input order. Used for the per-cell statistics, which dominate a large report.
+//! results in input order. Used for the per-cell statistics and the break-evens' bootstraps, which
+//! dominate a large report.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

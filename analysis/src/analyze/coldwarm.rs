@@ -268,86 +268,143 @@ pub(crate) fn break_evens(
             by.entry(&c.scenario).or_default().push(c);
         }
     }
-    let mut out = Vec::new();
-    for (s, cs) in by {
-        for i in 0..cs.len() {
-            for j in i + 1..cs.len() {
-                if let Some(mut be) = break_even(s, cs[i], cs[j]) {
-                    be.settles = settles(&be, cs[i], cs[j], level);
-                    out.push(be);
-                }
-            }
-        }
-    }
-    out
+    let pairs: Vec<(&Scenario, &CostCurve, &CostCurve)> = by
+        .iter()
+        .flat_map(|(&s, cs)| {
+            cs.iter()
+                .enumerate()
+                .flat_map(move |(i, &a)| cs[i + 1..].iter().map(move |&b| (s, a, b)))
+        })
+        .collect();
+    // each pair's bootstrap is its own work: on every core, in the pairs' order
+    crate::parallel::par_map(&pairs, |&(s, a, b)| {
+        let mut be = break_even(s, a, b)?;
+        be.settles = settles(&be, a, b, level);
+        Some(be)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn break_even(s: &Scenario, a: &CostCurve, b: &CostCurve) -> Option<BreakEven> {
-    let (alo, ahi) = a.range()?;
-    let (blo, bhi) = b.range()?;
-    let (lo, hi) = (alo.max(blo), ahi.min(bhi));
-    if lo > hi {
-        return None;
-    }
-    // knots: every measured batch of either curve in range, plus the ends
-    let mut knots: Vec<f64> = a
-        .points
-        .iter()
-        .chain(&b.points)
-        .map(|p| f64::from(p.0))
-        .filter(|&x| x >= lo && x <= hi)
-        .chain([lo, hi])
-        .collect();
-    knots.sort_by(f64::total_cmp);
-    knots.dedup();
-    let last_batch = f64::from(a.points.last()?.0).min(f64::from(b.points.last()?.0));
-    let diff = |n: f64| Some(a.cost(n)? - b.cost(n)?);
-    let cheaper = |d: f64| if d < 0.0 { &a.codec } else { &b.codec };
-
-    let d0 = diff(lo)?;
-    let cheaper_first = (d0 != 0.0).then(|| cheaper(d0).clone());
-    let mut crossings = Vec::new();
-    let (mut prev_x, mut prev_d) = (lo, d0);
-    let mut last_sign = d0.signum() * f64::from(u8::from(d0 != 0.0));
-    let mut zero_at: Option<f64> = (d0 == 0.0).then_some(lo);
-    for &x in &knots[1..] {
-        let d = diff(x)?;
-        if d == 0.0 {
-            zero_at.get_or_insert(x);
-        } else {
-            let sign = d.signum();
-            if last_sign != 0.0 && sign != last_sign {
-                // the root: an exact zero seen since the last sign, or linear interpolation
-                let root = zero_at.unwrap_or_else(|| prev_x + prev_d / (prev_d - d) * (x - prev_x));
-                // the first whole n strictly on the new side (robust to rounding in `root`)
-                let start = (root.floor() - 2.0).max(lo);
-                let n = (0..8)
-                    .map(|i| start + f64::from(i))
-                    .find(|&k| diff(k).is_some_and(|dk| dk.signum() == sign && dk != 0.0))
-                    .unwrap_or(root.ceil()) as u64;
-                crossings.push(Crossing {
-                    n,
-                    cheaper_before: cheaper(-d).clone(),
-                    cheaper_after: cheaper(d).clone(),
-                    extrapolated: root > last_batch,
-                });
-            }
-            last_sign = sign;
-            zero_at = None;
-        }
-        prev_x = x;
-        prev_d = d;
-    }
+    let mut found = Crossings::default();
+    found.between(a, b)?;
+    let name = |a_cheaper: bool| if a_cheaper { &a.codec } else { &b.codec }.clone();
     Some(BreakEven {
         cost: a.cost,
         scenario: s.clone(),
         a: a.codec.clone(),
         b: b.codec.clone(),
-        cheaper_first,
-        crossings,
-        searched_to: hi,
+        cheaper_first: found.a_cheaper_first.map(name),
+        crossings: found
+            .crossings
+            .iter()
+            .map(|c| Crossing {
+                n: c.n,
+                cheaper_before: name(c.a_cheaper_before),
+                cheaper_after: name(c.a_cheaper_after),
+                extrapolated: c.extrapolated,
+            })
+            .collect(),
+        searched_to: found.searched_to,
         settles: None,
     })
+}
+
+/// Where two curves `a` and `b` cross, each codec named by whether it is `a`: what a
+/// [`BreakEven`] says, found in buffers that are reused (the bootstrap finds it again for each
+/// of thousands of resamples).
+#[derive(Default)]
+struct Crossings {
+    /// Every measured batch of either curve in the range both cover, and its ends.
+    knots: Vec<f64>,
+    crossings: Vec<SideCrossing>,
+    /// `a` is cheaper at the smallest batch (`None`: equal there).
+    a_cheaper_first: Option<bool>,
+    searched_to: f64,
+}
+
+/// A [`Crossing`] with its codecs named by side.
+struct SideCrossing {
+    n: u64,
+    a_cheaper_before: bool,
+    a_cheaper_after: bool,
+    extrapolated: bool,
+}
+
+impl Crossings {
+    /// Finds where `a` and `b` cross; `None` when they share no range or a cost is missing.
+    fn between(&mut self, a: &CostCurve, b: &CostCurve) -> Option<()> {
+        let (alo, ahi) = a.range()?;
+        let (blo, bhi) = b.range()?;
+        let (lo, hi) = (alo.max(blo), ahi.min(bhi));
+        if lo > hi {
+            return None;
+        }
+        // knots: every measured batch of either curve in range, plus the ends
+        self.knots.clear();
+        self.knots.extend(
+            a.points
+                .iter()
+                .chain(&b.points)
+                .map(|p| f64::from(p.0))
+                .filter(|&x| x >= lo && x <= hi)
+                .chain([lo, hi]),
+        );
+        self.knots.sort_by(f64::total_cmp);
+        self.knots.dedup();
+        self.crossings.clear();
+        self.searched_to = hi;
+        let last_batch = f64::from(a.points.last()?.0).min(f64::from(b.points.last()?.0));
+        let diff = |n: f64| Some(a.cost(n)? - b.cost(n)?);
+
+        let d0 = diff(lo)?;
+        // a is the cheaper one where the difference a − b is negative
+        self.a_cheaper_first = (d0 != 0.0).then_some(d0 < 0.0);
+        let (mut prev_x, mut prev_d) = (lo, d0);
+        let mut last_sign = d0.signum() * f64::from(u8::from(d0 != 0.0));
+        let mut zero_at: Option<f64> = (d0 == 0.0).then_some(lo);
+        for &x in &self.knots[1..] {
+            let d = diff(x)?;
+            if d == 0.0 {
+                zero_at.get_or_insert(x);
+            } else {
+                let sign = d.signum();
+                if last_sign != 0.0 && sign != last_sign {
+                    // the root: an exact zero seen since the last sign, or linear interpolation
+                    let root =
+                        zero_at.unwrap_or_else(|| prev_x + prev_d / (prev_d - d) * (x - prev_x));
+                    // the first whole n strictly on the new side (robust to rounding in `root`)
+                    let start = (root.floor() - 2.0).max(lo);
+                    let n = (0..8)
+                        .map(|i| start + f64::from(i))
+                        .find(|&k| diff(k).is_some_and(|dk| dk.signum() == sign && dk != 0.0))
+                        .unwrap_or(root.ceil()) as u64;
+                    self.crossings.push(SideCrossing {
+                        n,
+                        a_cheaper_before: -d < 0.0,
+                        a_cheaper_after: d < 0.0,
+                        extrapolated: root > last_batch,
+                    });
+                }
+                last_sign = sign;
+                zero_at = None;
+            }
+            prev_x = x;
+            prev_d = d;
+        }
+        Some(())
+    }
+
+    /// Whether `a` is the codec cheaper at the far end, and the n from which it stays so (the
+    /// smallest n compared, `lo`, when it is cheaper throughout): [`far_end`] by side.
+    fn far_end(&self, lo: u64) -> Option<(bool, u64)> {
+        match self.crossings.last() {
+            Some(c) => Some((c.a_cheaper_after, c.n)),
+            None => self.a_cheaper_first.map(|a| (a, lo)),
+        }
+    }
 }
 
 /// The codec cheaper at the far end of a break-even and the n from which it stays so (the
@@ -385,15 +442,15 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
             p.1 = bm[r];
         }
     };
+    let a_settles = codec == a.codec;
+    let mut crossings = Crossings::default();
     let found: Vec<Option<u64>> = (0..resamples)
         .map(|r| {
             resampled(&mut ar, a, r);
             resampled(&mut br, b, r);
-            match break_even(&be.scenario, &ar, &br)
-                .as_ref()
-                .and_then(|x| far_end(x, lo_n))
-            {
-                Some((c, n)) if c == codec => Some(n),
+            crossings.between(&ar, &br)?;
+            match crossings.far_end(lo_n) {
+                Some((a_cheaper, n)) if a_cheaper == a_settles => Some(n),
                 _ => None,
             }
         })
@@ -437,6 +494,25 @@ mod tests {
         assert_eq!(c.cost(0.5), None);
         let c = curve("a", &[(1, 10.0), (10, 100.0)], None);
         assert_eq!(c.cost(11.0), None);
+    }
+
+    #[test]
+    fn the_settling_interval_brackets_the_resamples_crossings() {
+        // as below: b cheaper from 192. In resample r, b costs 2r more at every batch, so it is
+        // cheaper from 192 + r (317 + 3(n − 100) = 499 + 2r + (n − 100)), r = 0..=20.
+        let mut a = curve("a", &[(1, 20.0), (10, 47.0), (100, 317.0)], Some(3.0));
+        let mut b = curve("b", &[(1, 400.0), (10, 409.0), (100, 499.0)], Some(1.0));
+        a.boot = a.points.iter().map(|p| vec![p.1; 21]).collect();
+        b.boot = b
+            .points
+            .iter()
+            .map(|p| (0..21).map(|r| p.1 + 2.0 * f64::from(r)).collect())
+            .collect();
+        let be = &break_evens(&[a, b], &BTreeSet::new(), 0.5)[0];
+        let s = be.settles.as_ref().expect("the curves cross");
+        assert_eq!((s.codec.as_str(), s.n), ("b", 192));
+        // the order statistics ⌊0.25 · 20⌋ = 5 and ⌈0.75 · 20⌉ = 15 of 192..=212
+        assert_eq!((s.lo, s.hi), (Some(197), Some(207)));
     }
 
     #[test]

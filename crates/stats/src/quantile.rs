@@ -58,7 +58,7 @@ pub fn median_unsorted(mut values: Vec<f64>) -> Option<f64> {
 pub fn mad(sorted: &[f64]) -> Option<f64> {
     let m = median(sorted)?;
     let dev: Vec<f64> = sorted.iter().map(|x| (x - m).abs()).collect();
-    median(&self::sorted(&dev))
+    median_unsorted(dev)
 }
 
 #[cfg(test)]
