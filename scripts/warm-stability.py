@@ -12,7 +12,12 @@ per round, in a shuffled order, so the two ran minutes apart at most), as the co
 within blocks.
 
     cp -r results/warm/forks/portable /tmp/run1     # after each of three runs
-    scripts/warm-stability.py /tmp/run1 /tmp/run2 /tmp/run3 [--reference serde_json]
+    scripts/warm-stability.py /tmp/run1 /tmp/run2 /tmp/run3 [--reference serde_json] [--statistic S]
+
+A process's figure is criterion's median (`--statistic median`, the report's) or, from
+criterion's samples (each a batch of iterations: its time over its iterations), their fastest
+(`fastest`, the statistic of serde-rs/json-benchmark), their 10th percentile (`p10`) or their mean
+(`mean`): which of them holds from one run to the next on a shared machine.
 """
 
 import json
@@ -38,8 +43,24 @@ def interval(values):
     return xs[c], xs[n - 1 - c]
 
 
-def load(folder):
-    """cell -> {fork round: the median of that process}, for the cells the run's manifest names
+STATISTICS = ("median", "fastest", "p10", "mean")
+
+
+def figure(estimates, statistic):
+    """One process's figure from criterion's `new/` folder of a cell: see the module's help."""
+    if statistic == "median":
+        return json.loads(estimates.read_text())["median"]["point_estimate"]
+    sample = json.loads((estimates.parent / "sample.json").read_text())
+    per_iter = sorted(t / n for t, n in zip(sample["times"], sample["iters"]))
+    if statistic == "fastest":
+        return per_iter[0]
+    if statistic == "p10":
+        return per_iter[int(0.1 * (len(per_iter) - 1))]
+    return sum(per_iter) / len(per_iter)
+
+
+def load(folder, statistic="median"):
+    """cell -> {fork round: the figure of that process}, for the cells the run's manifest names
     (a run clears only its own cells' earlier forks: others' may lie beside them)."""
     manifest = Path(folder) / "manifest.json"
     if not manifest.is_file():
@@ -51,7 +72,7 @@ def load(folder):
         if bench["full_id"] not in ran:
             continue
         fork = est.parts[-5]
-        cells.setdefault(bench["full_id"], {})[fork] = json.loads(est.read_text())["median"]["point_estimate"]
+        cells.setdefault(bench["full_id"], {})[fork] = figure(est, statistic)
     return cells
 
 
@@ -96,6 +117,14 @@ def count(what, runs, unit):
     print(f"  cells where every run's interval covers every other run's median: {held} of "
           f"{len(common)} ({100 * held / max(1, len(common)):.0f}%)")
     print(f"  run pairs: {pairs_held} of {pairs} ({100 * pairs_held / max(1, pairs):.0f}%)")
+    # how far the runs' medians moved, and how wide one run's interval is, in the median cell
+    moved = [max(ms) / min(ms) for ms in ([statistics.median(r[c]) for r in runs] for c in common) if min(ms) > 0]
+    width = [(hi - lo) / statistics.median(r[c]) for r in runs for c in common
+             for lo, hi in [interval(r[c])] if statistics.median(r[c]) > 0]
+    if moved and width:
+        print(f"  max / min of the runs' medians: {statistics.median(moved):.3f} in the median cell "
+              f"[{min(moved):.3f}–{max(moved):.3f}]; one run's interval spans {100 * statistics.median(width):.0f}% "
+              f"of its median (median over cells and runs)")
     if missed:
         print("  not held:")
         print("\n".join(missed))
@@ -110,12 +139,20 @@ def main():
             sys.exit("--reference needs a codec id, for example serde_json")
         reference = args[i + 1]
         del args[i:i + 2]
+    statistic = "median"
+    if "--statistic" in args:
+        i = args.index("--statistic")
+        if i + 1 >= len(args) or args[i + 1] not in STATISTICS:
+            sys.exit(f"--statistic needs one of {', '.join(STATISTICS)}")
+        statistic = args[i + 1]
+        del args[i:i + 2]
     if len(args) < 2:
         sys.exit(__doc__)
     for folder in args:
         if not Path(folder).is_dir():
             sys.exit(f"{folder}: not a folder (a copy of results/warm/forks/<variant>/)")
-    runs = [load(f) for f in args]
+    runs = [load(f, statistic) for f in args]
+    print(f"each process's figure: {statistic}")
     count("time per operation", runs, "ns")
     count(f"ratio to {reference}, paired within fork rounds", [paired(r, reference) for r in runs], "×")
 

@@ -723,6 +723,7 @@ mod tests {
             lo_ns: ns,
             hi_ns: ns,
             criterion_samples: None,
+            fastest: None,
             forks: None,
             allocator: None,
         }

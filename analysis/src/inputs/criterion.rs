@@ -1,6 +1,8 @@
 //! Criterion's warm estimates: walks `<warm>/criterion/<variant>/…/new/` for `benchmark.json`
-//! (the id, `<fixture>/<op>/<codec>`) and `estimates.json` (the median time per iteration, ns,
-//! with criterion's own interval). One iteration is one operation in thaw's warm benches.
+//! (the id, `<fixture>/<op>/<codec>`), `estimates.json` (the median time per iteration, ns,
+//! with criterion's own interval) and `sample.json` (each sample's iterations and time, whose
+//! fastest per iteration is the figure beside the median). One iteration is one operation in
+//! thaw's warm benches.
 
 use super::{plausible_ns, MAX_NS, MIN_NS};
 use anyhow::{Context, Result};
@@ -23,12 +25,27 @@ pub(crate) struct WarmEstimate {
     pub(crate) hi_ns: f64,
     /// How many samples criterion took (`sample.json`); a quick pass takes 10, a full one 100.
     pub(crate) criterion_samples: Option<usize>,
+    /// The fastest of criterion's samples, per iteration (a sample's time over its iterations):
+    /// one process's, or across a forked figure's processes the median of theirs with the
+    /// interval across them. The statistic of serde-rs/json-benchmark's figures, and the one
+    /// that moves least from one run to the next on a shared machine (docs/statistics.md).
+    /// `None` without criterion's samples (JMH's figures).
+    pub(crate) fastest: Option<Fastest>,
     /// A forked run's figure: the median and interval above are across these processes, each
     /// process's own estimate kept as a detail. `None`: one process's estimate (criterion's or
     /// JMH's own).
     pub(crate) forks: Option<Forks>,
     /// The global allocator the processes ran on, where the run recorded it.
     pub(crate) allocator: Option<Allocator>,
+}
+
+/// The fastest sample's time per operation, with its interval across processes (one process:
+/// the figure itself at both ends).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub(crate) struct Fastest {
+    pub(crate) ns: f64,
+    pub(crate) lo_ns: f64,
+    pub(crate) hi_ns: f64,
 }
 
 /// The processes behind a forked warm figure.
@@ -52,7 +69,21 @@ pub(crate) const FULL_SAMPLES: usize = 100;
 
 #[derive(Deserialize)]
 struct SampleJson {
+    iters: Vec<f64>,
     times: Vec<f64>,
+}
+
+impl SampleJson {
+    /// The fastest sample's time per iteration; `None` when no sample gives a plausible one.
+    fn fastest(&self) -> Option<f64> {
+        self.times
+            .iter()
+            .zip(&self.iters)
+            .filter(|&(_, &n)| n >= 1.0)
+            .map(|(t, n)| t / n)
+            .filter(|&ns| plausible_ns(ns))
+            .min_by(f64::total_cmp)
+    }
 }
 
 #[derive(Deserialize)]
@@ -128,6 +159,7 @@ fn bench(root: &Path, new_dir: &Path) -> std::result::Result<Option<WarmEstimate
     }
     let (fixture, op, codec) = bench_cell(&b.full_id)?;
     let variant = variant_of(root, new_dir, fixture)?;
+    let sample = read_json::<SampleJson>(&new_dir.join("sample.json")).ok();
     Ok(Some(WarmEstimate {
         fixture: fixture.to_string(),
         op,
@@ -136,9 +168,15 @@ fn bench(root: &Path, new_dir: &Path) -> std::result::Result<Option<WarmEstimate
         median_ns: e.median.point_estimate,
         lo_ns: e.median.confidence_interval.lower_bound,
         hi_ns: e.median.confidence_interval.upper_bound,
-        criterion_samples: read_json::<SampleJson>(&new_dir.join("sample.json"))
-            .ok()
-            .map(|sample| sample.times.len()),
+        criterion_samples: sample.as_ref().map(|sample| sample.times.len()),
+        fastest: sample
+            .as_ref()
+            .and_then(SampleJson::fastest)
+            .map(|ns| Fastest {
+                ns,
+                lo_ns: ns,
+                hi_ns: ns,
+            }),
         forks: None,
         allocator: None,
     }))
@@ -255,7 +293,11 @@ pub(crate) fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate
     folder.write_atomically("benchmark.json", bench.to_string().as_bytes())?;
     folder.write_atomically("estimates.json", estimates.to_string().as_bytes())?;
     if let Some(n) = est.criterion_samples {
-        let times = vec![est.median_ns; n];
+        // every sample at the median, but the first at the fastest, where there is one
+        let mut times = vec![est.median_ns; n];
+        if let (Some(first), Some(f)) = (times.first_mut(), est.fastest) {
+            *first = f.ns;
+        }
         let sample =
             serde_json::json!({"sampling_mode": "Linear", "iters": vec![1.0; n], "times": times});
         folder.write_atomically("sample.json", sample.to_string().as_bytes())?;
@@ -280,6 +322,11 @@ mod tests {
             lo_ns: 1200.0,
             hi_ns: 1300.0,
             criterion_samples: Some(10),
+            fastest: Some(Fastest {
+                ns: 1100.0,
+                lo_ns: 1100.0,
+                hi_ns: 1100.0,
+            }),
             forks: None,
             allocator: None,
         };

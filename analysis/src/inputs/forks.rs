@@ -1,11 +1,12 @@
 //! The forked warm figures: walks `<warm>/forks/<variant>/fork-<k>/` (criterion's output of one
 //! process per cell and fork, read by the criterion reader) and makes each cell's figure across
 //! its processes: the median of the processes' medians, with the distribution-free interval
-//! across processes ([`stats::median_interval::interval_or_range`]). Each process's own
-//! criterion estimate is kept as a detail, with its fork round, from which [`paired_ratio`]
-//! pairs two cells within rounds. The variant's `manifest.json` names the allocator.
+//! across processes ([`stats::median_interval::interval_or_range`]), and the same of the
+//! processes' fastest samples. Each process's own criterion estimate is kept as a detail, with its
+//! fork round, from which [`paired_ratio`] pairs two cells within rounds. The variant's
+//! `manifest.json` names the allocator.
 
-use super::criterion::{load_criterion, Forks, WarmEstimate};
+use super::criterion::{load_criterion, Fastest, Forks, WarmEstimate};
 use anyhow::{Context, Result};
 use schema::warm_files::{ForksManifest, FORKS_MANIFEST};
 use schema::{Op, Variant};
@@ -106,6 +107,7 @@ pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmE
         lo_ns: interval.map_or(median, |i| i.lo),
         hi_ns: interval.map_or(median, |i| i.hi),
         criterion_samples: processes.iter().filter_map(|p| p.criterion_samples).min(),
+        fastest: fastest_across(processes),
         forks: Some(Forks {
             processes: processes.len(),
             coverage: interval.map_or(0.0, |i| i.coverage),
@@ -116,6 +118,20 @@ pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmE
             rounds: rounds.to_vec(),
         }),
         ..first.clone()
+    })
+}
+
+/// The median of the processes' fastest samples with the interval across them, as [`across`]'s
+/// for their medians; `None` unless every process has one.
+fn fastest_across(processes: &[WarmEstimate]) -> Option<Fastest> {
+    let each: Option<Vec<f64>> = processes.iter().map(|p| Some(p.fastest?.ns)).collect();
+    let sorted = stats::quantile::sorted(&each?);
+    let ns = stats::quantile::median(&sorted)?;
+    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL);
+    Some(Fastest {
+        ns,
+        lo_ns: interval.map_or(ns, |i| i.lo),
+        hi_ns: interval.map_or(ns, |i| i.hi),
     })
 }
 
@@ -187,9 +203,35 @@ mod tests {
             lo_ns: median * 0.98,
             hi_ns: median * 1.02,
             criterion_samples: Some(samples),
+            fastest: None,
             forks: None,
             allocator: None,
         }
+    }
+
+    #[test]
+    fn the_fastest_is_the_median_of_the_processes_fastest_with_their_range() {
+        let with = |median: f64, fastest: f64| WarmEstimate {
+            fastest: Some(Fastest {
+                ns: fastest,
+                lo_ns: fastest,
+                hi_ns: fastest,
+            }),
+            ..est(median, 100)
+        };
+        let ps = [
+            with(1300.0, 820.0),
+            with(900.0, 800.0),
+            with(1000.0, 790.0),
+            with(1100.0, 805.0),
+            with(950.0, 830.0),
+        ];
+        let f = across(&ps, &[0, 1, 2, 3, 4]).unwrap().fastest.unwrap();
+        assert_eq!((f.ns, f.lo_ns, f.hi_ns), (805.0, 790.0, 830.0));
+        // a process without criterion's samples leaves the figure without a fastest
+        let mut partial = ps.to_vec();
+        partial.push(est(1000.0, 100));
+        assert_eq!(across(&partial, &[0, 1, 2, 3, 4, 5]).unwrap().fastest, None);
     }
 
     #[test]

@@ -164,6 +164,7 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
             lo_ns: c.lo_ns,
             hi_ns: c.hi_ns,
             criterion_samples: None,
+            fastest: None,
             forks: None,
             allocator: None,
         })
@@ -674,6 +675,7 @@ mod tests {
             lo_ns: lo,
             hi_ns: hi,
             criterion_samples: None,
+            fastest: None,
             forks: None,
             allocator: None,
         }

@@ -739,6 +739,7 @@ mod tests {
             lo_ns: 3900.0,
             hi_ns: 4100.0,
             criterion_samples: samples,
+            fastest: None,
             forks: None,
             allocator: None,
         }

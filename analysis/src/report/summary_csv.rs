@@ -211,14 +211,22 @@ fn process_ratio_columns(columns: &mut Vec<(String, Fill)>) {
     );
 }
 
-/// The warm figure beside the cell (its median, processes and allocator), the cold penalty,
-/// and the timed run's figures beside a counted one.
+/// The warm figure beside the cell (its median, its fastest sample, processes and allocator), the
+/// cold penalty, and the timed run's figures beside a counted one.
 fn warm_columns(columns: &mut Vec<(String, Fill)>) {
     let mut add = |name: &str, f: Fill| columns.push((name.to_string(), f));
     add(
         "warm_ns_per_op",
         Box::new(|r, c| {
             opt(find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec).map(|w| w.median_ns))
+        }),
+    );
+    add(
+        "warm_fastest_ns",
+        Box::new(|r, c| {
+            opt(find_warm(&r.warm, &Scenario::of(&c.key), &c.key.codec)
+                .and_then(|w| w.fastest)
+                .map(|f| f.ns))
         }),
     );
     add(

@@ -45,6 +45,7 @@ pub(super) fn warm_side(
                     lo_ns: per * 0.99,
                     hi_ns: per * 1.01,
                     criterion_samples: Some(crate::inputs::criterion::FULL_SAMPLES),
+                    fastest: None,
                     forks: None,
                     allocator: None,
                 });

@@ -1,6 +1,7 @@
 //! Cold against warm: the cold penalty and the break-even tables, with their charts.
 
 use super::common::*;
+use crate::inputs::criterion::WarmEstimate;
 use schema::phases::Phase;
 use schema::warm_files::GateDecision;
 use schema::{Op, Variant};
@@ -218,7 +219,7 @@ fn warm_in_row<'a>(
     r: &'a Report,
     (fixture, op, variant): (&str, Op, Option<Variant>),
     codec: &str,
-) -> Option<&'a crate::inputs::criterion::WarmEstimate> {
+) -> Option<&'a WarmEstimate> {
     r.warm
         .iter()
         .find(|w| w.fixture == fixture && w.op == op && w.variant == variant && w.codec == codec)
@@ -231,23 +232,40 @@ fn warm_table(r: &Report) -> Vec<Block> {
     if !r.warm.is_empty() {
         out.push(h(3, "Warm time per operation (criterion, JMH)"));
         out.push(p("The median time per operation in a warm loop, for every fixture the warm benches ran: for the Rust codecs the median across fresh processes of criterion's median in each (`cargo bench -p warm` runs every cell in 5 processes by default), with the distribution-free interval across processes (95% from 6 processes; below, the whole range, 93.75% for 5), each process's own criterion estimate and the allocator in summary.json; criterion's one-process median where a cell has no forks; JMH's average time for the JVM's (its 99.9% error as the interval; the variant is the JDK). A runtime with neither has no warm figure, so no cold penalty and no break-even past its measured batches. \"unsupported\": the library cannot express that cell (the reasons: `fixtures list --codecs`); \"refused\": it failed the correctness gate and was not timed; empty: not benched."));
-        let (codecs, rows, variants) = warm_grid(r);
-        let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
-        let mut t = Table::new(&warm_header(variants, &codec_cols));
-        for (fixture, op, variant) in rows {
-            let mut row = warm_row_start(fixture, op, variant, variants);
-            for c in &codecs {
-                row.push(match warm_in_row(r, (fixture, op, variant), c) {
-                    Some(w) => Cell::new(format::ns(w.median_ns)),
-                    None => gate_cell(r, fixture, op, c),
-                });
-            }
-            t.row(row);
-        }
-        out.push(Block::Table(t));
+        out.push(warm_grid_table(r, |w| Some(format::ns(w.median_ns))));
+    }
+    if r.warm.iter().any(|w| w.fastest.is_some()) {
+        out.push(h(
+            3,
+            "Warm time per operation, the fastest sample (criterion)",
+        ));
+        out.push(p("The fastest of criterion's samples in each process, per operation (a sample's time over its iterations; the smallest samples are one or a few operations), for the Rust codecs: the median across processes with the interval across them, as above. It is the statistic of serde-rs/json-benchmark's figures, and on a shared machine the one that moves least between runs: what slows a warm loop there (other work on the host) only ever adds time, and criterion's median sample takes its share, while the fastest sample is the one it spared (docs/statistics.md). The cold penalty and the break-evens use the median above; empty: no criterion samples."));
+        out.push(warm_grid_table(r, |w| {
+            w.fastest
+                .map(|f| format::ns_ci(f.ns, Some((f.lo_ns, f.hi_ns))))
+        }));
     }
     out.extend(warm_ratio_table(r));
     out
+}
+
+/// A table of every codec's warm `figure` by fixture, op and variant (a cell without a warm
+/// figure says what the warm gate decided, where it did).
+fn warm_grid_table(r: &Report, figure: impl Fn(&WarmEstimate) -> Option<String>) -> Block {
+    let (codecs, rows, variants) = warm_grid(r);
+    let codec_cols: Vec<String> = codecs.iter().map(|c| format!(">{c}")).collect();
+    let mut t = Table::new(&warm_header(variants, &codec_cols));
+    for (fixture, op, variant) in rows {
+        let mut row = warm_row_start(fixture, op, variant, variants);
+        for c in &codecs {
+            row.push(match warm_in_row(r, (fixture, op, variant), c) {
+                Some(w) => Cell::new(figure(w).unwrap_or_default()),
+                None => gate_cell(r, fixture, op, c),
+            });
+        }
+        t.row(row);
+    }
+    Block::Table(t)
 }
 
 /// Each forked codec's warm time over the reference's, paired within fork rounds; nothing when
