@@ -69,6 +69,8 @@ pub(crate) const FULL_SAMPLES: usize = 100;
 
 #[derive(Deserialize)]
 struct SampleJson {
+    /// Absent: the samples still count, and give no fastest.
+    #[serde(default)]
     iters: Vec<f64>,
     times: Vec<f64>,
 }
