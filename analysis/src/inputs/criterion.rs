@@ -312,6 +312,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_fastest_is_the_quickest_sample_per_iteration() {
+        let sample = |json: &str| serde_json::from_str::<SampleJson>(json).unwrap();
+        // 400 ns over 2 iterations is the quickest per iteration, not the 300 ns of one
+        let s = sample(r#"{"iters": [1, 2, 4], "times": [300, 400, 1000]}"#);
+        assert_eq!(s.fastest(), Some(200.0));
+        // without iterations the samples still count, and give no fastest
+        let s = sample(r#"{"times": [300, 400]}"#);
+        assert_eq!((s.times.len(), s.fastest()), (2, None));
+        // an implausible sample is passed over
+        let s = sample(r#"{"iters": [1, 1], "times": [0, 500]}"#);
+        assert_eq!(s.fastest(), Some(500.0));
+    }
+
+    #[test]
     fn reads_fake_criterion_tree() {
         let root = std::env::temp_dir().join(format!("thaw-criterion-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
