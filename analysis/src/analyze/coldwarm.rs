@@ -278,38 +278,15 @@ pub(crate) fn break_evens(
         .collect();
     // each pair's bootstrap is its own work: on every core, in the pairs' order
     crate::parallel::par_map(&pairs, |&(s, a, b)| {
-        let mut be = break_even(s, a, b)?;
-        be.settles = settles(&be, a, b, level);
+        let mut found = Crossings::default();
+        found.between(a, b)?;
+        let mut be = found.named(s, a, b);
+        be.settles = settles(&found, a, b, level);
         Some(be)
     })
     .into_iter()
     .flatten()
     .collect()
-}
-
-fn break_even(s: &Scenario, a: &CostCurve, b: &CostCurve) -> Option<BreakEven> {
-    let mut found = Crossings::default();
-    found.between(a, b)?;
-    let name = |a_cheaper: bool| if a_cheaper { &a.codec } else { &b.codec }.clone();
-    Some(BreakEven {
-        cost: a.cost,
-        scenario: s.clone(),
-        a: a.codec.clone(),
-        b: b.codec.clone(),
-        cheaper_first: found.a_cheaper_first.map(name),
-        crossings: found
-            .crossings
-            .iter()
-            .map(|c| Crossing {
-                n: c.n,
-                cheaper_before: name(c.a_cheaper_before),
-                cheaper_after: name(c.a_cheaper_after),
-                extrapolated: c.extrapolated,
-            })
-            .collect(),
-        searched_to: found.searched_to,
-        settles: None,
-    })
 }
 
 /// Where two curves `a` and `b` cross, each codec named by whether it is `a`: what a
@@ -398,28 +375,46 @@ impl Crossings {
     }
 
     /// Whether `a` is the codec cheaper at the far end, and the n from which it stays so (the
-    /// smallest n compared, `lo`, when it is cheaper throughout): [`far_end`] by side.
+    /// smallest n compared, `lo`, when it is cheaper throughout).
     fn far_end(&self, lo: u64) -> Option<(bool, u64)> {
         match self.crossings.last() {
             Some(c) => Some((c.a_cheaper_after, c.n)),
             None => self.a_cheaper_first.map(|a| (a, lo)),
         }
     }
-}
 
-/// The codec cheaper at the far end of a break-even and the n from which it stays so (the
-/// smallest n compared when it is cheaper throughout).
-fn far_end(be: &BreakEven, lo: u64) -> Option<(&str, u64)> {
-    match be.crossings.last() {
-        Some(c) => Some((c.cheaper_after.as_str(), c.n)),
-        None => be.cheaper_first.as_deref().map(|c| (c, lo)),
+    /// The break-even these crossings of `a` and `b` make in scenario `s`, the codecs named
+    /// (without its settling interval).
+    fn named(&self, s: &Scenario, a: &CostCurve, b: &CostCurve) -> BreakEven {
+        let name = |a_cheaper: bool| if a_cheaper { &a.codec } else { &b.codec }.clone();
+        BreakEven {
+            cost: a.cost,
+            scenario: s.clone(),
+            a: a.codec.clone(),
+            b: b.codec.clone(),
+            cheaper_first: self.a_cheaper_first.map(name),
+            crossings: self
+                .crossings
+                .iter()
+                .map(|c| Crossing {
+                    n: c.n,
+                    cheaper_before: name(c.a_cheaper_before),
+                    cheaper_after: name(c.a_cheaper_after),
+                    extrapolated: c.extrapolated,
+                })
+                .collect(),
+            searched_to: self.searched_to,
+            settles: None,
+        }
     }
 }
 
-fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<Settles> {
+/// From which n the codec cheaper at the far end of `found` (the crossings of `a` and `b`) stays
+/// cheaper, with a bootstrap interval: the crossings found again in every resample of the curves.
+fn settles(found: &Crossings, a: &CostCurve, b: &CostCurve, level: f64) -> Option<Settles> {
     let lo_n = a.points.first()?.0.max(b.points.first()?.0) as u64;
-    let (codec, n) = far_end(be, lo_n)?;
-    if be.crossings.is_empty() {
+    let (a_settles, n) = found.far_end(lo_n)?;
+    if found.crossings.is_empty() {
         return None;
     }
     let resamples = a.boot.iter().chain(&b.boot).map(Vec::len).min()?;
@@ -442,7 +437,6 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
             p.1 = bm[r];
         }
     };
-    let a_settles = codec == a.codec;
     let mut crossings = Crossings::default();
     let found: Vec<Option<u64>> = (0..resamples)
         .map(|r| {
@@ -457,7 +451,7 @@ fn settles(be: &BreakEven, a: &CostCurve, b: &CostCurve, level: f64) -> Option<S
         .collect();
     let (lo, hi) = stats::bootstrap::crossing_interval(found, level);
     Some(Settles {
-        codec: codec.to_string(),
+        codec: if a_settles { &a.codec } else { &b.codec }.clone(),
         n,
         lo,
         hi,

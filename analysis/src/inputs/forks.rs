@@ -99,9 +99,9 @@ fn read_manifest(dir: &Path) -> Result<ForksManifest> {
 pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmEstimate> {
     let first = processes.first()?;
     let medians: Vec<f64> = processes.iter().map(|p| p.median_ns).collect();
-    let sorted = stats::quantile::sorted(&medians);
-    let median = stats::quantile::median(&sorted)?;
-    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL);
+    let Middle {
+        median, interval, ..
+    } = middle(&medians)?;
     Some(WarmEstimate {
         median_ns: median,
         lo_ns: interval.map_or(median, |i| i.lo),
@@ -125,13 +125,31 @@ pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmE
 /// for their medians; `None` unless every process has one.
 fn fastest_across(processes: &[WarmEstimate]) -> Option<Fastest> {
     let each: Option<Vec<f64>> = processes.iter().map(|p| Some(p.fastest?.ns)).collect();
-    let sorted = stats::quantile::sorted(&each?);
-    let ns = stats::quantile::median(&sorted)?;
-    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL);
+    let Middle {
+        median, interval, ..
+    } = middle(&each?)?;
     Some(Fastest {
-        ns,
-        lo_ns: interval.map_or(ns, |i| i.lo),
-        hi_ns: interval.map_or(ns, |i| i.hi),
+        ns: median,
+        lo_ns: interval.map_or(median, |i| i.lo),
+        hi_ns: interval.map_or(median, |i| i.hi),
+    })
+}
+
+/// The median of some processes' (or rounds') figures, with the distribution-free interval
+/// across them at [`LEVEL`] (`None` below 2), and how many figures there were (NaNs left out).
+struct Middle {
+    median: f64,
+    interval: Option<stats::median_interval::OrderStatInterval>,
+    n: usize,
+}
+
+/// The one rule of every figure across processes or rounds; `None` for no figure.
+fn middle(values: &[f64]) -> Option<Middle> {
+    let sorted = stats::quantile::sorted(values);
+    Some(Middle {
+        median: stats::quantile::median(&sorted)?,
+        interval: stats::median_interval::interval_or_range(&sorted, LEVEL),
+        n: sorted.len(),
     })
 }
 
@@ -163,15 +181,18 @@ pub(crate) fn paired_ratio(cell: &Forks, reference: &Forks) -> Option<PairedRati
             (base > 0.0).then(|| median / base)
         })
         .collect();
-    let sorted = stats::quantile::sorted(&ratios);
-    let ratio = stats::quantile::median(&sorted)?;
-    let interval = stats::median_interval::interval_or_range(&sorted, LEVEL)?;
+    let Middle {
+        median,
+        interval,
+        n,
+    } = middle(&ratios)?;
+    let interval = interval?;
     Some(PairedRatio {
-        ratio,
+        ratio: median,
         lo: interval.lo,
         hi: interval.hi,
         coverage: interval.coverage,
-        rounds: sorted.len(),
+        rounds: n,
     })
 }
 
