@@ -21,26 +21,11 @@ criterion's samples (each a batch of iterations: its time over its iterations), 
 """
 
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
 
-
-def interval(values):
-    """The order-statistic interval of the median at 95%, or the range below 6 values."""
-    xs = sorted(values)
-    n = len(xs)
-    c = -1  # the largest c with P(B <= c) <= 2.5%, B ~ Binomial(n, 1/2)
-    cdf = 0.0
-    for k in range((n - 1) // 2 + 1):
-        cdf += math.comb(n, k) / 2**n
-        if cdf <= 0.025:
-            c = k
-        else:
-            break
-    c = max(c, 0)
-    return xs[c], xs[n - 1 - c]
+from median_interval import interval  # noqa: E402  (scripts/median_interval.py)
 
 
 STATISTICS = ("median", "fastest", "p10", "mean")
