@@ -22,15 +22,17 @@ const CHUNK: usize = 1 << 16;
 #[derive(Debug, Clone, Default)]
 pub struct Record {
     bytes: Vec<u8>,
-    /// Where each field lies in `bytes`.
-    bounds: Vec<(usize, usize)>,
+    /// Where each field lies in `bytes` (a record is shorter than [`LINE_LIMIT`]).
+    bounds: Vec<(u32, u32)>,
     line: u64,
 }
 
 impl Record {
     /// Field `i`, if the record has that many.
     pub fn get(&self, i: usize) -> Option<&[u8]> {
-        self.bounds.get(i).map(|&(from, to)| &self.bytes[from..to])
+        self.bounds
+            .get(i)
+            .map(|&(from, to)| &self.bytes[from as usize..to as usize])
     }
 
     pub fn len(&self) -> usize {
@@ -42,7 +44,9 @@ impl Record {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> {
-        self.bounds.iter().map(|&(from, to)| &self.bytes[from..to])
+        self.bounds
+            .iter()
+            .map(|&(from, to)| &self.bytes[from as usize..to as usize])
     }
 
     /// The line of its file it starts on (the first is 1).
@@ -68,7 +72,7 @@ impl std::ops::Index<usize> for Record {
     type Output = [u8];
     fn index(&self, i: usize) -> &[u8] {
         let (from, to) = self.bounds[i];
-        &self.bytes[from..to]
+        &self.bytes[from as usize..to as usize]
     }
 }
 
@@ -77,12 +81,18 @@ impl<T: AsRef<[u8]>> From<Vec<T>> for Record {
     fn from(fields: Vec<T>) -> Record {
         let mut r = Record::default();
         for f in fields {
-            let from = r.bytes.len();
+            let from = r.bytes.len() as u32;
             r.bytes.extend_from_slice(f.as_ref());
-            r.bounds.push((from, r.bytes.len()));
+            r.bounds.push((from, r.bytes.len() as u32));
         }
         r
     }
+}
+
+/// A record beyond the bounds, on `line`.
+fn too_large(what: String, line: u64) -> anyhow::Error {
+    anyhow!("a record {what}; no file thaw writes has one (it is damaged, or not a file of thaw's)")
+        .context(format!("line {line}"))
 }
 
 /// The records of a stream, in order.
@@ -148,7 +158,7 @@ impl<R: Read> Splitter<R> {
             record.clear(self.line);
             let mut from = 0;
             let mut plain = true;
-            for (i, &b) in line.iter().enumerate() {
+            for (i, &b) in (0u32..).zip(line) {
                 if b == b',' {
                     record.bounds.push((from, i));
                     from = i + 1;
@@ -160,7 +170,7 @@ impl<R: Read> Splitter<R> {
             if !plain {
                 return self.through_core(record);
             }
-            record.bounds.push((from, line.len()));
+            record.bounds.push((from, line.len() as u32));
             record.bytes.extend_from_slice(line);
             self.consume(newline + 1, 1);
             return self.counted(record);
@@ -212,25 +222,26 @@ impl<R: Read> Splitter<R> {
             match result {
                 ReadRecordResult::InputEmpty if self.eof => {}
                 ReadRecordResult::InputEmpty => self.fill()?,
-                ReadRecordResult::OutputFull => {
-                    if self.out.len() as u64 >= LINE_LIMIT {
-                        return Err(anyhow!(
-                            "a record longer than {} MiB; no file thaw writes has one (it is \
-                             damaged, or not a file of thaw's)",
-                            LINE_LIMIT >> 20
-                        )
-                        .context(format!("line {at}")));
-                    }
-                    self.out.resize(self.out.len() * 2, 0);
+                // a record's bytes and its fields are held to the line's limit: empty fields
+                // write no bytes, so both are bounded
+                ReadRecordResult::OutputFull if self.out.len() as u64 >= LINE_LIMIT => {
+                    return Err(too_large(
+                        format!("longer than {} MiB", LINE_LIMIT >> 20),
+                        at,
+                    ))
                 }
+                ReadRecordResult::OutputEndsFull if self.ends.len() as u64 >= LINE_LIMIT => {
+                    return Err(too_large(format!("of more than {LINE_LIMIT} fields"), at))
+                }
+                ReadRecordResult::OutputFull => self.out.resize(self.out.len() * 2, 0),
                 ReadRecordResult::OutputEndsFull => self.ends.resize(self.ends.len() * 2, 0),
                 ReadRecordResult::Record => {
                     record.clear(at);
                     record.bytes.extend_from_slice(&self.out[..nout]);
                     let mut from = 0;
                     for &to in &self.ends[..nend] {
-                        record.bounds.push((from, to));
-                        from = to;
+                        record.bounds.push((from, to as u32));
+                        from = to as u32;
                     }
                     return self.counted(record);
                 }
@@ -354,9 +365,21 @@ mod tests {
         let mut text = b"a,b\n\"".to_vec();
         text.extend(std::iter::repeat_n(b"x\n".as_slice(), LINE_LIMIT as usize).flatten());
         let e = by_splitter(&text, 1 << 16).unwrap_err();
+        let said = format!("{e:#}");
         assert!(
-            format!("{e:#}").contains("a record longer than 1 MiB"),
-            "{e:#}"
+            said.starts_with("line 2: a record longer than 1 MiB"),
+            "{said}"
+        );
+        // nor one of empty fields, which write no bytes: each newline lies inside quotes,
+        // closed after it, and the commas after the quote are fields
+        let mut text = b"a,b\n\"".to_vec();
+        let piece = [&b"\n\""[..], &[b','; 1000], b"\""].concat();
+        text.extend(std::iter::repeat_n(piece.as_slice(), 2000).flatten());
+        let e = by_splitter(&text, 1 << 16).unwrap_err();
+        let said = format!("{e:#}");
+        assert!(
+            said.starts_with("line 2: a record of more than 1048576 fields"),
+            "{said}"
         );
     }
 }
