@@ -22,7 +22,7 @@
 #
 # --seed: the settings of every figure quoted beside the seed's warmed table (README.md), at
 # least 5 forks x 5 iterations in one mode: --fixtures users-1000kb,clients-1000kb --libs
-# fory,kotlinx --modes thrpt --threads 1,15 --out results/warm/seed/jdk<N>/jmh.json, and for
+# fory,kotlinx --modes thrpt --threads 1,2,15 --out results/warm/seed/jdk<N>/jmh.json, and for
 # JMH `-f 5 -wi 1 -w 5s -i 5 -r 1s` (the seed's 5 s warm-up); an option given explicitly wins,
 # and JMH options after `--` replace the preset's. Its default folder is outside
 # results/warm/jmh/, which `analysis report` reads as the warm figures (one per cell).
@@ -70,7 +70,7 @@ if [ "$seed" = 1 ]; then
   fixtures="${fixtures:-users-1000kb,clients-1000kb}"
   libs="${libs:-fory,kotlinx}"
   modes="${modes:-thrpt}"
-  threads="${threads:-1,15}"
+  threads="${threads:-1,2,15}"
   out="${out:-results/warm/seed/jdk$jdk/jmh.json}"
   if [ "$jmh_given" = 0 ]; then jmh_args=(-f 5 -wi 1 -w 5s -i 5 -r 1s); fi
 fi
