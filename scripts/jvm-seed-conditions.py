@@ -15,7 +15,7 @@ Conditions (--conditions, comma-separated; a condition joins changes with `+`, a
   no-cds         -Xshare:off: no class comes from the JDK's CDS archive
   one-classpath  every common child's classes and jars on one class path, as a single program
                  holding all four libraries would have
-  one-cpu        pinned to one CPU (as `cold run --pin 1`)
+  one-cpu        pinned to one CPU, the last this process may use (as `cold run --pin CPU`)
 
     cargo run --release -p cold -- run --codecs jvm-common --fixture users-2kb --batches 1 \\
         --samples 1 --out results/cold/jvm-common          # builds the children and the inputs
@@ -53,6 +53,7 @@ def programs(root, a, conditions):
         sys.exit("--libs must hold kotlinx: every ratio is to it")
     children = {lib: jfc.child_of(jvm, build, f"{lib}-common") for lib in libs}
     everything = one_classpath(cp for _, cp in children.values())
+    one_cpu = {max(os.sched_getaffinity(0))}  # the last CPU this process may use
     out = {}
     for cond in conditions:
         for lib, (codec, cp) in children.items():
@@ -63,7 +64,7 @@ def programs(root, a, conditions):
             for op in jfc.OPS:
                 argv = [java] + flags + extra + ["-cp", path, codec["class"], "--op", op,
                                                  "--batch", "1", "--input", doc if op == "de" else tree]
-                out[(cond, lib, op)] = (argv, {1} if "one-cpu" in changes else None)
+                out[(cond, lib, op)] = (argv, one_cpu if "one-cpu" in changes else None)
     return out
 
 
@@ -74,10 +75,15 @@ def run(argv, cpus, env):
     start = time.monotonic_ns()
     p = subprocess.run(argv, env=env, capture_output=True, text=True, preexec_fn=pin)
     wall = time.monotonic_ns() - start
+    # what a child prints is shown escaped (repr), never as it is
     if p.returncode != 0:
-        sys.exit(f"{' '.join(argv[-7:])} failed ({p.returncode}): {p.stderr.strip()[-300:]}")
-    s = json.loads(p.stdout.strip().splitlines()[-1])
-    return s["first"] - s["fixture"], wall
+        sys.exit(f"{' '.join(argv[-7:])} failed ({p.returncode}): {p.stderr.strip()[-300:]!r}")
+    try:
+        s = json.loads(p.stdout.strip().splitlines()[-1])
+        return s["first"] - s["fixture"], wall
+    except (IndexError, ValueError, KeyError, TypeError):
+        sys.exit(f"{' '.join(argv[-7:])}: no protocol line with `fixture` and `first` "
+                 f"(it printed {p.stdout[-300:]!r})")
 
 
 def main():

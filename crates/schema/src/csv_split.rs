@@ -6,10 +6,9 @@
 //!
 //! The rules are the csv reader's defaults: blank lines are skipped, and a record whose number
 //! of fields differs from the header's is an error. One more bound than the reader's: a record
-//! longer than [`LINE_LIMIT`] is an error too, so that one opened quote cannot make a record of
-//! the whole file.
+//! of more bytes, or more fields, than the line limit it is given (csv_rows's) is an error too,
+//! so that one opened quote cannot make a record of the whole file.
 
-use crate::csv_rows::LINE_LIMIT;
 use anyhow::{anyhow, bail, Result};
 use csv_core::ReadRecordResult;
 use std::io::Read;
@@ -22,7 +21,7 @@ const CHUNK: usize = 1 << 16;
 #[derive(Debug, Clone, Default)]
 pub struct Record {
     bytes: Vec<u8>,
-    /// Where each field lies in `bytes` (a record is shorter than [`LINE_LIMIT`]).
+    /// Where each field lies in `bytes` (a record is shorter than the line limit, 4 GiB at most).
     bounds: Vec<(u32, u32)>,
     line: u64,
 }
@@ -107,13 +106,17 @@ pub(crate) struct Splitter<R> {
     line: u64,
     /// The header's number of fields, once it is read.
     fields: Option<usize>,
+    /// The most bytes, and the most fields, a record may have.
+    limit: u64,
     core: csv_core::Reader,
     out: Vec<u8>,
     ends: Vec<usize>,
 }
 
 impl<R: Read> Splitter<R> {
-    pub(crate) fn new(inner: R) -> Splitter<R> {
+    /// The records of `inner`, each of at most `limit` bytes and `limit` fields (the reader
+    /// below bounds its lines).
+    pub(crate) fn new(inner: R, limit: u64) -> Splitter<R> {
         Splitter {
             inner,
             buf: vec![0; CHUNK],
@@ -122,6 +125,7 @@ impl<R: Read> Splitter<R> {
             eof: false,
             line: 1,
             fields: None,
+            limit,
             core: csv_core::Reader::new(),
             out: vec![0; 1024],
             ends: vec![0; 64],
@@ -224,14 +228,14 @@ impl<R: Read> Splitter<R> {
                 ReadRecordResult::InputEmpty => self.fill()?,
                 // a record's bytes and its fields are held to the line's limit: empty fields
                 // write no bytes, so both are bounded
-                ReadRecordResult::OutputFull if self.out.len() as u64 >= LINE_LIMIT => {
+                ReadRecordResult::OutputFull if self.out.len() as u64 >= self.limit => {
                     return Err(too_large(
-                        format!("longer than {} MiB", LINE_LIMIT >> 20),
+                        format!("longer than {} MiB", self.limit >> 20),
                         at,
                     ))
                 }
-                ReadRecordResult::OutputEndsFull if self.ends.len() as u64 >= LINE_LIMIT => {
-                    return Err(too_large(format!("of more than {LINE_LIMIT} fields"), at))
+                ReadRecordResult::OutputEndsFull if self.ends.len() as u64 >= self.limit => {
+                    return Err(too_large(format!("of more than {} fields", self.limit), at))
                 }
                 ReadRecordResult::OutputFull => self.out.resize(self.out.len() * 2, 0),
                 ReadRecordResult::OutputEndsFull => self.ends.resize(self.ends.len() * 2, 0),
@@ -270,6 +274,9 @@ impl<R: Read> Splitter<R> {
 mod tests {
     use super::*;
 
+    /// csv_rows's line limit.
+    const LIMIT: u64 = 1 << 20;
+
     /// Every record of `text` as the csv crate's reader (with its defaults) splits it, with
     /// the line each starts on.
     fn by_csv(text: &[u8]) -> Vec<(Vec<Vec<u8>>, u64)> {
@@ -298,7 +305,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let mut s = Splitter::new(Pieces(text, piece));
+        let mut s = Splitter::new(Pieces(text, piece), LIMIT);
         let mut record = Record::default();
         let mut all = Vec::new();
         while s.next(&mut record)? {
@@ -363,7 +370,7 @@ mod tests {
     #[test]
     fn one_opened_quote_cannot_make_a_record_of_the_whole_file() {
         let mut text = b"a,b\n\"".to_vec();
-        text.extend(std::iter::repeat_n(b"x\n".as_slice(), LINE_LIMIT as usize).flatten());
+        text.extend(std::iter::repeat_n(b"x\n".as_slice(), LIMIT as usize).flatten());
         let e = by_splitter(&text, 1 << 16).unwrap_err();
         let said = format!("{e:#}");
         assert!(
