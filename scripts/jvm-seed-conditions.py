@@ -22,7 +22,7 @@ Conditions (--conditions, comma-separated; a condition joins changes with `+`, a
     scripts/jvm-seed-conditions.py --inputs results/cold/jvm-common/fixtures [--rounds 30]
         [--conditions as-run,no-cds,one-classpath,one-cpu] [--build target/external/jvm]
 """
-import argparse, csv, json, os, random, statistics, subprocess, sys, time
+import argparse, csv, os, statistics, sys, time
 
 import jvm_first_call as jfc  # noqa: E402  (scripts/jvm_first_call.py: the runtime and children)
 from median_interval import median_interval  # noqa: E402  (scripts/median_interval.py)
@@ -56,9 +56,9 @@ def programs(root, a, conditions):
     one_cpu = {max(os.sched_getaffinity(0))}  # the last CPU this process may use
     out = {}
     for cond in conditions:
+        changes = cond.split("+")
         for lib, (codec, cp) in children.items():
             # The child's own classes first, so that its own main class is the one found.
-            changes = cond.split("+")
             path = one_classpath([cp, everything]) if "one-classpath" in changes else cp
             extra = ["-Xshare:off"] if "no-cds" in changes else []
             for op in jfc.OPS:
@@ -71,19 +71,9 @@ def programs(root, a, conditions):
 def run(argv, cpus, env):
     """init + first op of one child, and its wall (spawn to reaped, as seen from here), in
     nanoseconds."""
-    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     start = time.monotonic_ns()
-    p = subprocess.run(argv, env=env, capture_output=True, text=True, preexec_fn=pin)
-    wall = time.monotonic_ns() - start
-    # what a child prints is shown escaped (repr), never as it is
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(argv[-7:])} failed ({p.returncode}): {p.stderr.strip()[-300:]!r}")
-    try:
-        s = json.loads(p.stdout.strip().splitlines()[-1])
-        return s["first"] - s["fixture"], wall
-    except (IndexError, ValueError, KeyError, TypeError):
-        sys.exit(f"{' '.join(argv[-7:])}: no protocol line with `fixture` and `first` "
-                 f"(it printed {p.stdout[-300:]!r})")
+    _, fixture, first, _ = jfc.run(argv, env, "child", cpus)
+    return first - fixture, time.monotonic_ns() - start
 
 
 def main():
@@ -106,23 +96,15 @@ def main():
         sys.exit("one-cpu: this process may use only one CPU, so nothing would differ")
     progs = programs(root, a, conditions)
     env = jfc.env_of_children()
-    rng = random.Random(a.seed)
-    keys = list(progs)
-    figures, rest, rows = {k: [] for k in keys}, {k: [] for k in keys}, []
-    for r in range(a.rounds):
-        rng.shuffle(keys)
-        for k in keys:
-            figure, wall = run(*progs[k], env)
-            figures[k].append(figure)
-            rest[k].append(wall - figure)
-            rows.append((r, *k, figure, wall))
-        print(f"round {r + 1}/{a.rounds}", file=sys.stderr)
+    both = jfc.alternate(progs, a.rounds, a.seed, lambda k, prog: run(*prog, env), progress=True)
+    figures = {k: [f for f, _ in v] for k, v in both.items()}
+    rest = {k: [wall - f for f, wall in v] for k, v in both.items()}
     if a.raw:
-        with open(a.raw, "w", newline="") as f:
-            w = csv.writer(f)
+        with open(a.raw, "w", newline="") as out:
+            w = csv.writer(out)
             w.writerow(["round", "condition", "library", "op", "init_first_ns", "wall_ns"])
-            w.writerows(rows)
-    libs = sorted({k[1] for k in keys}, key=jfc.LIBS.index)
+            w.writerows((r, *k, f, wall) for k, v in both.items() for r, (f, wall) in enumerate(v))
+    libs = sorted({k[1] for k in progs}, key=jfc.LIBS.index)
     print(f"init + first op, users-2kb, common model, JDK 25, {a.rounds} rounds: median ms; ratio to "
           f"kotlinx paired within rounds, median [95% interval]; the seed's ratio")
     for op in jfc.OPS:

@@ -86,11 +86,17 @@ def stamps(kind, text):
     return t[0], t[2], t[4], (t[1] - t[0]) + (t[4] - t[2])
 
 
-def run(argv, env, kind):
-    p = subprocess.run(argv, env=env, capture_output=True, text=True)
+def run(argv, env, kind, cpus=None):
+    """stamps() of one run, pinned to `cpus` when given. What the program printed is shown
+    escaped (repr), never as it is, when it failed or printed no line of its kind."""
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+    p = subprocess.run(argv, env=env, capture_output=True, text=True, preexec_fn=pin)
     if p.returncode != 0:
-        sys.exit(f"{' '.join(argv[-6:])} failed ({p.returncode}): {p.stderr.strip()[-300:]}")
-    return stamps(kind, p.stdout)
+        sys.exit(f"{' '.join(argv[-6:])} failed ({p.returncode}): {p.stderr.strip()[-300:]!r}")
+    try:
+        return stamps(kind, p.stdout)
+    except (IndexError, ValueError, KeyError, TypeError):
+        sys.exit(f"{' '.join(argv[-6:])}: no {kind}'s line of stamps (it printed {p.stdout[-300:]!r})")
 
 
 LOADED = re.compile(r"^\[(\d+)ns\] (\S+) source: ")
@@ -119,16 +125,19 @@ def cells(progs):
     return sorted({(k[0], k[1]) for k in progs}, key=lambda x: (LIBS.index(x[0]), x[1]))
 
 
-def alternate(progs, rounds, seed, figure):
+def alternate(progs, rounds, seed, figure, progress=False):
     """Each program once a round, in a seeded shuffle per round: key → its figures (`figure`
-    of its key and argv)."""
+    of its key and argv), the r-th of each from round r; with `progress`, each round's end is
+    told on stderr."""
     figures = {k: [] for k in progs}
     rng = random.Random(seed)
     keys = list(progs)
-    for _ in range(rounds):
+    for r in range(rounds):
         rng.shuffle(keys)
         for k in keys:
             figures[k].append(figure(k, progs[k]))
+        if progress:
+            print(f"round {r + 1}/{rounds}", file=sys.stderr)
     return figures
 
 
