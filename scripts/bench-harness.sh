@@ -21,10 +21,19 @@
 # turn with the ladder by chunks of 20 samples; printed as a table of each rung's median, its increment over the
 # rung below, and the remainder thaw - top rung; then each step alone, over the minimal spawner.
 #
+# Last, scripts/harness-phases.py: thaw, the minimal spawner, the ladder's top rung and
+# hyperfine -N in many short rounds of 20 samples each (a chunk of each, in a shuffled order),
+# each round's difference of medians paired, with a 95% interval, and the walls of thaw and the
+# two spawners split into the child's phases. This is the comparison to quote: a few long
+# rounds (above) move with the machine by more than the differences they look for, and the
+# ladder, whose rungs run interleaved in one process, read its rungs tens of microseconds under
+# thaw where short paired rounds of each, run as thaw runs them, do not (docs/findings.md).
+#
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh
 #   THAW_HARNESS_CPU=0 scripts/bench-harness.sh   pin to CPU 0 (default: the last CPU)
 #   THAW_HARNESS_CHUNK=10 scripts/bench-harness.sh  thaw and the ladder in turn by 10 samples (20)
+#   THAW_HARNESS_PHASE_ROUNDS=400 scripts/bench-harness.sh  short paired rounds of the last step (200)
 #
 # Needs hyperfine on PATH (Debian: apt-get install -y hyperfine; elsewhere: cargo install
 # hyperfine). Everything it writes goes to a temporary folder, removed at the end.
@@ -196,3 +205,7 @@ for k in "${!alone_opts[@]}"; do
   awk -v name="${alone_names[$k]}" -v v="$v" -v m="$m_all" 'BEGIN {
     printf "%-30s %12.1f %+12.1f\n", name, v / 1e3, (v - m) / 1e3 }'
 done
+
+printf '\nshort paired rounds (scripts/harness-phases.py):\n'
+python3 scripts/harness-phases.py --rounds "${THAW_HARNESS_PHASE_ROUNDS:-200}" --samples 20 \
+  --op "$op" --fixture "$fixture" 2>/dev/null

@@ -9,7 +9,7 @@
  * lib.rs), so that a ladder of them names every microsecond between this and thaw's wall:
  *
  *   minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] [-s] [-m|-M PARTS] [-l]
- *                   [-e K=V]... -- PROGRAM ARG...
+ *                   [-t FILE] [-e K=V]... -- PROGRAM ARG...
  *
  *   -o FILE   the child's stdout and stderr go to FILE (truncated before each run, outside the
  *             timing); the default is /dev/null, as hyperfine's
@@ -41,6 +41,11 @@
  *             alike; prints each rung's median, one a line
  *             (the other options but -n, -w and -e are ignored)
  *   -e K=V    one variable of the child's environment (none by default)
+ *   -t FILE   with -o memfd (not -l), after each run and outside the timing, one line appended
+ *             to FILE: the two clock reads around the run, then the first line the child wrote to
+ *             its stdout (thaw's children write their stamps there, read on the same clock), so
+ *             that scripts/harness-phases.py can split this wall into the child's phases as
+ *             thaw's samples.csv does
  *
  * Build: cc -O2 -o minimal-spawner scripts/minimal-spawner.c
  */
@@ -71,6 +76,10 @@ struct options {
 /* The pid of the last child one_run started (for -m's cleanup of its group). */
 static pid_t last_pid;
 
+/* -t: the file the runs are traced to, and the last run's two clock reads. */
+static FILE *trace;
+static long long last_start, last_end;
+
 static long long now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -84,7 +93,7 @@ static int by_value(const void *a, const void *b) {
 
 static void usage(void) {
   fprintf(stderr, "usage: minimal-spawner [-n RUNS] [-w WARMUP] [-o FILE|null|memfd] [-g] [-p] [-r] "
-                  "[-s] [-m|-M PARTS] [-l] [-e K=V]... -- PROGRAM ARG...\n");
+                  "[-s] [-m|-M PARTS] [-l] [-t FILE] [-e K=V]... -- PROGRAM ARG...\n");
   exit(2);
 }
 
@@ -163,6 +172,8 @@ static long long one_run(const struct options *o, int out, int err, int own_copi
   }
   if (e == 0 && wait4(pid, &status, 0, &usage) < 0) e = -1;
   long long end = now_ns();
+  last_start = start;
+  last_end = end;
 
   if (pidfd >= 0) close(pidfd);
   if (env != o->env) free_env(env);
@@ -194,6 +205,15 @@ static long long one_sample(const struct options *o) {
     int out = fcntl(memfds[0], F_DUPFD_CLOEXEC, 3), err = fcntl(memfds[1], F_DUPFD_CLOEXEC, 3);
     if (out < 0 || err < 0) die("dup");
     long long wall = one_run(o, out, err, 1);
+    if (trace) {
+      char line[4096];
+      ssize_t n = pread(memfds[0], line, sizeof line - 1, 0);
+      if (n < 0) die("trace: reading the child's stdout");
+      line[n] = 0;
+      line[strcspn(line, "\n")] = 0;
+      fprintf(trace, "%lld %lld %s\n", last_start, last_end, line);
+      fflush(trace);
+    }
     for (int k = 0; k < 2; k++)
       if (ftruncate(memfds[k], 0) != 0 || lseek(memfds[k], 0, SEEK_SET) < 0) die("memfd");
     return wall;
@@ -266,7 +286,7 @@ static struct spawner start_spawner(const struct options *o) {
     /* only its own two ends: another spawner's ends held open here would keep that one from
      * ever reading the end of its requests */
     for (int fd = 3; fd < 1024; fd++)
-      if (fd != ask[0] && fd != answer[1]) close(fd);
+      if (fd != ask[0] && fd != answer[1] && !(trace && fd == fileno(trace))) close(fd);
     memfds[0] = memfds[1] = -1; /* closed above, if the first process had made them */
     serve(o, ask[0], answer[1]);
   }
@@ -385,6 +405,9 @@ int main(int argc, char **argv) {
       o.spawner_setup = argv[++i];
     } else if (strcmp(argv[i], "-l") == 0) {
       interleaved = 1;
+    } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
+      trace = fopen(argv[++i], "a");
+      if (!trace) die(argv[i]);
     } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc && nenv < 63) {
       env[nenv++] = argv[++i];
     } else {
@@ -392,7 +415,9 @@ int main(int argc, char **argv) {
     }
   }
   env[nenv] = NULL;
-  if (i >= argc || runs < 1 || warmup < 0 || (o.spawner_setup && !separate && !interleaved)) usage();
+  if (i >= argc || runs < 1 || warmup < 0 || (o.spawner_setup && !separate && !interleaved) ||
+      (trace && (interleaved || strcmp(o.out, "memfd") != 0)))
+    usage();
   o.env = env;
   o.argv = &argv[i];
 
