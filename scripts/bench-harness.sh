@@ -208,4 +208,4 @@ done
 
 printf '\nshort paired rounds (scripts/harness-phases.py):\n'
 python3 scripts/harness-phases.py --rounds "${THAW_HARNESS_PHASE_ROUNDS:-200}" --samples 20 \
-  --op "$op" --fixture "$fixture" 2>/dev/null
+  --op "$op" --fixture "$fixture" --quiet

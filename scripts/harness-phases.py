@@ -1,24 +1,26 @@
 #!/usr/bin/env python3
-"""Where thaw's wall differs from the minimal spawner's, phase by phase.
+"""thaw's runner, the minimal spawner and hyperfine in short paired rounds, phase by phase.
 
-scripts/bench-harness.sh finds thaw's `noop` wall some tens of microseconds over the top rung of
-its ladder (the minimal spawner with every step of thaw's spawner added) and cannot say where
-those microseconds go: a wall is one number. This script splits both walls the same way. The
+A few long rounds (scripts/bench-harness.sh's first steps) move with a shared machine by more than
+the tens of microseconds they look for, and a wall is one number. This script runs a chunk of
+samples of each arm in every round, in an order drawn afresh for every round (seeded), so that
+each round's differences of medians pair, and splits each wall into the child's phases. The
 `noop` child writes its stamps (main, model, fixture, init, first, done, checked) on the
-spawner's clock, so each sample's wall is cut into the phases of docs/design.md: spawn_to_main,
-model, fixture, init, first_op, remaining_ops, check and exit (checked to reaped). thaw's
-samples.csv has them; the minimal spawner writes its two clock reads and the child's stamps
-with `-t FILE`.
+spawner's clock, so a wall is cut into the phases of docs/design.md: spawn_to_main, model,
+fixture, init, first_op, remaining_ops, check and exit (checked to reaped). thaw's samples.csv
+has them; the minimal spawner (scripts/minimal-spawner.c) writes its two clock reads and the
+child's stamps with `-t FILE`.
 
-Each round runs a chunk of samples of each, in an order drawn afresh for every round (seeded):
-`cold run --codecs noop --ops OP --batches 1` (the runner as a user starts it, from
-target/release) and `minimal-spawner -g -o memfd -p -r -s -m -t FILE` (the ladder's top rung)
-on the same command line and environment. Printed: each phase's median for both, the
-difference, and the median of the per-round differences of medians with their range, so that
-a difference is placed in the phase that carries it.
+The arms, on the same command line and environment: `cold run --codecs noop --ops OP --batches
+1` (the runner as a user starts it, from target/release); the minimal spawner with `-o memfd`
+(the least that lets it read the child's stamps); the ladder's top rung (`-g -o memfd -p -r -s
+-m`, every step of thaw's spawner); and `hyperfine -N` (its wall only; left out, with a note,
+where hyperfine is not on PATH). Printed: each phase's median for every arm, thaw's difference
+from each, and the median of the rounds' paired differences with its distribution-free 95%
+interval; then the walls side by side.
 
-    scripts/harness-phases.py                       20 rounds of 50 samples each
-    scripts/harness-phases.py --rounds 10 --samples 100 --op ser
+    scripts/harness-phases.py                       200 rounds of 20 samples of each
+    scripts/harness-phases.py --rounds 100 --samples 50 --op ser
 
 Needs `cargo build --release -p cold -p spawner -p children --bin cold --bin cold-spawner --bin
 child-noop-de-any --bin child-noop-ser-any` and a C compiler (cc).
@@ -122,11 +124,12 @@ def median_of(rows, key):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--samples", type=int, default=50, help="samples of each per round")
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=20, help="samples of each arm per round")
     parser.add_argument("--op", choices=["de", "ser"], default="de")
     parser.add_argument("--fixture", default="users-2kb")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no line per round on stderr")
     a = parser.parse_args()
     if a.rounds < 1 or a.samples < 1:
         parser.error("--rounds and --samples must be at least 1")
@@ -170,8 +173,9 @@ def main():
             for who in others:
                 per_round[who].append({p: median_of(got["thaw"], p) - median_of(got[who], p)
                                        for p in PHASES + ["wall"] if p in got[who][0]})
-            print(f"round {r + 1}/{a.rounds}: " + ", ".join(
-                f"{who} {median_of(got[who], 'wall') / 1e3:.1f} us" for who in names), file=sys.stderr)
+            if not a.quiet:
+                print(f"round {r + 1}/{a.rounds}: " + ", ".join(
+                    f"{who} {median_of(got[who], 'wall') / 1e3:.1f} us" for who in names), file=sys.stderr)
 
         print(f"\nnoop {a.op}, {a.rounds} rounds of {a.samples} samples of each, in a shuffled order: "
               f"thaw (cold run) and the minimal spawner, " +
