@@ -406,7 +406,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[i], "-l") == 0) {
       interleaved = 1;
     } else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
-      trace = fopen(argv[++i], "a");
+      trace = fopen(argv[++i], "ae"); /* close-on-exec: no child inherits it */
       if (!trace) die(argv[i]);
     } else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc && nenv < 63) {
       env[nenv++] = argv[++i];
