@@ -28,11 +28,16 @@ CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
 
 
 def first_call(argv, env):
-    out = subprocess.run(argv, env=env, capture_output=True, text=True)
+    """The first call's time of one run. What the program printed is shown escaped (repr), never
+    as it is, when it failed or printed no line of stamps."""
+    out = subprocess.run(argv, env=env, capture_output=True, text=True, errors="replace")
     if out.returncode != 0:
-        sys.exit(f"{argv[0]} failed ({out.returncode}): {out.stderr.strip()}")
-    line = json.loads(out.stdout)
-    return line["first"] - line["init"]
+        sys.exit(f"{argv[0]} failed ({out.returncode}): {out.stderr.strip()[-300:]!r}")
+    try:
+        line = json.loads(out.stdout)
+        return line["first"] - line["init"]
+    except (ValueError, KeyError, TypeError):
+        sys.exit(f"{argv[0]}: no line of stamps (it printed {out.stdout[-300:]!r})")
 
 
 def main():

@@ -60,9 +60,10 @@ def jmh(argv, env, fork_flags=""):
     with tempfile.TemporaryDirectory() as tmp:
         result = os.path.join(tmp, "jmh.json")
         args = [x.replace("{result}", result).replace("{jvm}", fork_flags) for x in argv]
-        p = subprocess.run(args, env=env, capture_output=True, text=True)
+        p = subprocess.run(args, env=env, capture_output=True, text=True, errors="replace")
         if p.returncode != 0:
-            sys.exit(f"{' '.join(args[-8:])} failed ({p.returncode}): {(p.stderr or p.stdout).strip()[-400:]}")
+            # What JMH or its fork printed, escaped (repr): never as it is.
+            sys.exit(f"{' '.join(args[-8:])} failed ({p.returncode}): {(p.stderr or p.stdout).strip()[-400:]!r}")
         return json.load(open(result))[0]["primaryMetric"]["score"] * 1000.0
 
 
