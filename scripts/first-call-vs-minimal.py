@@ -23,6 +23,7 @@ region (the library's object and the call) and inside it.
 import argparse, json, os, random, statistics, subprocess, sys, tempfile
 
 import jvm_first_call  # noqa: E402  (the --jvm mode: scripts/jvm_first_call.py)
+from checked_run import checked_run  # noqa: E402  (scripts/checked_run.py)
 
 CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
 
@@ -30,9 +31,7 @@ CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
 def first_call(argv, env):
     """The first call's time of one run. What the program printed is shown escaped (repr), never
     as it is, when it failed or printed no line of stamps."""
-    out = subprocess.run(argv, env=env, capture_output=True, text=True, errors="replace")
-    if out.returncode != 0:
-        sys.exit(f"{argv[0]} failed ({out.returncode}): {out.stderr.strip()[-300:]!r}")
+    out = checked_run(argv, argv[0], env)
     try:
         line = json.loads(out.stdout)
         return line["first"] - line["init"]

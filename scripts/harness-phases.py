@@ -38,8 +38,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from median_interval import median_interval  # noqa: E402  (scripts/median_interval.py)
+from checked_run import checked_run  # (scripts/checked_run.py)
+from median_interval import median_interval  # (scripts/median_interval.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 # The child's stamps in order, and the phase that ends at each (schema::phases, Stamp::CHILD).
@@ -67,9 +67,7 @@ def thaw_chunk(binaries, work, op, fixture, samples, index):
     out = work / f"thaw-{index}"
     args = [str(binaries / "cold"), "run", "--codecs", "noop", "--ops", op, "--batches", "1",
             "--samples", str(samples), "--fixture", fixture, "--out", str(out)]
-    done = subprocess.run(args, capture_output=True, text=True, errors="replace")
-    if done.returncode != 0:
-        sys.exit(f"harness-phases: {' '.join(args)} failed:\n{done.stderr[-2000:]!r}")
+    checked_run(args, f"harness-phases: {' '.join(args)}", tail=2000)
     rows = []
     with open(out / "samples.csv", newline="") as f:
         for row in csv.DictReader(f):
@@ -89,9 +87,7 @@ def minimal_chunk(spawner, options, binaries, work, op, fixture_path, samples, i
             "-e", f"HOME={os.environ.get('HOME', '')}", "--",
             str(binaries / f"child-noop-{op}-any"), "--op", op, "--batch", "1",
             "--input", str(fixture_path), "--drops", "end"]
-    done = subprocess.run(args, capture_output=True, text=True, errors="replace")
-    if done.returncode != 0:
-        sys.exit(f"harness-phases: the minimal spawner failed:\n{done.stderr[-2000:]!r}")
+    checked_run(args, "harness-phases: the minimal spawner", tail=2000)
     rows = []
     for number, line in enumerate(trace.read_text().splitlines(), 1):
         start, end, child = line.split(" ", 2)
@@ -111,9 +107,7 @@ def hyperfine_chunk(binaries, work, op, fixture_path, samples, index):
     args = ["env", "-i", f"PATH={os.environ.get('PATH', '')}", f"HOME={os.environ.get('HOME', '')}",
             "hyperfine", "-N", "--style", "none", "--warmup", "0", "--runs", str(max(samples, 2)),
             "--export-json", str(out), "--", command]
-    done = subprocess.run(args, capture_output=True, text=True, errors="replace")
-    if done.returncode != 0:
-        sys.exit(f"harness-phases: hyperfine failed:\n{done.stderr[-2000:]!r}")
+    checked_run(args, "harness-phases: hyperfine", tail=2000)
     times = json.loads(out.read_text())["results"][0]["times"]
     return [{"wall": round(t * 1e9)} for t in times]
 

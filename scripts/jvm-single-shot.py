@@ -18,9 +18,10 @@ open and close its timed call).
     scripts/jvm-single-shot.py --inputs results/cold/jvm-own/fixtures [--rounds 30] [--libs gson]
         [--classes]
 """
-import argparse, json, os, subprocess, sys, tempfile
+import argparse, json, os, sys, tempfile
 
 import jvm_first_call  # noqa: E402  (the runtime's JDK and flags, and the class-load log's lines)
+from checked_run import checked_run  # noqa: E402  (scripts/checked_run.py)
 
 LIBS = jvm_first_call.LIBS
 OPS = jvm_first_call.OPS
@@ -60,10 +61,7 @@ def jmh(argv, env, fork_flags=""):
     with tempfile.TemporaryDirectory() as tmp:
         result = os.path.join(tmp, "jmh.json")
         args = [x.replace("{result}", result).replace("{jvm}", fork_flags) for x in argv]
-        p = subprocess.run(args, env=env, capture_output=True, text=True, errors="replace")
-        if p.returncode != 0:
-            # What JMH or its fork printed, escaped (repr): never as it is.
-            sys.exit(f"{' '.join(args[-8:])} failed ({p.returncode}): {(p.stderr or p.stdout).strip()[-400:]!r}")
+        checked_run(args, " ".join(args[-8:]), env, tail=400)
         return json.load(open(result))[0]["primaryMetric"]["score"] * 1000.0
 
 

@@ -8,7 +8,9 @@ library's object, after the call; its figure is the same three phases. With --cl
 run of each with -Xlog:class+load decorated with System.nanoTime counts the classes loaded before
 the timed region (the library's state and the call) and inside it.
 """
-import os, random, re, statistics, subprocess, sys, tempfile, tomllib, json
+import os, random, re, statistics, sys, tempfile, tomllib, json
+
+from checked_run import checked_run  # (scripts/checked_run.py)
 
 LIBS = ["kotlinx", "gson", "jackson", "fory"]
 OPS = ["de", "ser"]
@@ -89,10 +91,7 @@ def stamps(kind, text):
 def run(argv, env, kind, cpus=None):
     """stamps() of one run, pinned to `cpus` when given. What the program printed is shown
     escaped (repr), never as it is, when it failed or printed no line of its kind."""
-    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
-    p = subprocess.run(argv, env=env, capture_output=True, text=True, preexec_fn=pin)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(argv[-6:])} failed ({p.returncode}): {p.stderr.strip()[-300:]!r}")
+    p = checked_run(argv, env=env, cpus=cpus)
     try:
         return stamps(kind, p.stdout)
     except (IndexError, ValueError, KeyError, TypeError):

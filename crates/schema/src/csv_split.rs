@@ -117,6 +117,11 @@ impl<R: Read> Splitter<R> {
     /// The records of `inner`, each of at most `limit` bytes and `limit` fields (the reader
     /// below bounds its lines).
     pub(crate) fn new(inner: R, limit: u64) -> Splitter<R> {
+        // a field's bounds are 32-bit
+        debug_assert!(
+            limit <= u64::from(u32::MAX),
+            "a line limit of at most 4 GiB"
+        );
         Splitter {
             inner,
             buf: vec![0; CHUNK],
