@@ -36,6 +36,20 @@ pub(crate) enum Command {
     Merge(MergeArgs),
     /// Write a synthetic run folder (and warm results) with a known truth, for tests and demos.
     Synth(SynthArgs),
+    /// Print the answer table of committed runs (each a folder with the summary.json and
+    /// manifest.json of its report), as README.md shows it.
+    Answer(AnswerArgs),
+}
+
+/// Where the committed runs behind README.md's answer table live.
+pub(crate) const COMMITTED_RUNS: &str = "docs/runs";
+
+#[derive(Debug, Args)]
+pub(crate) struct AnswerArgs {
+    /// The runs' folders (each holding summary.json and manifest.json, or a run folder whose
+    /// report is in report/); without one, every folder in docs/runs.
+    #[arg(value_name = "RUN")]
+    pub(crate) runs: Vec<PathBuf>,
 }
 
 fn fraction(s: &str) -> Result<f64, String> {

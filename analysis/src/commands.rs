@@ -4,7 +4,8 @@
 
 use crate::analyze::cells::CellKey;
 use crate::cli::{
-    Cli, Command, CompareArgs, ExportArgs, MergeArgs, ReportArgs, SynthArgs, TableFormat,
+    AnswerArgs, Cli, Command, CompareArgs, ExportArgs, MergeArgs, ReportArgs, SynthArgs,
+    TableFormat, COMMITTED_RUNS,
 };
 use crate::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
 use crate::inputs::{alloc, conformance, criterion, curves, forks, jmh, run, warm_gate};
@@ -27,6 +28,7 @@ pub fn main() -> ExitCode {
         Command::Export(a) => export(a),
         Command::Merge(a) => merge_cmd(a),
         Command::Synth(a) => synth_cmd(a),
+        Command::Answer(a) => answer_cmd(a),
     };
     match result {
         Ok(code) => code,
@@ -85,6 +87,11 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     };
     let report = build(inputs, &opts)?;
     let files = write::write_report(&report, &out)?;
+    // the answer first, in the words `cold run` ended with
+    print!(
+        "{}",
+        schema::text::for_terminal(&sections::answer_lines(&report), true)
+    );
     print!(
         "{}",
         schema::text::for_terminal(&sections::headline_text(&report), true)
@@ -103,6 +110,32 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The answer table of the runs named, or of every committed run.
+fn answer_cmd(a: AnswerArgs) -> Result<ExitCode> {
+    let runs = if a.runs.is_empty() {
+        committed_runs(std::path::Path::new(COMMITTED_RUNS))?
+    } else {
+        a.runs
+    };
+    print!(
+        "{}",
+        schema::text::for_terminal(&crate::answer_table::table(&runs)?, true)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The folders in `dir`, in name order.
+pub(crate) fn committed_runs(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut out: Vec<std::path::PathBuf> = schema::files::entries(dir)
+        .with_context(|| format!("{}: the committed runs", dir.display()))?
+        .into_iter()
+        .filter(|e| e.kind == schema::files::Kind::Folder)
+        .map(|e| e.path)
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 /// Where the report is written: `--out`, else `report/` (or `report-MACHINE/` for one machine

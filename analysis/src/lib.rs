@@ -9,7 +9,7 @@
 //! - [`span`]: the span of a sample a figure covers, and its value in the run's measure;
 //! - [`analyze`]: from rows to findings: cells, contrasts, cold against warm, warnings;
 //! - [`report`]: the report's model, layout and renderers (Markdown, HTML + SVG, CSV, JSON);
-//! - [`compare`], [`export`], [`merge`]: the other commands' logic;
+//! - [`compare`], [`export`], [`merge`], `answer_table`: the other commands' logic;
 //! - [`synth`]: synthetic runs with a known truth; [`cli`]: the command line; [`commands`]:
 //!   each subcommand's reading, calling and writing;
 //!   [`parallel`]: the one scoped-thread map.
@@ -17,6 +17,7 @@
 //! It is not a benchmark harness and never times anything itself.
 
 pub mod analyze;
+pub(crate) mod answer_table;
 pub mod cli;
 pub mod commands;
 pub mod compare;

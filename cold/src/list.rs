@@ -4,6 +4,7 @@
 //! runtimes are the user's files (`$THAW_EXTERNAL`): the whole listing goes through the one
 //! escape for a terminal, so no name in them reaches it raw.
 
+use crate::system::variants;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -18,6 +19,8 @@ pub(crate) fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> R
 
 fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
     write!(out, "{}", codecs::codec_table())?;
+    writeln!(out)?;
+    rust_builds(out)?;
     writeln!(out)?;
     let external = crate::runtimes::all()?;
     if !external.is_empty() {
@@ -84,6 +87,55 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
     Ok(())
 }
 
+/// The builds of the Rust children: the two targets, and every build described in
+/// `cold/variants/` (and `$THAW_VARIANTS`) with what it changes.
+fn rust_builds(out: &mut String) -> Result<()> {
+    writeln!(
+        out,
+        "builds of the Rust children (--variant; * the default):"
+    )?;
+    writeln!(out, "  {:<24} the default target", "*portable")?;
+    writeln!(out, "  {:<24} -C target-cpu=native", " native")?;
+    for name in variants::names() {
+        let described = schema::Variant::parse(&name)
+            .map_err(anyhow::Error::msg)
+            .and_then(variants::find);
+        let line = match described {
+            Ok(Some(d)) => format!("{}{}", d.description.about, changes(&d.description)),
+            Ok(None) => "not a Rust build".to_string(),
+            Err(e) => format!("cannot be read: {e:#}"),
+        };
+        writeln!(out, "  {:<24} {line}", format!(" {name}"))?;
+    }
+    Ok(())
+}
+
+/// What a described build changes, after its own words: ` (allocator jemalloc; sonic-rs =
+/// 0.5.0; RUSTFLAGS +…)`.
+fn changes(d: &variants::Description) -> String {
+    let mut parts = Vec::new();
+    if d.allocator != schema::Allocator::System {
+        parts.push(format!("allocator {}", d.allocator));
+    }
+    parts.extend(d.update.iter().map(|(p, v)| format!("{p} = {v}")));
+    parts.extend(d.patch.iter().map(|(p, from)| {
+        let source = from
+            .path
+            .clone()
+            .or_else(|| from.git.clone())
+            .unwrap_or_default();
+        format!("{p} from {source}")
+    }));
+    if let Some(flags) = &d.rustflags {
+        parts.push(format!("RUSTFLAGS +{flags}"));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +149,34 @@ mod tests {
             assert!(text.contains(id), "{id}");
         }
         assert!(text.contains("users-2kb") && text.contains("canada"));
+    }
+
+    #[test]
+    fn lists_every_rust_build_with_what_it_changes() {
+        let mut out = Vec::new();
+        list(documents::DEFAULT_SEED, None, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // every description in cold/variants/ that is not a JVM build, by name
+        for name in variants::names() {
+            assert!(
+                text.contains(&format!(" {name} ")),
+                "{name} missing:\n{text}"
+            );
+        }
+        for (name, change) in [
+            ("jemalloc", "allocator jemalloc"),
+            ("mimalloc", "allocator mimalloc"),
+            ("sonic-rs-0.5.0", "sonic-rs = 0.5.0"),
+            ("serde_json-planted", "serde_json from "),
+        ] {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(name))
+                .unwrap();
+            assert!(line.contains(change), "{line}");
+        }
+        assert!(text.contains("*portable") && text.contains("native"));
+        // the JVM's trained builds are listed with their runtime
+        assert!(text.contains("jdk25-aot"), "{text}");
     }
 }

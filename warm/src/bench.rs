@@ -2,12 +2,15 @@
 //! document's length as its throughput (so criterion prints MB/s), one function per codec, so
 //! every bench's full id is `<fixture>/<op>/<codec>`.
 //!
-//! `de` runs in batches, as criterion's `iter_batched_ref` does (its loop, written out here
-//! because a borrowed DOM's value borrows its input, which `iter_batched_ref`'s signature does
-//! not allow): inputs are made (copied, for codecs that parse in place) before the timed batch
-//! and every value is dropped after it, for every codec alike, so input copies and drops stay
-//! outside the timed region. `ser` runs through `iter` into the one reused buffer. Not for
-//! anything but wiring: the operation itself is `run::Runner`.
+//! `de` runs in batches whose size is chosen by their memory, not by criterion's iteration count
+//! (docs/statistics.md, "A warm `de` batch"): a sample of any size is cut into batches of
+//! [`batch_calls`] calls, each batch's fresh inputs made before its clock and its values kept
+//! until its clock stops, then dropped, for every codec alike, so input copies and drops stay
+//! outside the timed region and a batch's inputs and values stay within the cache and below the
+//! allocator's trim threshold. (criterion's `iter_batched_ref` cuts a sample into 10 batches
+//! whatever its size, so its batches grow with the sample; its loop could not be used as it is
+//! anyway, since a borrowed DOM's value borrows its input.) `ser` runs through `iter` into the one
+//! reused buffer. Not for anything but wiring: the operation itself is `run::Runner`.
 
 use crate::gate::{Decision, Document, Plan};
 use crate::run::{Inputs, Runner, Workload};
@@ -19,28 +22,32 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Inputs of this many bytes or more are batched a few at a time (criterion's `LargeInput`:
-/// 1,000 batches per sample); smaller ones ten batches per sample (`SmallInput`).
-pub const LARGE_INPUT: usize = 64 * 1024;
+/// The memory one batch of `de` calls may hold: its fresh inputs and the values decoded from them,
+/// each value counted as its input's size again. Chosen by experiment (docs/statistics.md): well
+/// inside a core's L2 cache, and below glibc's default trim threshold (128 KiB), so the values'
+/// memory is not handed back to the kernel after every batch and faulted in again in the next.
+pub const BATCH_BYTES: usize = 64 * 1024;
 
-/// How many batches a sample of `de` on a document of `len` bytes is cut into.
-pub fn batches(len: usize) -> u64 {
-    if len >= LARGE_INPUT {
-        1000
-    } else {
-        10
-    }
+/// The most calls one batch holds (tiny documents): two clock reads per batch are then under
+/// 0.1% of the batch.
+pub const MAX_BATCH: u64 = 1000;
+
+/// How many `de` calls of a document of `len` bytes one batch holds: [`BATCH_BYTES`] over twice
+/// the document, at least one, at most [`MAX_BATCH`]. The same for a sample of any size.
+pub fn batch_calls(len: usize) -> u64 {
+    let calls = BATCH_BYTES / (2 * len.max(1));
+    (calls as u64).clamp(1, MAX_BATCH)
 }
 
-/// criterion's `iter_batched_ref` loop for one sample of `iters` `de` calls: per batch, the
-/// fresh inputs are made, the calls timed with every value kept, then values and inputs dropped.
+/// One sample of `iters` `de` calls, in batches of `per_batch`: per batch, the fresh inputs are
+/// made, the calls timed with every value kept, then values and inputs dropped.
 fn de_sample<C: Codec>(
     iters: u64,
-    batches: u64,
+    per_batch: u64,
     inputs: Inputs<'_>,
     runner: &mut Runner<C>,
 ) -> Duration {
-    let per_batch = iters.div_ceil(batches).max(1);
+    let per_batch = per_batch.max(1);
     let mut timed = Duration::ZERO;
     let mut done = 0;
     while done < iters {
@@ -59,11 +66,11 @@ fn de_sample<C: Codec>(
 /// One criterion sample loop of `de` for codec `C`.
 fn bench_de<C: Codec>(
     b: &mut Bencher<'_>,
-    batches: u64,
+    per_batch: u64,
     inputs: Inputs<'_>,
     runner: &mut Runner<C>,
 ) {
-    b.iter_custom(|iters| de_sample(iters, batches, inputs, runner));
+    b.iter_custom(|iters| de_sample(iters, per_batch, inputs, runner));
 }
 
 /// criterion set up for `mode`, writing under `output` in its own folder layout. Call
@@ -88,7 +95,7 @@ pub fn criterion(mode: Mode, output: &Path) -> Criterion {
 /// criterion, so cells that criterion's filter leaves out cost nothing.
 pub fn bench_cell<C: Codec>(group: &mut BenchmarkGroup<'_, WallTime>, document: &Document, op: Op) {
     let mut workload: Option<Workload<C>> = None;
-    let batches = batches(document.bytes.len());
+    let per_batch = batch_calls(document.bytes.len());
     group.bench_function(C::ID, |b| {
         let w = workload.get_or_insert_with(|| {
             Workload::new(document, op).unwrap_or_else(|e| {
@@ -100,7 +107,7 @@ pub fn bench_cell<C: Codec>(group: &mut BenchmarkGroup<'_, WallTime>, document: 
         });
         let (inputs, runner) = w.parts();
         match op {
-            Op::De => bench_de(b, batches, inputs, runner),
+            Op::De => bench_de(b, per_batch, inputs, runner),
             Op::Ser => b.iter(|| runner.ser()),
         }
     });
@@ -225,9 +232,15 @@ mod tests {
     }
 
     #[test]
-    fn large_documents_are_batched_few_at_a_time() {
-        assert_eq!(batches(1_000), 10);
-        assert_eq!(batches(1_000_000), 1000);
+    fn a_batch_holds_what_fits_its_memory_whatever_the_sample() {
+        // users-2kb: 15 calls of 2,142 bytes (and their values) per batch
+        assert_eq!(batch_calls(2_142), 15);
+        // a document larger than half the budget: one call per batch
+        assert_eq!(batch_calls(40_000), 1);
+        assert_eq!(batch_calls(1_000_000), 1);
+        // a tiny one: capped
+        assert_eq!(batch_calls(27), MAX_BATCH);
+        assert_eq!(batch_calls(0), MAX_BATCH);
     }
 
     /// A codec whose value borrows its input (as a borrowed DOM's does) and that counts its calls.
@@ -274,13 +287,13 @@ mod tests {
             Document::make(find("users-1kb").unwrap(), documents::DEFAULT_SEED, None).unwrap();
         let mut w = Workload::<CountsCalls>::new(&document, Op::De).unwrap();
         let (inputs, runner) = w.parts();
-        for (iters, batches) in [(1, 10), (7, 10), (95, 10), (3, 1000), (2500, 1000)] {
+        for (iters, per_batch) in [(1, 15), (7, 15), (95, 15), (3, 1), (2500, 1000), (4, 0)] {
             runner.codec_mut().0 = 0;
-            de_sample(iters, batches, inputs, runner);
+            de_sample(iters, per_batch, inputs, runner);
             assert_eq!(
                 runner.codec_mut().0,
                 iters,
-                "{iters} iterations in {batches} batches"
+                "{iters} iterations in batches of {per_batch}"
             );
         }
     }

@@ -9,6 +9,7 @@
 use super::cells::{cell_seed, CellKey};
 use super::coldwarm::{break_evens, find_warm, Cost, CostCurve, Scenario};
 use super::contrasts::pair;
+pub(crate) use stats::cheapest::{crossing, Cross, Side};
 // STAND-IN: becomes `use stats::changepoint;` when the `stats` branch is merged.
 use crate::inputs::criterion::WarmEstimate;
 use crate::parallel::par_map;
@@ -117,6 +118,10 @@ pub(crate) struct CurveCell {
     pub(crate) changepoint_ops: Option<f64>,
     /// The median across processes of each one's steady state per operation.
     pub(crate) steady_ns: Option<f64>,
+    /// The processes that found a steady state, and the interval of their median (the
+    /// order-statistic interval, or their whole range below 6).
+    pub(crate) steady_processes: usize,
+    pub(crate) steady_interval: Option<(f64, f64)>,
     /// Criterion's or JMH's time per operation, where one exists.
     pub(crate) warm_ns: Option<f64>,
     pub(crate) steady_over_warm: Option<f64>,
@@ -131,62 +136,6 @@ impl CurveCell {
     pub(crate) fn median_at(&self, n: u64) -> Option<(f64, Option<(f64, f64)>)> {
         let i = self.ops.binary_search(&n).ok()?;
         Some((self.median_ns[i], self.interval[i]))
-    }
-}
-
-/// Which of two curves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
-    A,
-    B,
-}
-
-/// Where two median curves cross, read on every read point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cross {
-    /// `cheaper` costs at most the other from operation `n` on, and more at some read before.
-    From { cheaper: Side, n: u64 },
-    /// `cheaper` costs at most the other at every read: no crossing.
-    Throughout { cheaper: Side },
-    /// Equal at the last read (or no reads): neither stays cheaper.
-    Tied,
-}
-
-/// A cost as a whole number of half nanoseconds: a median of whole nanoseconds is a whole or a
-/// half, so the crossing below is computed exactly.
-fn halves(v: f64) -> i128 {
-    (2.0 * v).round() as i128
-}
-
-/// The crossing of curves `a` and `b` read at `ops`: the codec cheaper at the last read, and the
-/// smallest whole n from which its cost, linear between two reads, is at most the other's over
-/// every later read.
-pub(crate) fn crossing(ops: &[u64], a: &[f64], b: &[f64]) -> Cross {
-    let len = ops.len().min(a.len()).min(b.len());
-    let d: Vec<i128> = (0..len).map(|i| halves(a[i]) - halves(b[i])).collect();
-    let Some(&last) = d.last() else {
-        return Cross::Tied;
-    };
-    let cheaper = match last.cmp(&0) {
-        std::cmp::Ordering::Less => Side::A,
-        std::cmp::Ordering::Greater => Side::B,
-        std::cmp::Ordering::Equal => return Cross::Tied,
-    };
-    // e: the cheaper's cost less the other's; it is < 0 at the last read
-    let e = |i: usize| if cheaper == Side::A { d[i] } else { -d[i] };
-    match (0..len).rev().find(|&i| e(i) > 0) {
-        None => Cross::Throughout { cheaper },
-        Some(k) => {
-            let (x0, x1) = (i128::from(ops[k]), i128::from(ops[k + 1]));
-            let (e0, e1) = (e(k), e(k + 1));
-            // e(n) = e0 + (n − x0)(e1 − e0)/(x1 − x0) ≤ 0 ⟺ (n − x0)(e0 − e1) ≥ e0 (x1 − x0)
-            let (num, den) = (e0 * (x1 - x0), e0 - e1);
-            let steps = (num + den - 1) / den;
-            Cross::From {
-                cheaper,
-                n: u64::try_from(x0 + steps).unwrap_or(u64::MAX),
-            }
-        }
     }
 }
 
@@ -374,8 +323,15 @@ fn summarize_cell(key: &CellKey, ps: &[&Process], opts: &CurveOptions) -> CurveC
         .iter()
         .flat_map(|c| c.changepoints.iter().map(|&k| (k as u64 * window) as f64))
         .collect();
-    let steady: Vec<f64> = classified.iter().filter_map(|c| c.steady_mean).collect();
-    let steady_ns = median(&sorted(&steady));
+    let steady = sorted(
+        &classified
+            .iter()
+            .filter_map(|c| c.steady_mean)
+            .collect::<Vec<_>>(),
+    );
+    let steady_ns = median(&steady);
+    let steady_interval =
+        stats::median_interval::interval_or_range(&steady, opts.level).map(|i| (i.lo, i.hi));
     let warm_ns = find_warm(opts.warm, &Scenario::of(key), &key.codec)
         .map(|w| w.median_ns)
         .filter(|w| *w > 0.0);
@@ -391,6 +347,8 @@ fn summarize_cell(key: &CellKey, ps: &[&Process], opts: &CurveOptions) -> CurveC
         classes,
         changepoint_ops: median(&sorted(&positions)),
         steady_ns,
+        steady_processes: steady.len(),
+        steady_interval,
         warm_ns,
         steady_over_warm: steady_ns.zip(warm_ns).map(|(s, w)| s / w),
         clock_share: median(&sorted(&shares)),
@@ -626,70 +584,6 @@ pub(crate) fn warnings(report: &CurveReport) -> Vec<String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_crossing_between_two_reads_is_interpolated_to_a_whole_n() {
-        // a = 10n; b = 100 + 5n: equal at n = 20, read at 10 and 30 only
-        let ops = [1, 10, 30, 40];
-        let a: Vec<f64> = ops.iter().map(|&n| 10.0 * n as f64).collect();
-        let b: Vec<f64> = ops.iter().map(|&n| 100.0 + 5.0 * n as f64).collect();
-        assert_eq!(
-            crossing(&ops, &a, &b),
-            Cross::From {
-                cheaper: Side::B,
-                n: 20
-            }
-        );
-        // b = 101 + 5n: equal at 20.2, b at most a from 21
-        let b: Vec<f64> = ops.iter().map(|&n| 101.0 + 5.0 * n as f64).collect();
-        assert_eq!(
-            crossing(&ops, &a, &b),
-            Cross::From {
-                cheaper: Side::B,
-                n: 21
-            }
-        );
-    }
-
-    #[test]
-    fn curves_that_touch_and_part_again_cross_at_the_last_parting() {
-        // a − b: +5, 0, +5, −5: the touch at 10 is not where a stays cheaper; 25 is
-        let ops = [1, 10, 20, 30];
-        let b = [100.0, 200.0, 300.0, 400.0];
-        let a = [105.0, 200.0, 305.0, 395.0];
-        assert_eq!(
-            crossing(&ops, &a, &b),
-            Cross::From {
-                cheaper: Side::A,
-                n: 25
-            }
-        );
-        // touching at a read and staying at most: b throughout
-        let a = [105.0, 200.0, 305.0, 405.0];
-        assert_eq!(
-            crossing(&ops, &b, &a),
-            Cross::Throughout { cheaper: Side::A }
-        );
-    }
-
-    #[test]
-    fn no_crossing_and_a_tie() {
-        let ops = [1, 2, 3];
-        assert_eq!(
-            crossing(&ops, &[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0]),
-            Cross::Throughout { cheaper: Side::A }
-        );
-        assert_eq!(
-            crossing(&ops, &[1.0, 2.0, 4.0], &[2.0, 3.0, 4.0]),
-            Cross::Tied
-        );
-        assert_eq!(crossing(&[], &[], &[]), Cross::Tied);
-        // halves are exact: 2.5 against 2.0 at the end
-        assert_eq!(
-            crossing(&ops, &[1.0, 2.0, 2.5], &[0.5, 1.0, 2.0]),
-            Cross::Throughout { cheaper: Side::B }
-        );
-    }
-
     fn key(codec: &str, batch: u32) -> CellKey {
         CellKey {
             fixture: "f".into(),
@@ -726,6 +620,7 @@ mod tests {
             fastest: None,
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         }
     }
 

@@ -13,4 +13,6 @@ pub(crate) mod manifest;
 pub(crate) mod noise;
 pub(crate) mod precision;
 pub(crate) mod runtimes;
+pub(crate) mod warm_measures;
+pub(crate) mod warm_size;
 pub(crate) mod warnings;

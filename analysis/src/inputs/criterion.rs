@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use schema::files::Kind;
 use schema::{Allocator, Op, Variant};
 use serde::{Deserialize, Serialize};
+use stats::size_effect::SizeEffect;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,10 @@ pub(crate) struct WarmEstimate {
     pub(crate) forks: Option<Forks>,
     /// The global allocator the processes ran on, where the run recorded it.
     pub(crate) allocator: Option<Allocator>,
+    /// How each process's cost per operation moved with its samples' iterations (criterion's
+    /// samples; none for JMH's figures): a cost that grows with the sample is the harness's,
+    /// not the library's (`analyze::warm_size`).
+    pub(crate) size_effects: Vec<SizeEffect>,
 }
 
 /// The fastest sample's time per operation, with its interval across processes (one process:
@@ -76,6 +81,17 @@ struct SampleJson {
 }
 
 impl SampleJson {
+    /// How the cost per iteration moves with the samples' iterations.
+    fn size_effect(&self) -> Option<SizeEffect> {
+        let per_op: Vec<f64> = self
+            .times
+            .iter()
+            .zip(&self.iters)
+            .map(|(t, n)| t / n)
+            .collect();
+        stats::size_effect::size_effect(&self.iters[..per_op.len()], &per_op)
+    }
+
     /// The fastest sample's time per iteration; `None` when no sample gives a plausible one.
     fn fastest(&self) -> Option<f64> {
         self.times
@@ -181,6 +197,11 @@ fn bench(root: &Path, new_dir: &Path) -> std::result::Result<Option<WarmEstimate
             }),
         forks: None,
         allocator: None,
+        size_effects: sample
+            .as_ref()
+            .and_then(SampleJson::size_effect)
+            .into_iter()
+            .collect(),
     }))
 }
 
@@ -345,6 +366,7 @@ mod tests {
             }),
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         };
         write_fake_bench(&root, Variant::PORTABLE, &est).unwrap();
         // a bench with a foreign id is skipped with a note

@@ -117,6 +117,10 @@ pub(crate) fn across(processes: &[WarmEstimate], rounds: &[u32]) -> Option<WarmE
                 .collect(),
             rounds: rounds.to_vec(),
         }),
+        size_effects: processes
+            .iter()
+            .flat_map(|p| p.size_effects.iter().copied())
+            .collect(),
         ..first.clone()
     })
 }
@@ -227,6 +231,7 @@ mod tests {
             fastest: None,
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         }
     }
 

@@ -167,6 +167,7 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
             fastest: None,
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         })
         .collect();
     Ok(Some((out, notes)))
@@ -678,6 +679,7 @@ mod tests {
             fastest: None,
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         }
     }
 

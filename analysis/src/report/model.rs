@@ -17,6 +17,7 @@ use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
 use crate::analyze::precision::PrecisionRun;
 use crate::analyze::runtimes::Runtimes;
+use crate::analyze::warm_measures::{warm_measures, WarmMeasures};
 use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
@@ -26,6 +27,7 @@ use crate::inputs::warm_gate::GateRow;
 use crate::parallel::par_map;
 use crate::span::Span;
 use crate::stats::quantile::sorted;
+use ::answer::answer::Answer;
 use anyhow::{bail, Result};
 use schema::run_folder::{
     CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, InputEntry, Manifest,
@@ -135,6 +137,13 @@ pub(crate) struct Report {
     pub(crate) break_evens: Vec<BreakEven>,
     /// The break-evens of the process over its floor (the second headline figure).
     pub(crate) process_break_evens: Vec<BreakEven>,
+    /// The answer the report leads with: per fixture × op (× build), the cheapest codec from
+    /// which number of operations (the `answer` crate's, as `cold run` ended with it); none for a
+    /// counted run.
+    pub(crate) answers: Vec<Answer>,
+    /// Criterion's warm figure, the fastest sample and a curve's steady state, per cell, beside
+    /// each other.
+    pub(crate) warm_measures: Vec<WarmMeasures>,
     /// A curve run's figures (`cold run --curve N`); absent from summary.json otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) curve: Option<CurveReport>,
@@ -269,8 +278,15 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
     let warm_gate = with_note(inputs.warm_gate, &mut notes).unwrap_or_default();
     let alloc = with_note(inputs.alloc, &mut notes);
     let (conformance, conformance_failures) = conformance_of(inputs.conformance, &mut notes);
+    let processes = inputs.curves.as_ref().map(|(p, _)| p.as_slice());
+    let answers = answers_of(&run, processes, &baselines, seed, opts);
     let curve = curve_of(inputs.curves, against, &warm, (seed, opts), &mut notes);
     let warnings = warnings_of(&run, &cells, &warm, curve.as_ref());
+    let warm_measures = warm_measures(
+        &warm,
+        curve.as_ref().map_or(&[][..], |c| &c.cells),
+        |codec| baselines.contains(codec),
+    );
     let m = run.manifest;
     Ok(Report {
         analysis_version: env!("CARGO_PKG_VERSION"),
@@ -308,6 +324,8 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         curves,
         break_evens,
         process_break_evens,
+        answers,
+        warm_measures,
         curve,
         alloc_source: source(&inputs.alloc_path, alloc.is_some()),
         alloc,
@@ -474,6 +492,45 @@ fn curve_of(
     })
 }
 
+/// The run's answer: from its curves in a curve run, else from its samples at each batch, drawn
+/// as the report's other intervals are (its seed and resamples); none for a counted run.
+fn answers_of(
+    run: &Run,
+    processes: Option<&[Process]>,
+    baselines: &BTreeSet<String>,
+    seed: u64,
+    opts: &ReportOptions,
+) -> Vec<Answer> {
+    if run.measure != Measure::Time {
+        return Vec::new();
+    }
+    let draws = answer::Draws {
+        resamples: opts.resamples,
+        seed,
+    };
+    match processes {
+        Some(ps) => answer::from_curves(&answer_curves(ps), baselines, draws),
+        None => answer::from_batches(&run.samples, baselines, draws),
+    }
+}
+
+/// A curve run's processes as the answer reads them: per cell, each process's block and costs.
+fn answer_curves(processes: &[Process]) -> Vec<answer::Curve> {
+    let mut by: BTreeMap<&CellKey, answer::Curve> = BTreeMap::new();
+    for p in processes {
+        let curve = by.entry(&p.key).or_insert_with(|| answer::Curve {
+            key: p.key.clone(),
+            ops: p.ops.clone(),
+            processes: Vec::new(),
+        });
+        if curve.ops == p.ops {
+            let costs = p.cost_ns.iter().map(|&v| v as f64).collect();
+            curve.processes.push((p.block, costs));
+        }
+    }
+    by.into_values().collect()
+}
+
 /// Where an optional input was looked for, and whether it was there.
 fn source(path: &std::path::Path, present: bool) -> Source {
     Source {
@@ -570,6 +627,7 @@ fn warnings_of(
         cells,
     );
     out.extend(short_warm_runs(warm));
+    out.extend(crate::analyze::warm_size::warning(warm));
     out.extend(crate::analyze::warnings::of_measure(run.measure, cells));
     out.extend(curve.into_iter().flat_map(crate::analyze::curve::warnings));
     out
@@ -671,6 +729,8 @@ pub(crate) enum Section {
     Precision,
     Noise,
     ColdWarm,
+    /// Criterion's warm figure, the fastest sample and a curve's steady state, beside each other.
+    WarmMeasures,
     /// A curve run's cost curve (nothing without curves.csv).
     Curve,
     PerCell,
@@ -698,6 +758,7 @@ pub(crate) fn sections_of(measure: Measure) -> &'static [Section] {
             Precision,
             Noise,
             ColdWarm,
+            WarmMeasures,
             Curve,
             PerCell,
             Allocations,
@@ -742,6 +803,7 @@ mod tests {
             fastest: None,
             forks: None,
             allocator: None,
+            size_effects: Vec::new(),
         }
     }
 

@@ -48,6 +48,7 @@ pub(super) fn warm_side(
                     fastest: None,
                     forks: None,
                     allocator: None,
+                    size_effects: Vec::new(),
                 });
             }
             alloc.push(alloc_row(m, id, op, per));

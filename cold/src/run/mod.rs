@@ -4,6 +4,7 @@
 //! ([`classify`]); the `--precision` rule's glue ([`precision`]); the closing table
 //! ([`summary`]) and the progress display ([`progress`]).
 
+pub(crate) mod answers;
 pub mod classify;
 pub(crate) mod fresh;
 pub(crate) mod input;

@@ -265,6 +265,7 @@ pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally)
     let plan = folder::read_plan(dir)?;
     let samples = folder::read_store(dir, &plan)?;
     print_summary(&samples, manifest, cold_cache.then_some(tally));
+    print_answers(dir, manifest, &samples);
     say!("run folder: {} (finished)", dir.display());
     let failed = samples
         .cells
@@ -280,6 +281,25 @@ pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally)
         .into());
     }
     Ok(())
+}
+
+/// The run's answer, one line per fixture and op, after its table: what a reader came for. A
+/// reading that fails is said, and loses nothing (the run is on disk).
+fn print_answers(dir: &Path, m: &Manifest, samples: &schema::rows::Samples) {
+    match super::answers::of_run(dir, m, samples) {
+        Ok(answers) if answers.is_empty() => {}
+        Ok(answers) => {
+            say!();
+            say!("The answer (medians; each switch with its 95% bootstrap interval over blocks):");
+            for a in answers {
+                say!("  {}", schema::text::for_terminal(&a.line(), false));
+            }
+        }
+        Err(e) => say!(
+            "no answer: {}",
+            schema::text::for_terminal(&format!("{e:#}"), false)
+        ),
+    }
 }
 
 fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&EvictionTally>) {

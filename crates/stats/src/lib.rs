@@ -18,6 +18,7 @@
 pub mod bootstrap;
 pub mod cells;
 pub mod changepoint;
+pub mod cheapest;
 pub mod describe;
 pub mod heterogeneity;
 pub mod hodges_lehmann;
@@ -29,6 +30,7 @@ pub mod precision;
 pub mod quantile;
 pub mod rank;
 pub mod signed_rank;
+pub mod size_effect;
 pub mod spearman;
 pub mod stopping;
 pub mod units;

@@ -4,6 +4,7 @@
 use super::doc::Block;
 use super::model::{sections_of, Report, Section};
 
+mod answer;
 mod cold_warm;
 mod common;
 mod comparisons;
@@ -19,7 +20,9 @@ mod reading;
 mod runtimes;
 mod tables;
 mod variants;
+mod warm_measures;
 
+pub(crate) use answer::answer_lines;
 use cold_warm::cold_warm;
 use comparisons::{against_reference, chart_blocks};
 use conditions::conditions;
@@ -35,6 +38,7 @@ use reading::{how_to_read, intro, notes, warnings};
 use runtimes::runtimes;
 use tables::{allocations, conformance};
 use variants::variants;
+use warm_measures::warm_measures;
 
 impl Section {
     pub(crate) fn blocks(self, r: &Report) -> Vec<Block> {
@@ -49,6 +53,7 @@ impl Section {
             Section::Precision => precision(r),
             Section::Noise => noise(r),
             Section::ColdWarm => cold_warm(r),
+            Section::WarmMeasures => warm_measures(r),
             Section::Curve => curve(r),
             Section::PerCell => per_cell(r),
             Section::Counts => counts(r),
@@ -61,10 +66,11 @@ impl Section {
     }
 }
 
-/// The whole report as a document: the introduction, the warnings, then the sections of the
-/// run's measure.
+/// The whole report as a document: the introduction, the answer, the warnings, then the
+/// sections of the run's measure.
 pub(crate) fn document(r: &Report) -> Vec<Block> {
     let mut out = intro(r);
+    out.extend(answer::answer(r));
     out.extend(warnings(r));
     for s in sections_of(r.measure) {
         out.extend(s.blocks(r));

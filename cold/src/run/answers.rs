@@ -1,0 +1,40 @@
+//! The answer a finished run ends with: per fixture and op, which codec is cheapest from which
+//! number of operations (the `answer` crate's, the words every report uses), from the run's
+//! samples, or from its curves in a curve run. A counted run measures no time and has none.
+
+use answer::answer::Answer;
+use answer::Draws;
+use anyhow::{Context, Result};
+use schema::curve::{read_curves, CURVES};
+use schema::files::Folder;
+use schema::rows::{read_samples, Samples};
+use schema::run_folder::{Manifest, SAMPLES};
+use schema::{Measure, Style};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The answers of the run in `dir`, whose samples are `samples`.
+pub(crate) fn of_run(dir: &Path, manifest: &Manifest, samples: &Samples) -> Result<Vec<Answer>> {
+    if manifest.settings.measure != Measure::Time {
+        return Ok(Vec::new());
+    }
+    let baselines: BTreeSet<String> = manifest
+        .codecs
+        .iter()
+        .filter(|c| c.style == Style::Baseline)
+        .map(|c| c.id.clone())
+        .collect();
+    // the report's default draws, so that `analysis report` prints the same lines
+    let draws = Draws {
+        resamples: answer::RESAMPLES,
+        seed: manifest.settings.seed,
+    };
+    if !Folder::new(dir).exists(CURVES) {
+        return Ok(answer::from_batches(samples, &baselines, draws));
+    }
+    let path = dir.join(CURVES);
+    let (curves, _) = read_curves(&path).with_context(|| format!("{}", path.display()))?;
+    let (rows, _) = read_samples(&dir.join(SAMPLES), None)?;
+    let curves = answer::curves_of(&rows, &curves);
+    Ok(answer::from_curves(&curves, &baselines, draws))
+}
