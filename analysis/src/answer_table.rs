@@ -268,3 +268,71 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A committed run folder named `name` holding a synthetic run's manifest and `summary`.
+    fn plant(root: &Path, name: &str, summary: &serde_json::Value) -> PathBuf {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let folder = Folder::new(&dir);
+        let manifest = serde_json::to_string(
+            &crate::synth::synth(crate::synth::SynthOptions {
+                samples: 1,
+                ..Default::default()
+            })
+            .manifest,
+        )
+        .unwrap();
+        folder
+            .write_atomically("manifest.json", manifest.as_bytes())
+            .unwrap();
+        folder
+            .write_atomically("summary.json", summary.to_string().as_bytes())
+            .unwrap();
+        dir
+    }
+
+    fn summary(codec: &str) -> serde_json::Value {
+        serde_json::json!({
+            "answers": [{
+                "fixture": "users-2kb", "op": "de", "source": "batches", "last": 100, "level": 0.95,
+                "stretches": [
+                    {"codec": "serde_json", "from": 1},
+                    {"codec": codec, "from": 13, "interval": [9, 26]}
+                ],
+                "at": [
+                    {"n": 1, "codec": "serde_json", "median_ns": 20700.0},
+                    {"n": 100, "codec": codec, "median_ns": 450000.0}
+                ]
+            }],
+            "warm": [{"fixture": "users-2kb", "op": "de", "codec": codec, "variant": "portable", "median_ns": 4700.0}]
+        })
+    }
+
+    #[test]
+    fn a_committed_run_becomes_a_row_and_its_words() {
+        let root = std::env::temp_dir().join(format!("thaw-answer-table-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = plant(&root, "rust", &summary("simd-json"));
+        let t = table(&[dir]).unwrap();
+        let row = t.lines().nth(2).unwrap();
+        assert!(row.starts_with("| rust · `de` users-2kb | serde_json (20.7 µs) | simd-json (450 µs) |"), "{row}");
+        assert!(row.contains("simd-json from 13 [9, 26]"), "{row}");
+        assert!(t.contains("  - de users-2kb: serde_json is cheapest from 1 to 12 operations; simd-json from 13 [9, 26] up to 100"), "{t}");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_name_that_is_not_a_name_is_refused_naming_the_file() {
+        let root = std::env::temp_dir().join(format!("thaw-answer-hostile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = plant(&root, "rust", &summary("<img src=x onerror=alert(1)>"));
+        let e = format!("{:#}", table(&[dir]).unwrap_err());
+        assert!(e.contains("summary.json") && e.contains("a name is 1 to"), "{e}");
+        assert!(table(&[]).is_err(), "no run named");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod answer;
 mod cli;
 mod counted;
 mod curve;

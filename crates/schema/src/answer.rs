@@ -84,6 +84,15 @@ impl Answer {
         let Some(first) = self.stretches.first() else {
             return format!("{}: no codec has a cost to compare", self.subject());
         };
+        if self.stretches.len() == 1 && first.from == self.last {
+            let noun = if self.last == 1 { "operation" } else { "operations" };
+            return format!(
+                "{}: {} is cheapest at {last} {noun}, the only count measured{}",
+                self.subject(),
+                first.codec,
+                self.measured()
+            );
+        }
         if self.stretches.len() == 1 {
             return format!(
                 "{}: {} is cheapest at every count measured, {} to {last} operations{}",
@@ -218,6 +227,16 @@ mod tests {
         assert!(
             line.contains("fory from 881,622 (its 95% interval [266,886, beyond 1,000,000] allows no verdict: the switch may not happen within 1,000,000 operations) up to 1,000,000"),
             "{line}"
+        );
+    }
+
+    #[test]
+    fn one_count_measured_says_so() {
+        let mut a = answer(vec![stretch("serde_json", 1, None)]);
+        a.last = 1;
+        assert_eq!(
+            a.line(),
+            "de users-2kb: serde_json is cheapest at 1 operation, the only count measured (init + operations, a fresh process per sample)"
         );
     }
 
