@@ -35,6 +35,7 @@ elapsed() { echo "$(($(date +%s) - started)) s"; }
 results=$root/results/ci/slurm
 # 2 cells × 3000 blocks: each shard takes 1500 samples, a few seconds, long enough to be caught
 # mid-run and for two shards sharing the node to overlap by whole seconds
+# shellcheck disable=SC2054  # the commas are cold's list separators
 opts=(--codecs noop,serde_json --ops de --batches 1 --samples 3000)
 wait_secs=${THAW_SLURM_CHECK_WAIT:-600}
 
@@ -83,8 +84,8 @@ submit() {
 
 # The merge job's id, once the first task has submitted it (bounded).
 merge_job() {
-  local dir=$1 i
-  for i in $(seq 1 $((wait_secs * 5))); do
+  local dir=$1
+  for _ in $(seq 1 $((wait_secs * 5))); do
     [ -s "$dir/.merge/job" ] && { cat "$dir/.merge/job"; return 0; }
     sleep 0.2
   done
@@ -94,8 +95,8 @@ merge_job() {
 
 # Waits (bounded) for job $1 to end; fails unless it COMPLETED.
 wait_done() {
-  local job=$1 dir=$2 s i
-  for i in $(seq 1 $((wait_secs * 2))); do
+  local job=$1 dir=$2 s
+  for _ in $(seq 1 $((wait_secs * 2))); do
     s=$(state "$job")
     case $s in
       COMPLETED) return 0 ;;
@@ -121,7 +122,7 @@ say "merge job $merge, submitted by the first task"
 
 # Catch a task while it takes samples: running, its samples.csv holding a row, not finished.
 victim=""
-for i in $(seq 1 $((wait_secs * 20))); do
+for _ in $(seq 1 $((wait_secs * 20))); do
   for k in 1 2 3 4; do
     dir=$whole/shard-$k
     [ "$(state "${array}_$k")" = RUNNING ] || continue
@@ -134,7 +135,7 @@ for i in $(seq 1 $((wait_secs * 20))); do
 done
 [ -n "$victim" ] || { show_outputs "$whole"; fail "no task was caught taking samples within ${wait_secs}s"; }
 scancel --batch --signal=KILL "${array}_$victim" || fail "scancel --batch --signal=KILL ${array}_$victim"
-for i in $(seq 1 100); do
+for _ in $(seq 1 100); do
   case $(state "${array}_$victim") in RUNNING|COMPLETING) sleep 0.1 ;; *) break ;; esac
 done
 killed=$whole/killed-samples.csv

@@ -45,7 +45,13 @@ advise() {
   die "fix: $2"
 }
 
-alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Whether the daemon of pid file $1 (DIR/NAME.pid) runs: its pid is alive and is that daemon's
+# (a pid reused by another program is not).
+alive() {
+  local pid
+  pid=$(cat "$1" 2>/dev/null) && [ -n "$pid" ] \
+    && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$(basename "$1" .pid)" ]
+}
 
 install_packages() {
   local missing=() p
@@ -83,8 +89,7 @@ start_munge() {
   say "starting munged (as munge)"
   runuser -u munge -- /usr/sbin/munged --pid-file="$dir/munge/munged.pid" \
     >"$dir/munged.out" 2>&1 || true
-  local i
-  for i in $(seq 1 50); do
+  for _ in $(seq 1 50); do
     if munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then
       cp "$dir/munge/munged.pid" "$dir/munged.pid"   # ours: `down` stops it
       return 0
@@ -156,10 +161,10 @@ start_daemon() {
   # this start's log alone, so that what is shown on failure is this start's
   [ -e "$dir/$name.log" ] && mv "$dir/$name.log" "$dir/$name.log.1"
   rm -f "$dir/$name.pid"
-  local ok=0 i
+  local ok=0
   if SLURM_CONF=$conf "$@" >"$dir/$name.out" 2>&1; then
     # it forks into the background and writes its pid file once it has set up
-    for i in $(seq 1 50); do
+    for _ in $(seq 1 50); do
       alive "$dir/$name.pid" && { ok=1; break; }
       sleep 0.2
     done
@@ -192,8 +197,8 @@ up() {
   link_conf
   start_daemon slurmctld /usr/sbin/slurmctld -c -f "$conf"
   start_daemon slurmd /usr/sbin/slurmd -f "$conf"
-  local state="" i
-  for i in $(seq 1 $((wait_secs * 2))); do
+  local state=""
+  for _ in $(seq 1 $((wait_secs * 2))); do
     for d in slurmctld slurmd; do
       alive "$dir/$d.pid" || {
         say "$d stopped after starting"
@@ -219,13 +224,13 @@ up() {
 
 # Stops the daemon whose pid file (one `up` made it write) is $1, waiting for it to end.
 stop() {
-  local name=$1 pidfile=$dir/$1.pid pid i
+  local name=$1 pidfile=$dir/$1.pid pid
   [ -s "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if alive "$pidfile"; then
     say "stopping $name (pid $pid)"
     kill -TERM "$pid"
-    for i in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     if kill -0 "$pid" 2>/dev/null; then
       say "$name (pid $pid) still runs after 10 s: killing it"
       kill -KILL "$pid" 2>/dev/null || true
