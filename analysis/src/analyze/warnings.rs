@@ -3,6 +3,7 @@
 //! and the report prints them.
 
 use super::cells::CellSummary;
+use super::machines::Machines;
 use schema::phases::Phase;
 use schema::run_folder::{CheckStatus, Manifest};
 use schema::Measure;
@@ -74,6 +75,7 @@ pub(crate) fn warnings(
                     list(&failed)
                 ));
             }
+            out.extend(overlapping(m));
             if !m.finished && writing.is_none() {
                 out.push(format!(
                     "The run did not finish (manifest: finished = false): {finished_samples} of {planned} planned samples are present; `cold resume` completes it."
@@ -95,6 +97,46 @@ pub(crate) fn warnings(
 
     out.extend(of_cells(cells));
     out
+}
+
+/// For a merged run: the shards of one machine that ran at the same time (their sessions, to
+/// the second, share a stretch of time), each measured beside the other's load.
+pub(crate) fn overlapping(m: &Manifest) -> Option<String> {
+    let machines = Machines::of(m)?;
+    let mut pairs = Vec::new();
+    for (i, a) in m.shards.iter().enumerate() {
+        for b in m.shards[i + 1..].iter().filter(|b| b.machine == a.machine) {
+            if let Some((from, to)) = overlap(&a.sessions, &b.sessions) {
+                let name = machines
+                    .0
+                    .iter()
+                    .find(|e| e.machine == a.machine)
+                    .map_or("?", |e| e.name.as_str());
+                pairs.push(format!(
+                    "shards {} and {} on {name}, {from} to {to}",
+                    a.shard, b.shard
+                ));
+            }
+        }
+    }
+    (!pairs.is_empty()).then(|| {
+        format!(
+            "Shards ran at the same time on one machine, so each one's samples were measured beside the other's load: {}. Give each shard its machine whole (Slurm: --exclusive; Kubernetes: one pod per node) and run them again.",
+            list(&pairs)
+        )
+    })
+}
+
+/// The first stretch of time two shards' sessions (start, end) share; sessions that only touch
+/// (one ends in the second the other starts) share none.
+fn overlap(a: &[(String, String)], b: &[(String, String)]) -> Option<(String, String)> {
+    a.iter()
+        .flat_map(|x| b.iter().map(move |y| (x, y)))
+        .find_map(|(x, y)| {
+            let from = x.0.as_str().max(y.0.as_str());
+            let to = x.1.as_str().min(y.1.as_str());
+            (from < to).then(|| (from.to_string(), to.to_string()))
+        })
 }
 
 /// What a reader must be told of the cells: failed samples, drift, many outliers, and blocks
@@ -258,6 +300,49 @@ mod tests {
         let mut m = manifest();
         m.synthetic = false;
         assert!(warnings(Some(&m), 30, 30, None, &cells(&rows)).is_empty());
+    }
+
+    #[test]
+    fn shards_of_one_machine_that_ran_at_once_are_named() {
+        use schema::run_folder::{Machine, Shard, ShardEntry};
+        let at = |s: &str| format!("2026-12-04T10:{s}Z");
+        let shard = |k, on: &str, sessions: &[(&str, &str)]| ShardEntry {
+            shard: Shard { index: k, count: 6 },
+            machine: Machine {
+                cpu_model: Some(on.into()),
+                ..Machine::default()
+            },
+            plan_indexes: (0, 0),
+            from: format!("shard-{k}"),
+            started_utc: at(sessions[0].0),
+            sessions: sessions.iter().map(|(a, b)| (at(a), at(b))).collect(),
+        };
+        let mut m = manifest();
+        m.synthetic = false;
+        m.shards = vec![
+            // 1 and 2 overlap from 00:05 to 00:10
+            shard(1, "A", &[("00:00", "00:10")]),
+            shard(2, "A", &[("00:05", "00:20")]),
+            // 3 ends in the second 4 starts: one after the other
+            shard(3, "A", &[("01:00", "01:10")]),
+            shard(4, "A", &[("01:10", "01:20")]),
+            // 5 was killed and resumed, and ran in the gap around 3 and 4, not beside them
+            shard(5, "A", &[("00:50", "01:00"), ("01:20", "01:30")]),
+            // 6 ran beside 3, but on another machine
+            shard(6, "B", &[("01:00", "01:10")]),
+        ];
+        let w = overlapping(&m).unwrap();
+        assert_eq!(
+            w,
+            "Shards ran at the same time on one machine, so each one's samples were measured beside the other's load: shards 1/6 and 2/6 on M1, 2026-12-04T10:00:05Z to 2026-12-04T10:00:10Z. Give each shard its machine whole (Slurm: --exclusive; Kubernetes: one pod per node) and run them again."
+        );
+        assert!(warnings(Some(&m), 1, 1, None, &[]).contains(&w));
+        // without 2, no shard ran beside another of its machine
+        m.shards.remove(1);
+        assert_eq!(overlapping(&m), None);
+        // shards that do not say when they ran (an older merge) are not said to overlap
+        m.shards.iter_mut().for_each(|s| s.sessions.clear());
+        assert_eq!(overlapping(&m), None);
     }
 
     #[test]

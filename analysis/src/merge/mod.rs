@@ -35,7 +35,7 @@ use schema::csv_rows::write_rows;
 use schema::files::Folder;
 use schema::rows::{read_plan, read_samples, PlanRow, SampleRow};
 use schema::run_folder::{
-    Machine, Manifest, ManifestError, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES,
+    utc_text, Machine, Manifest, ManifestError, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES,
 };
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -52,6 +52,8 @@ pub(crate) struct Part {
     pub(crate) samples: Vec<SampleRow>,
     /// What was repaired while reading (a torn last row).
     pub(crate) notes: Vec<String>,
+    /// When its samples.csv last changed (UTC): the end of an unfinished shard's last session.
+    pub(crate) last_change: Option<String>,
 }
 
 /// A merged run, before it is written.
@@ -101,6 +103,10 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         .chain(samples_note)
         .map(|n| format!("{from}: {n}"))
         .collect();
+    let last_change = std::fs::metadata(dir.join(SAMPLES))
+        .and_then(|f| f.modified())
+        .ok()
+        .map(utc_text);
     Ok(Part {
         from,
         manifest,
@@ -108,6 +114,7 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         plan,
         samples,
         notes,
+        last_change,
     })
 }
 
@@ -258,10 +265,36 @@ fn check_plans(parts: &[Part], shards: &[Shard]) -> Result<Vec<ShardEntry>> {
             plan_indexes: (next, end),
             from: p.from.clone(),
             started_utc: p.manifest.started_utc.clone(),
+            sessions: sessions(&p.manifest, p.last_change.as_deref()),
         });
         next = end;
     }
     Ok(entries)
+}
+
+/// When a shard's sessions ran, each as its start and its last sample: a session before a
+/// resume ends at its `stopped_utc` (at the next session's start where an older manifest has
+/// none), the last at `finished_utc`, or, unfinished, at samples.csv's last change (`last`; its
+/// start without one). An end is never before its start.
+pub(crate) fn sessions(m: &Manifest, last: Option<&str>) -> Vec<(String, String)> {
+    let starts: Vec<&str> = std::iter::once(&m.started_utc)
+        .chain(&m.resumed_utc)
+        .map(String::as_str)
+        .collect();
+    let known = m.stopped_utc.len() == m.resumed_utc.len();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = match starts.get(i + 1) {
+                Some(_) if known => m.stopped_utc[i].as_str(),
+                Some(&next) => next,
+                None if m.finished => m.finished_utc.as_deref().unwrap_or(start),
+                None => last.unwrap_or(start),
+            };
+            (start.to_string(), end.max(start).to_string())
+        })
+        .collect()
 }
 
 /// A warning for each part that has not finished: the merged run has not either.
@@ -366,6 +399,12 @@ fn merged_manifest(
         .collect();
     resumed.sort();
     m.resumed_utc = resumed;
+    let mut stopped: Vec<String> = parts
+        .iter()
+        .flat_map(|p| p.manifest.stopped_utc.iter().cloned())
+        .collect();
+    stopped.sort();
+    m.stopped_utc = stopped;
     m.finished = parts.iter().all(|p| p.manifest.finished);
     m.finished_utc = if m.finished {
         parts

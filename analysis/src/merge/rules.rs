@@ -22,6 +22,7 @@ pub(crate) const PER_SHARD: &[&str] = &[
     "machine",
     "started_utc",
     "resumed_utc",
+    "stopped_utc",
     "finished",
     "finished_utc",
     "samples_planned",

@@ -24,6 +24,7 @@ fn part_of(opts: SynthOptions, from: &str) -> Part {
         plan: s.plan,
         samples: s.samples,
         notes: Vec::new(),
+        last_change: None,
     }
 }
 
@@ -193,4 +194,33 @@ fn a_merged_folder_is_written_once_and_reads_back_as_the_whole_run() {
     let p = read_part(&shard).unwrap();
     assert_eq!((p.plan, p.samples), (s.plan, s.samples));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shards_sessions_run_from_each_start_to_its_last_sample() {
+    let mut m = part(1, 2, 1, "A").manifest;
+    let t = |s: &str| format!("2026-12-04T10:{s}Z");
+    let pair = |a: &str, b: &str| (t(a), t(b));
+    m.started_utc = t("00:00");
+    m.resumed_utc = vec![t("05:00"), t("09:00")];
+    m.stopped_utc = vec![t("01:00"), t("06:00")];
+    m.finished = true;
+    m.finished_utc = Some(t("10:00"));
+    let whole = [
+        pair("00:00", "01:00"),
+        pair("05:00", "06:00"),
+        pair("09:00", "10:00"),
+    ];
+    assert_eq!(sessions(&m, None), whole);
+    // unfinished: the last session ends at samples.csv's last change, or at its start
+    m.finished = false;
+    m.finished_utc = None;
+    assert_eq!(sessions(&m, Some(&t("09:30")))[2], pair("09:00", "09:30"));
+    assert_eq!(sessions(&m, None)[2], pair("09:00", "09:00"));
+    // a manifest without stopped_utc (an older thaw): each session ends where the next starts
+    m.stopped_utc.clear();
+    assert_eq!(
+        sessions(&m, None)[..2],
+        [pair("00:00", "05:00"), pair("05:00", "09:00")]
+    );
 }

@@ -146,6 +146,7 @@ pub(super) fn manifest(
         cold_cache_check: None,
         started_utc: "1970-01-01T00:00:00Z".into(),
         resumed_utc: Vec::new(),
+        stopped_utc: Vec::new(),
         finished: true,
         finished_utc: Some("1970-01-01T00:00:00Z".into()),
         unsupported: Vec::new(),

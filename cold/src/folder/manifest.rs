@@ -80,9 +80,8 @@ pub(crate) const RUSTC: &str = env!("THAW_RUSTC_VERSION");
 
 /// The UTC time now, as the manifest writes it.
 pub(crate) fn utc_now() -> (chrono::DateTime<chrono::Utc>, String) {
-    let now = chrono::DateTime::<chrono::Utc>::from(std::time::SystemTime::now());
-    let text = now.format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    (now, text)
+    let now = std::time::SystemTime::now();
+    (now.into(), schema::run_folder::utc_text(now))
 }
 
 /// Writes `manifest` into the run folder `dir`, atomically.

@@ -404,6 +404,7 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
         cold_cache_check: None,
         started_utc,
         resumed_utc: Vec::new(),
+        stopped_utc: Vec::new(),
         finished: false,
         finished_utc: None,
         unsupported: p

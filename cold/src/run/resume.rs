@@ -18,7 +18,7 @@ use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
 use documents::{catalog, sha256_hex};
 use schema::rows::PlanRow;
-use schema::run_folder::{ChildEntry, Manifest, MANIFEST, PLAN};
+use schema::run_folder::{utc_text, ChildEntry, Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::{GateCell, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -81,10 +81,26 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
         say!("pinned to CPUs {}", pin::format_cpus(&mask));
     }
     manifest.finished = false;
+    let changed = std::fs::metadata(dir.join(SAMPLES))
+        .and_then(|f| f.modified())
+        .ok()
+        .map(utc_text);
+    let stopped = session_end(&manifest, changed);
+    manifest.stopped_utc.push(stopped);
     manifest.resumed_utc.push(manifest::utc_now().1);
     manifest::write(dir, &manifest)?;
     take_rest(dir, &mut manifest, checked)?;
     Ok(dir.to_path_buf())
+}
+
+/// When the last session of `m` took its last sample, from samples.csv's last change
+/// (`changed`): that, or the session's start when the file is older (the session took no sample)
+/// or absent.
+fn session_end(m: &Manifest, changed: Option<String>) -> String {
+    let start = m.resumed_utc.last().unwrap_or(&m.started_utc);
+    changed
+        .filter(|c| c > start)
+        .unwrap_or_else(|| start.clone())
 }
 
 /// An error unless `dir` is a run folder with a manifest: saying, for a run that stopped before

@@ -225,6 +225,12 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     let before = line_count(&samples) - 1;
     assert_eq!(before, 35);
     assert_eq!(manifest(&dir)["finished"], false);
+    // the killed session's last sample, as the resume will find it
+    let killed_at = schema::run_folder::utc_text(
+        std::fs::metadata(&samples)
+            .and_then(|f| f.modified())
+            .unwrap(),
+    );
 
     let dry = cold()
         .args(["resume", "--dry-run"])
@@ -256,6 +262,10 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
     let m = manifest(&dir);
     assert_eq!(m["finished"], true);
     assert_eq!(m["resumed_utc"].as_array().unwrap().len(), 1);
+    // the killed session's end: its last sample, between its start and the resume
+    assert_eq!(m["stopped_utc"], serde_json::json!([killed_at]));
+    let (started, resumed) = (m["started_utc"].as_str(), m["resumed_utc"][0].as_str());
+    assert!(started <= Some(&killed_at[..]) && Some(&killed_at[..]) <= resumed);
 
     // A finished run resumes to nothing.
     let again = cold().arg("resume").arg(&dir).output().unwrap();
