@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 
 /// The most thaw reads of a summary.json (a curve run's holds every median curve: a few MB).
 const SUMMARY_LIMIT: u64 = 64 * 1024 * 1024;
+/// The committed runs' names in the table's order; any other name follows, by name.
+const RUNTIME_ORDER: [&str; 5] = ["rust", "jvm", "go", "python", "node"];
+
 /// The most thaw reads of a manifest.json.
 const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
 
@@ -221,7 +224,14 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
         bail!("no run given: name the folders of committed runs (docs/runs/*)");
     }
     let mut runs: Vec<Committed> = dirs.iter().map(|d| read(d)).collect::<Result<_>>()?;
-    runs.sort_by(|a, b| a.name.cmp(&b.name));
+    // the runtimes in the order a reader meets them (Rust first), others after by name
+    let rank = |name: &str| {
+        RUNTIME_ORDER
+            .iter()
+            .position(|r| *r == name)
+            .unwrap_or(RUNTIME_ORDER.len())
+    };
+    runs.sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
     let mut out = String::from(
         "| question | cheapest at ×1 | cheapest at ×100 | cheapest warm | where it flips [95%] |\n|---|---|---|---|---|\n",
     );
@@ -319,7 +329,12 @@ mod tests {
         let dir = plant(&root, "rust", &summary("simd-json"));
         let t = table(&[dir]).unwrap();
         let row = t.lines().nth(2).unwrap();
-        assert!(row.starts_with("| rust · `de` users-2kb | serde_json (20.7 µs) | simd-json (450 µs) |"), "{row}");
+        assert!(
+            row.starts_with(
+                "| rust · `de` users-2kb | serde_json (20.7 µs) | simd-json (450 µs) |"
+            ),
+            "{row}"
+        );
         assert!(row.contains("simd-json from 13 [9, 26]"), "{row}");
         assert!(t.contains("  - de users-2kb: serde_json is cheapest from 1 to 12 operations; simd-json from 13 [9, 26] up to 100"), "{t}");
         let _ = std::fs::remove_dir_all(&root);
@@ -331,7 +346,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         let dir = plant(&root, "rust", &summary("<img src=x onerror=alert(1)>"));
         let e = format!("{:#}", table(&[dir]).unwrap_err());
-        assert!(e.contains("summary.json") && e.contains("a name is 1 to"), "{e}");
+        assert!(
+            e.contains("summary.json") && e.contains("a name is 1 to"),
+            "{e}"
+        );
         assert!(table(&[]).is_err(), "no run named");
         let _ = std::fs::remove_dir_all(&root);
     }
