@@ -18,7 +18,11 @@ fn the_readme_answer_table_is_what_the_committed_runs_say() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let runs = root.join("docs/runs");
     let committed = std::fs::read_dir(&runs)
-        .map(|d| d.filter_map(Result::ok).filter(|e| e.path().is_dir()).count())
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().is_dir())
+                .count()
+        })
         .unwrap_or(0);
     assert!(committed > 0, "no committed run in {}", runs.display());
     let out = Command::new(env!("CARGO_BIN_EXE_analysis"))

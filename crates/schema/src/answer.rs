@@ -85,7 +85,11 @@ impl Answer {
             return format!("{}: no codec has a cost to compare", self.subject());
         };
         if self.stretches.len() == 1 && first.from == self.last {
-            let noun = if self.last == 1 { "operation" } else { "operations" };
+            let noun = if self.last == 1 {
+                "operation"
+            } else {
+                "operations"
+            };
             return format!(
                 "{}: {} is cheapest at {last} {noun}, the only count measured{}",
                 self.subject(),
