@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every command the documentation shows, checked: README.md, docs/manual.md and docs/*.md.
+"""Every command the documentation shows, checked: README.md, docs/manual.md and docs/*.md (and
+the one-line commands of the recipes in docs/recipes/, which are YAML: checked, never run).
 
 Each ```sh block is read command by command (a line ending in `\\` continues; `#` starts a
 comment; `&&` joins two commands). For EVERY command, quick or slow, the program, its subcommand
@@ -251,7 +252,8 @@ def check_cold_values(args):
     for i, token in enumerate(args[:-1]):
         if token == "--":
             break
-        if token in ("--codecs", "--variant", "--fixture") and not PLACEHOLDER.match(args[i + 1]):
+        value = args[i + 1]
+        if token in ("--codecs", "--variant", "--fixture") and not (PLACEHOLDER.match(value) or "$" in value):
             for value in args[i + 1].split(","):
                 if value not in cold_names():
                     raise Failure(f"cold run {token} {value}: `cold list` knows no such name")
@@ -386,9 +388,26 @@ def shown(text):
 # --- the three modes ---------------------------------------------------------------------------
 
 
-def collect():
-    """Every command of the documents: (file, line, block index, command, rule)."""
+RECIPE = "a recipe's command: it runs in the CI system the recipe is for (checked here, not run)"
+RECIPE_LINE = re.compile(r"^\s*(?:-\s+|run:\s+)?(?:/thaw/)?((?:target/release/\w+|cargo build|scripts/\S+\.(?:sh|py))\b.*)$")
+
+
+def recipe_commands():
+    """The one-line commands of docs/recipes/ (YAML, not shell): each workspace binary, cargo
+    build and script a step runs, for the same checks as the documents' commands."""
     found = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "docs", "recipes", "*.y*ml"))):
+        name = os.path.relpath(path, ROOT)
+        for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+            m = RECIPE_LINE.match(line)
+            if m and not line.lstrip().startswith("#"):
+                found.append((name, number, -1, strip_comment(m.group(1)), RECIPE))
+    return found
+
+
+def collect():
+    """Every command of the documents and recipes: (file, line, block index, command, rule)."""
+    found = recipe_commands()
     for name in documents():
         text = open(os.path.join(ROOT, name), encoding="utf-8").read()
         for b, block in enumerate(blocks(name, text)):
