@@ -12,7 +12,7 @@
 # Beside them, the minimal spawner (scripts/minimal-spawner.c, compiled here with cc): posix_spawn
 # then wait4, CLOCK_MONOTONIC read around both and nothing else, on the same command line and
 # environment; once as hyperfine starts a child (output to /dev/null) and once as thaw's spawner
-# does (its own process group, output to a file). docs/findings.md explains the differences.
+# does (its own process group, output to a file). docs/development.md explains the differences.
 #
 # Then the ladder: the minimal spawner again with thaw's steps added one at a time (its options,
 # documented in minimal-spawner.c: -g own process group, -o memfd thaw's capture files, -p the
@@ -27,7 +27,7 @@
 # two spawners split into the child's phases. This is the comparison to quote: a few long
 # rounds (above) move with the machine by more than the differences they look for, and the
 # ladder, whose rungs run interleaved in one process, read its rungs tens of microseconds under
-# thaw where short paired rounds of each, run as thaw runs them, do not (docs/findings.md).
+# thaw where short paired rounds of each, run as thaw runs them, do not (docs/development.md).
 #
 #   scripts/bench-harness.sh                  3 rounds of 200 samples each way
 #   THAW_HARNESS_ROUNDS=5 THAW_HARNESS_SAMPLES=500 scripts/bench-harness.sh

@@ -991,14 +991,14 @@ p18_folder_state() {
 p19_trust() {
   local d=$work/p19 code
   mkdir -p "$d"
-  local env_line; env_line=$(grep -F -- '--env' README.md | grep -iE 'secret|manifest|report' | head -1 | cut -c1-100)
-  record "p19a the README says what --env exposes" \
-    "a README line on --env saying its values go into the manifest and reports (never a secret)" \
+  local env_line; env_line=$(grep -F -- '--env' docs/manual.md | grep -iE 'secret|manifest|report' | head -1 | cut -c1-100)
+  record "p19a the manual says what --env exposes" \
+    "a docs/manual.md line on --env saying its values go into the manifest and reports (never a secret)" \
     "${env_line:-no such line}" \
     "$(test -n "$env_line" && echo 0 || echo 1)"
-  local trust; trust=$(grep -iE "(do not|don't|never).{0,40}trust|untrusted" README.md | grep -iE 'resume|report|folder' | head -1 | cut -c1-100)
-  record "p19b the README says never to resume or report a folder you do not trust" \
-    "a README sentence on untrusted folders (resume, report)" \
+  local trust; trust=$(grep -iE "(do not|don't|never).{0,40}trust|untrusted" docs/manual.md | grep -iE 'resume|report|folder' | head -1 | cut -c1-100)
+  record "p19b the manual says never to resume or report a folder you do not trust" \
+    "a docs/manual.md sentence on untrusted folders (resume, report)" \
     "${trust:-no such sentence}" \
     "$(test -n "$trust" && echo 0 || echo 1)"
   run "$d/help.said" cold run --help

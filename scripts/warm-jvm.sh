@@ -20,7 +20,7 @@
 # JMH's throughput with N threads is the sum over its N threads; scripts/warm-seed-table.py
 # gives the aggregate and the per-thread figures of a series.
 #
-# --seed: the settings of every figure quoted beside the seed's warmed table (README.md), at
+# --seed: the settings of every figure quoted beside the seed's warmed table (docs/findings.md), at
 # least 5 forks x 5 iterations in one mode: --fixtures users-1000kb,clients-1000kb --libs
 # fory,kotlinx --modes thrpt --threads 1,2,15 --out results/warm/seed/jdk<N>/jmh.json, and for
 # JMH `-f 5 -wi 1 -w 5s -i 5 -r 1s` (the seed's 5 s warm-up); an option given explicitly wins,

@@ -1,6 +1,6 @@
 //! The command line of `cold`, parsed once by clap and then checked into the [`RunOptions`] of a
 //! run. Every bad input is an error that names it and lists the valid
-//! values. The option table of the README is this file's `--help`, checked by a test.
+//! values. The option table of docs/manual.md is this file's `--help`, checked by a test.
 
 use crate::run::options::{RunOptions, DEFAULT_MEMORY_LIMIT_MIB};
 use crate::run::precision;

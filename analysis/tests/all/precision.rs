@@ -81,7 +81,7 @@ fn trial(seed: u64, precision: Option<f64>) -> Trial {
 /// ratio covers the planted ratio. The bar is 93 of 100; the fixed 30-sample run is beside it.
 /// About a minute in a debug build on two cores (the stopping rule computes some 3,500 intervals
 /// per run), so it is left out of the default suite: `cargo test -p analysis --test all
-/// precision:: -- --ignored --nocapture` prints the figures the README quotes.
+/// precision:: -- --ignored --nocapture` prints the figures docs/findings.md quotes.
 #[test]
 #[ignore = "about four minutes here: run with --ignored (CI does); its figures are in docs/findings.md"]
 fn stopping_at_three_percent_keeps_the_ratio_intervals_covering() {

@@ -1,4 +1,4 @@
-//! The README's tables of `analysis report`'s and `analysis compare`'s options are the commands'
+//! docs/manual.md's tables of `analysis report`'s and `analysis compare`'s options are the commands'
 //! own: every option `--help` shows has a row, every row is an option, and where the command has
 //! a default the row gives that default. An option added, renamed or given another default
 //! without the manual fails here.
@@ -9,7 +9,7 @@ use clap::CommandFactory;
 #[path = "../../../crates/schema/tests/support/readme_options.rs"]
 mod readme_options;
 
-/// Checks the README's table after `marker` against subcommand `name`'s options.
+/// Checks docs/manual.md's table after `marker` against subcommand `name`'s options.
 fn check(name: &str, marker: &str) {
     let command = Cli::command();
     let sub = command.find_subcommand(name).expect("the subcommand");
@@ -17,11 +17,11 @@ fn check(name: &str, marker: &str) {
 }
 
 #[test]
-fn the_readme_gives_every_option_of_analysis_report_with_its_default() {
+fn the_manual_gives_every_option_of_analysis_report_with_its_default() {
     check("report", "<!-- options of analysis report");
 }
 
 #[test]
-fn the_readme_gives_every_option_of_analysis_compare_with_its_default() {
+fn the_manual_gives_every_option_of_analysis_compare_with_its_default() {
     check("compare", "<!-- options of analysis compare");
 }

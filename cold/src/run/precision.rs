@@ -7,7 +7,7 @@
 //! intervals cover less often than their level says. It is bounded by never deciding before
 //! `min_blocks` (10 by default), by looking only every `check_every` (5) blocks, and by asking for
 //! width, not for an effect: the rule never looks at where an interval lies, only at how wide it
-//! is. `analysis synth --precision` measures the coverage this gives (README).
+//! is. `analysis synth --precision` measures the coverage this gives (docs/findings.md).
 
 use schema::rows::Samples;
 use schema::run_folder::Stopping;
