@@ -114,7 +114,7 @@ fn result(line: &str, fork: u32) -> std::result::Result<Option<GoResult>, String
     schema::rows::check_name("fixture", fixture).map_err(|e| format!("`{}`: {e}", escaped()))?;
     let op = Op::parse(op).map_err(|_| format!("`{}`: op is de or ser", escaped()))?;
     let iterations = fields.get(1).and_then(|n| n.parse::<u64>().ok());
-    if !iterations.is_some_and(|n| n > 0) {
+    if iterations.is_none_or(|n| n == 0) {
         return Err(format!(
             "`{}`: no whole number of iterations after the name",
             escaped()
