@@ -19,9 +19,18 @@ region (the library's object and the call) and inside it.
     cargo run --release -p cold -- run --codecs jvm-common --samples 1   # builds the children
     scripts/first-call-vs-minimal.py --jvm [--pairs 30] [--libs kotlinx,gson] [--classes]
         [--build target/external/jvm] [--inputs results/cold/latest/fixtures]
+
+With --go, the Go children of encoding/json and sonic (target/external/go/<id>) against minimal
+Go programs that only read, copy and decode the document once (runtimes/go/minimal/<id>), de on
+users-2kb of a run folder's inputs; the figure is init + first call (scripts/go_first_call.py).
+
+    cargo run --release -p cold -- run --codecs go --samples 1          # builds the children
+    scripts/first-call-vs-minimal.py --go [--rounds 30] [--go-libs encoding-json,sonic]
+        [--inputs results/cold/latest/fixtures]
 """
 import argparse, json, os, random, statistics, subprocess, sys, tempfile
 
+import go_first_call  # noqa: E402  (the --go mode: scripts/go_first_call.py)
 import jvm_first_call  # noqa: E402  (the --jvm mode: scripts/jvm_first_call.py)
 from checked_run import checked_run  # noqa: E402  (scripts/checked_run.py)
 
@@ -47,9 +56,12 @@ def main():
     p.add_argument("--dir", default=os.path.join(root, "target", "release"))
     p.add_argument("--seed", type=int, default=20261130)
     jvm_first_call.add_arguments(p)
+    go_first_call.add_arguments(p)
     a = p.parse_args()
     if a.jvm:
         return jvm_first_call.main(a, root)
+    if a.go:
+        return go_first_call.main(a, root)
     codecs = [c for c in a.codecs.split(",") if c]
     unknown = [c for c in codecs if c not in CODECS]
     if unknown or a.pairs < 1:

@@ -8,6 +8,9 @@
 #   - the Python children: Debian's python3 and pip, and thaw's virtual environment holding only
 #     what the children need (scripts/install-python-env.sh: orjson, pinned with hashes);
 #   - the Node children: Debian's nodejs;
+#   - the Go children: their modules fetched through the module proxy and every child built once
+#     offline (scripts/install-go-env.sh); Go 1.26 itself is not a Debian package at that
+#     version: it must be on PATH or at /usr/local/go (https://go.dev/dl/; CI carries it);
 #   - the JVM warm track's JMH project, fetched once (scripts/resolve-warm-jvm.sh).
 # Debian or Ubuntu, as root for the packages (CI runs it so). Exits 1 when something is still
 # missing at the end, naming it: a runtime that is missing makes its cells unsupported, with
@@ -52,6 +55,10 @@ if command -v python3 >/dev/null 2>&1; then
   "$root/scripts/install-python-env.sh" >/dev/null || say "the Python environment could not be made (above)"
 fi
 
+# The Go children's modules, and each child built once offline.
+go_ready=no
+"$root/scripts/install-go-env.sh" && go_ready=yes || say "the Go children cannot be built (above)"
+
 # The JVM children's dependencies and plugins, fetched once: a compile into a scratch folder
 # that works offline means they are there.
 jvm="$root/runtimes/jvm/pom.xml"
@@ -89,12 +96,14 @@ have node "nodejs"
 venv_python="$root/target/external/python-venv/bin/python"
 "$venv_python" -c 'import orjson' 2>/dev/null || absent+=("thaw's Python environment with orjson")
 [ "$jvm_offline" = yes ] || absent+=("the JVM children's Maven dependencies (offline)")
+[ "$go_ready" = yes ] || absent+=("Go 1.26 and the Go children's modules (scripts/install-go-env.sh)")
 
 say "ready: $(valgrind --version 2>/dev/null || echo 'no valgrind');" \
   "$(hyperfine --version 2>/dev/null || echo 'no hyperfine');" \
   "$(mvn -B -v 2>/dev/null | sed -n 1p);" \
   "python $("$venv_python" -c 'import sys, orjson; print(sys.version.split()[0], "orjson", orjson.__version__)' 2>/dev/null || echo '?');" \
-  "node $(node --version 2>/dev/null || echo '?')"
+  "node $(node --version 2>/dev/null || echo '?');" \
+  "$({ command -v go >/dev/null && go version; } || /usr/local/go/bin/go version 2>/dev/null || echo 'no go')"
 if [ "${#absent[@]}" -gt 0 ]; then
   say "still missing: ${absent[*]}"
   exit 1

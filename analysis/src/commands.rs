@@ -8,7 +8,7 @@ use crate::cli::{
     TableFormat, COMMITTED_RUNS,
 };
 use crate::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
-use crate::inputs::{alloc, conformance, criterion, curves, forks, jmh, run, warm_gate};
+use crate::inputs::{alloc, conformance, criterion, curves, forks, gobench, jmh, run, warm_gate};
 
 use crate::report::model::{build, ReportInputs, ReportOptions};
 use crate::report::{console, format, sections, write};
@@ -155,7 +155,8 @@ fn report_folder(a: &ReportArgs, run_dir: &std::path::Path) -> schema::files::Fo
 }
 
 /// The warm figures of every runtime under `warm`: the Rust forks' across processes, criterion's
-/// of one process where no fork covers a cell, and JMH's (the JVM); `None` when there is none.
+/// of one process where no fork covers a cell, JMH's (the JVM) and Go's benchmark output
+/// (`warm/go/*.txt`); `None` when there is none.
 fn warm_figures(
     warm: &std::path::Path,
 ) -> Result<Option<(Vec<criterion::WarmEstimate>, Vec<String>)>> {
@@ -164,14 +165,15 @@ fn warm_figures(
             forks::load_forks(&warm.join(schema::warm_files::FORKS))?,
             criterion::load_criterion(&warm.join(schema::warm_files::CRITERION))?,
             jmh::load_jmh(&warm.join("jmh"))?,
+            gobench::load_gobench(&warm.join("go"))?,
         ) {
-            (None, None, None) => None,
-            (f, c, j) => {
+            (None, None, None, None) => None,
+            (f, c, j, g) => {
                 let (forked, mut notes) = f.unwrap_or_default();
                 let (single, more_notes) = c.unwrap_or_default();
                 notes.extend(more_notes);
                 let mut estimates = forks::prefer_forks(forked, single);
-                if let Some((more, more_notes)) = j {
+                for (more, more_notes) in [j, g].into_iter().flatten() {
                     estimates.extend(more);
                     notes.extend(more_notes);
                 }

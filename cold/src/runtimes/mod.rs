@@ -72,6 +72,11 @@ struct RuntimeFile {
     /// Where `compile` writes each child's class path (`{build}`, `{child}`): one line.
     #[serde(default)]
     classpath_file: Option<String>,
+    /// A compiled runtime whose children are programs of their own (Go): each child's program
+    /// (`{build}`, `{child}`), started as it is with `command` after it. The build's program is
+    /// then the toolchain, which compiles the children and says its version.
+    #[serde(default)]
+    child_program: Option<String>,
     /// The child's arguments after the executable (`{dir}`, `{source}`, `{class}`, `{build}`,
     /// `{classpath}`).
     command: Vec<String>,
@@ -459,7 +464,7 @@ pub struct ExternalCodec {
     pub(crate) source: PathBuf,
     /// The main class (compiled runtimes), or the source's stem.
     class: String,
-    /// The name its class path file is written under.
+    /// The name its class path file is written under, or its program's (`{child}`).
     classpath_name: String,
     /// `--codecs` group: the runtime's name, or `<runtime>-<mode>` for another mode.
     pub(crate) group: String,
@@ -560,13 +565,29 @@ impl ExternalCodec {
                 .iter()
                 .map(|a| OsString::from(self.runtime.fill(a, Some(self), classpath.as_deref()))),
         );
-        let entries: Vec<PathBuf> = match &classpath {
-            Some(cp) => cp
+        let own_program = match &self.runtime.file.child_program {
+            Some(p) => {
+                let path = PathBuf::from(self.runtime.fill(p, Some(self), None));
+                if !path.is_file() {
+                    bail!(
+                        "{}: its child {} was not built: run {}",
+                        self.id,
+                        path.display(),
+                        self.runtime.file.install
+                    );
+                }
+                Some(path)
+            }
+            None => None,
+        };
+        let entries: Vec<PathBuf> = match (&own_program, &classpath) {
+            (Some(program), _) => vec![program.clone()],
+            (None, Some(cp)) => cp
                 .split(':')
                 .filter(|e| !e.is_empty())
                 .map(PathBuf::from)
                 .collect(),
-            None => self.runtime.source_files()?,
+            (None, None) => self.runtime.source_files()?,
         };
         let mut loads = Vec::new();
         let mut files = Vec::new();
@@ -592,9 +613,14 @@ impl ExternalCodec {
             .filter_map(|p| std::fs::metadata(p).ok())
             .map(|m| m.len())
             .sum();
+        // A child program is named by its codec (Go's are all `main.go`), a class or script by itself.
+        let own = match own_program {
+            Some(_) => &self.classpath_name,
+            None => &self.class,
+        };
         Ok(ExternalChild {
-            name: format!("{}/{}", self.runtime.name, self.class),
-            program: found.executable.clone(),
+            name: format!("{}/{own}", self.runtime.name),
+            program: own_program.unwrap_or_else(|| found.executable.clone()),
             prefix,
             loads: Arc::new(loads),
             files,

@@ -574,11 +574,32 @@ fn a_resume_refuses_a_changed_runtime() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
+/// The Go toolchain (`go version` runs), or None when it is missing: then the test says so and
+/// is skipped, or fails under CI.
+fn go() -> Option<&'static str> {
+    let found = ["go", "/usr/local/go/bin/go"].into_iter().find(|go| {
+        Command::new(go)
+            .arg("version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        let why = "no Go toolchain (go on PATH or /usr/local/go/bin/go; scripts/install-runtimes.sh installs it)";
+        assert!(
+            std::env::var_os("THAW_CI").is_none(),
+            "CI provides it, but: {why}"
+        );
+        eprintln!("skipped: {why}");
+    }
+    found
+}
+
 /// Curve mode (`--window`, schema::curve) in each runtime's harness: a child of each runs 120
 /// `de` operations of users-1kb in windows of 7 and prints the curve line, held to the schedule
 /// from its `init` stamp, its first and last reads its `first` and `done`, then the protocol
 /// line. The JVM's is the floor, compiled here by javac from the harness's sources (a library's
-/// child needs the Maven build; the curve's loop is the harness's, the same for every child).
+/// child needs the Maven build; the curve's loop is the harness's, the same for every child), and
+/// Go's the floor too, built here by `go build`.
 #[test]
 fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
     use schema::curve::CurveLine;
@@ -619,6 +640,20 @@ fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
             .arg(&classes)
             .arg("thaw.jvm.floor.FloorChild");
         children.push(("jvm-floor", c));
+    }
+    if let Some(go) = go() {
+        let floor = root.join("go-floor");
+        let build = Command::new(go)
+            .current_dir(external.join("go"))
+            .env("GOFLAGS", "-mod=readonly")
+            .env("GOPROXY", "off")
+            .args(["build", "-trimpath", "-o"])
+            .arg(&floor)
+            .arg("./children/go-floor")
+            .output()
+            .unwrap();
+        assert!(build.status.success(), "go build: {}", said(&build));
+        children.push(("go-floor", Command::new(floor)));
     }
     for (name, mut child) in children {
         let out = child

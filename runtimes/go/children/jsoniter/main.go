@@ -1,0 +1,26 @@
+// The cold child of json-iterator/go (docs/child-protocol.md): jsoniter.Unmarshal into the
+// model, jsoniter.Marshal of it (a new []byte per call), its package-level functions (its
+// ConfigDefault, made when the package initialises, before main).
+package main
+
+import (
+	jsoniter "github.com/json-iterator/go"
+
+	"thaw/runtimes/go/harness"
+	"thaw/runtimes/go/model"
+)
+
+func main() {
+	start := harness.Now()
+	harness.Run(start, model.UsersModel, harness.Codec[model.Users]{
+		Init: func() {},
+		De: func(b []byte) (*model.Users, error) {
+			var v model.Users
+			err := jsoniter.Unmarshal(b, &v)
+			return &v, err
+		},
+		Ser:       func(v *model.Users) ([]byte, error) { return jsoniter.Marshal(v) },
+		WriteBack: func(v *model.Users) ([]byte, error) { return jsoniter.Marshal(v) },
+		Version:   func() string { return harness.ModuleVersion("github.com/json-iterator/go") },
+	}, false)
+}
