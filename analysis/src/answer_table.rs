@@ -268,8 +268,9 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
                 .join(" "),
         )
         .replace('`', "'");
+        // the runner's own name, as `cargo run --release -p cold --` starts it
         out.push_str(&format!(
-            "- **{}** ({date}, {cpu}, {} cores): `{}`\n",
+            "- **{}** ({date}, {cpu}, {} cores): `cold {}`\n",
             run.name, m.machine.cores, command
         ));
         for a in &run.summary.answers {

@@ -174,6 +174,8 @@ pub(crate) fn estimates(results: &[GoResult]) -> Vec<WarmEstimate> {
                             fastest: None,
                             forks: None,
                             allocator: None,
+                            // Go's benchmark lines hold one figure per run, not samples by size
+                            size_effects: Vec::new(),
                         },
                     ))
                 })
