@@ -70,6 +70,10 @@ RULES = [
     (r"^scripts/peer-json-benchmark\.py\b", "needs a checkout of serde-rs/json-benchmark, and runs both for minutes"),
     (r"^scripts/jvm-seed-conditions\.py\b", "needs a cold run's inputs and the JVM, and runs hundreds of JVMs"),
     (r"^git clone\b", "fetches from the network"),
+    (r"^scripts/build-children\.sh\b", "builds every child binary of the Rust codecs (minutes)"),
+    (r"^scripts/slurm-local\.sh\b", "installs and starts (or stops) a one-node Slurm as root: CI's Slurm step runs it"),
+    (r"^(sbatch|squeue|scancel|scontrol|sinfo)\b", "a Slurm command: needs the daemons scripts/slurm-local.sh starts (CI's Slurm step)"),
+    (r"^scripts/(warm-go|install-go-env)\.sh\b", "builds and runs Go's benchmarks or children (minutes)"),
 ]
 
 
@@ -320,6 +324,10 @@ def check_script(tokens):
     check_flags(args, known | {"-h", "--help"}, tokens[0])
 
 
+# Slurm's commands, which the docs show after scripts/slurm-local.sh up.
+SLURM = ("sbatch", "squeue", "scancel", "scontrol", "sinfo")
+
+
 def check(command):
     """Raise Failure when the program, a subcommand or a flag of `command` does not exist."""
     for tokens in split_commands(command):
@@ -341,6 +349,12 @@ def check(command):
         elif program == "git":
             if shutil.which("git") is None:
                 raise Failure("git is not installed")
+        elif program in SLURM:
+            # Slurm's own commands (scripts/slurm-local.sh installs them): the batch script an
+            # sbatch names must be the repository's
+            scripts = [t for t in tokens[1:] if not t.startswith("-")][:1]
+            if program == "sbatch" and not (scripts and os.path.isfile(os.path.join(ROOT, scripts[0]))):
+                raise Failure(f"sbatch names no batch script of the repository: {' '.join(tokens[1:])}")
         else:
             raise Failure(f"unknown program {program} (a workspace binary is run as "
                           "`cargo run --release -p X --` or `target/release/X`)")
