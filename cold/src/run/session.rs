@@ -180,6 +180,7 @@ pub(crate) fn take_samples(
         };
         let started = std::time::Instant::now();
         sampler::execute(&jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
+        writer.still_ours()?;
         let (Some(blocks), Some(rule)) = (blocks, manifest.settings.stopping.as_mut()) else {
             break;
         };
