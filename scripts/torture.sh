@@ -1838,6 +1838,35 @@ r03_inherited_fd() {
   sweep
 }
 
+# 4. A child replaces samples.csv by rename (`sed -i`); its neighbour only reads it. The runner
+# never says "finished" over a file it no longer appends to.
+r04_samples_replaced() {
+  local d=$work/r04 code kind
+  mkdir -p "$d"
+  for kind in sed cat; do
+    if [ $kind = sed ]; then
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then sed -i 's/,ok,/,ok,/' \"$d/$kind-run/samples.csv\"; fi"
+    else
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then cat \"$d/$kind-run/samples.csv\" >/dev/null; fi"
+    fi
+    run "$d/$kind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 12 \
+      --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    local fin; fin=$(finished "$d/$kind-run")
+    if [ $kind = sed ]; then
+      record "r04 a child replaces RUN/samples.csv by rename (sed -i) mid-run" \
+        "exit 1 naming samples.csv (no longer the file this run appends to); not finished; no 'finished' said; nothing left" \
+        "exit $code: $(said "$d/$kind.said" "no longer" | cut -c1-100); finished $fin; $(ours) left" \
+        "$(test $code = 1 -a "$fin" = false -a "$(ours)" = 0 && has "$d/$kind.said" "samples.csv is no longer the file" && ! has "$d/$kind.said" "(finished)" && echo 0 || echo 1)"
+    else
+      record "r04 a child reads RUN/samples.csv mid-run (the neighbour)" \
+        "exit 0; finished true; each of 12 plan indices once" \
+        "exit $code; finished $fin; $(indices "$d/$kind-run")" \
+        "$(test $code = 0 -a "$fin" = true -a "$(indices "$d/$kind-run")" = "each of 12 plan indices once" && echo 0 || echo 1)"
+    fi
+    sweep
+  done
+}
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1851,7 +1880,7 @@ all=(
   q01_memory q02_outputs q03_runner_killed q04_hard_links q05_sparse q06_pointer
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
-  r01_memory_outside r02_kills_both r03_inherited_fd
+  r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
   slow
   p07_huge_name o_disk_full
 )
