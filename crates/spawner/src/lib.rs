@@ -47,6 +47,9 @@ pub const BINARY: &str = "cold-spawner";
 /// The environment variable that tells the spawner its runner's pid.
 const RUNNER_PID_VAR: &str = "THAW_RUNNER_PID";
 
+/// The environment variable that, set to `none`, turns the containment off (docs/containment.md).
+pub const CONTAINMENT_VAR: &str = "THAW_CONTAINMENT";
+
 /// How long past a child's timeout the runner waits for the spawner's answer before it takes
 /// the spawner for stuck: the spawner kills the child at its timeout and answers at once.
 pub const GRACE: Duration = Duration::from_secs(10);
@@ -359,7 +362,10 @@ pub fn bind_to_runner() -> io::Result<Containment> {
             "the runner that started this spawner is gone",
         ));
     }
-    let pid_namespace = contain::enter_pid_namespace();
+    // `THAW_CONTAINMENT=none` (in the runner's environment, which the spawner inherits and no
+    // child does): neither a pid namespace nor a cgroup, for a measurement of what they cost.
+    let wanted = std::env::var_os(CONTAINMENT_VAR).is_none_or(|v| v != "none");
+    let pid_namespace = wanted && contain::enter_pid_namespace();
     if !pid_namespace {
         // SAFETY: sigaction with a handler that only calls async-signal-safe functions.
         unsafe {
@@ -374,7 +380,11 @@ pub fn bind_to_runner() -> io::Result<Containment> {
     }
     Ok(Containment {
         pid_namespace,
-        cgroup: contain::Cgroup::make(),
+        cgroup: if wanted {
+            contain::Cgroup::make()
+        } else {
+            None
+        },
     })
 }
 
