@@ -1867,6 +1867,55 @@ r04_samples_replaced() {
   done
 }
 
+# 5. `fixtures generate` and `conformance` write through the safe layer: a link or a hard link at
+# a document's name is replaced, never written through; and no output lands inside a folder
+# that holds a run (its fixtures/ included), a subfolder of it or warm results. Neighbours: a
+# fresh folder, and an old document replaced in a plain one.
+r05_fixture_outputs() {
+  local d=$work/r05 code before kind
+  mkdir -p "$d"; victim "$d/victim"; before=$(sha "$d/victim")
+  for kind in symlink hardlink; do
+    mkdir -p "$d/$kind"
+    if [ $kind = symlink ]; then ln -s "$d/victim" "$d/$kind/small.json"; else ln "$d/victim" "$d/$kind/small.json"; fi
+    run "$d/$kind.said" "$bin/fixtures" generate --out "$d/$kind" small; code=$?
+    local now=link; [ -L "$d/$kind/small.json" ] || now="a regular file"
+    record "r05 fixtures generate --out D small, D/small.json a $kind to a victim" \
+      "exit 0; the victim unchanged; small.json now a regular file of its own" \
+      "exit $code; victim $([ "$before" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED); small.json now $now" \
+      "$(test $code = 0 -a "$before" = "$(sha "$d/victim")" -a "$now" = "a regular file" && echo 0 || echo 1)"
+  done
+  finished_run "$d/run"
+  local ts; ts=$(tree_sha "$d/run")
+  for inner in fixtures fixtures/sub report; do
+    run "$d/inner.said" "$bin/fixtures" generate --out "$d/run/$inner" --seed 7 small; code=$?
+    record "r05 fixtures generate --out RUN/$inner --seed 7 small" \
+      "exit 1 naming the run's folder (holds a run); the run folder unchanged" \
+      "exit $code: $(last "$d/inner.said" | cut -c1-100); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+      "$(test $code = 1 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/inner.said" "holds a run" && echo 0 || echo 1)"
+  done
+  run "$d/conf.said" "$bin/fixtures" conformance --cases "$d" --out "$d/run/fixtures/conformance.csv"; code=$?
+  record "r05 fixtures conformance --out RUN/fixtures/conformance.csv" \
+    "exit 1 naming the run's folder; the run folder unchanged" \
+    "exit $code: $(last "$d/conf.said" | cut -c1-100); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/conf.said" "holds a run" && echo 0 || echo 1)"
+  mkdir -p "$d/plain"; echo old >"$d/plain/small.json"
+  run "$d/plain.said" "$bin/fixtures" generate --out "$d/plain" small; code=$?
+  run "$d/fresh.said" "$bin/fixtures" generate --out "$d/fresh/deeper" small; local fcode=$?
+  record "r05 fixtures generate into a plain folder with an old small.json, and into a new folder (the neighbours)" \
+    "exit 0 and 0; the old document replaced; the new one written" \
+    "exit $code and $fcode; old $(grep -q '^old$' "$d/plain/small.json" && echo KEPT || echo replaced); new $([ -s "$d/fresh/deeper/small.json" ] && echo written || echo MISSING)" \
+    "$(test $code = 0 -a $fcode = 0 -a -s "$d/fresh/deeper/small.json" && ! grep -q '^old$' "$d/plain/small.json" && echo 0 || echo 1)"
+  # the other outputs under the one rule: a report's folder and an export inside a run's folder
+  synth_run "$d/synth"
+  run "$d/report.said" report "$d/synth" --out "$d/run/fixtures/sub"; code=$?
+  run "$d/export.said" analysis export --format hyperfine "$d/synth" --out "$d/run/fixtures/x.csv"; local ecode=$?
+  record "r05 analysis report --out RUN/fixtures/sub and export --out RUN/fixtures/x.csv" \
+    "exit 2 and 2, each naming the run's folder (holds a run); the run folder unchanged" \
+    "exit $code and $ecode: $(last "$d/report.said" | cut -c1-80); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a $ecode = 2 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/report.said" "holds a run" && has "$d/export.said" "holds a run" && echo 0 || echo 1)"
+  sweep
+}
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1881,6 +1930,7 @@ all=(
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
+  r05_fixture_outputs
   slow
   p07_huge_name o_disk_full
 )
