@@ -14,6 +14,12 @@
 //! child, or why it could not be spawned). Nothing passes between them while a child runs, so
 //! the runner sleeps and costs the child nothing.
 //!
+//! A sample's whole process tree is contained ([`contain`], docs/containment.md): where the
+//! kernel allows, the spawner serves as the init of a pid namespace of its own (out of every
+//! child's reach; every process of a sample killed at its end; all of them with the spawner)
+//! and every child is born in the spawner's memory cgroup (its limit, peak and OOM kills count
+//! every process of the sample and its shared memory). What follows holds without them.
+//!
 //! Nothing outlives the runner: the spawner runs in a process group of its own (a Ctrl-C at the
 //! terminal reaches the runner only, which decides), asks the kernel for SIGTERM when the runner
 //! dies, however it dies (SIGKILL included), and then kills the child in flight with its group,
