@@ -1916,6 +1916,35 @@ r05_fixture_outputs() {
   sweep
 }
 
+# 6. Under --cold-cache, a child replaces its --input with a FIFO: the runner, which opens each
+# file to evict it, must not block on it. Its neighbour: --cold-cache with honest children.
+r06_fifo_cold_cache() {
+  local d=$work/r06 code t0 secs kind
+  mkdir -p "$d"
+  for kind in fifo plain; do
+    if [ $kind = fifo ]; then
+      kids "$d/$kind" 'child-noop-de-any=if [ "$n" = 3 ]; then prev=; for a in "$@"; do if [ "$prev" = --input ]; then rm -f "$a"; mkfifo "$a"; fi; prev=$a; done; fi'
+    else
+      kids "$d/$kind"
+    fi
+    t0=$(date +%s)
+    run "$d/$kind.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+      --fixture small --batches 1 --samples 4 --timeout 2 --cold-cache --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    secs=$(($(date +%s) - t0))
+    if [ $kind = fifo ]; then
+      record "r06 --cold-cache, a child replaces its --input with a FIFO (--timeout 2)" \
+        "the run ends by itself (exit 3, not killed by the bound) within 60 s; no sample ok after the FIFO; nothing left" \
+        "exit $code after ${secs} s; $(statuses "$d/$kind-run"); $(ours) left" \
+        "$(test $code = 3 -a "$secs" -lt 60 -a "$(ours)" = 0 && echo 0 || echo 1)"
+    else
+      record "r06 --cold-cache with honest children (the neighbour)" \
+        "exit 0; ok×4" "exit $code; $(statuses "$d/$kind-run")" \
+        "$(test $code = 0 -a "$(statuses "$d/$kind-run")" = "ok×4" && echo 0 || echo 1)"
+    fi
+    sweep
+  done
+}
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1930,7 +1959,7 @@ all=(
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
-  r05_fixture_outputs
+  r05_fixture_outputs r06_fifo_cold_cache
   slow
   p07_huge_name o_disk_full
 )
