@@ -183,6 +183,11 @@ indices() {
   fi
 }
 finished() { grep -o '"finished": *[a-z]*' "$1/manifest.json" 2>/dev/null | grep -o '[a-z]*$'; }
+# What contained a run's samples, as its manifest says (docs/containment.md): whether a pid
+# namespace held them (a child can then neither see its runner nor kill or stop its spawner),
+# and whether a memory cgroup did.
+pidns() { grep -q '"containment": "a pid namespace' "$1/manifest.json" 2>/dev/null; }
+memcg() { grep -q '"containment": "[^"]*a memory cgroup v' "$1/manifest.json" 2>/dev/null; }
 # The statuses of a run's samples as "status×count, …".
 statuses() {
   tail -n +2 "$1/samples.csv" 2>/dev/null | cut -d, -f8 | sort | uniq -c |
@@ -354,7 +359,7 @@ p03_setsid_daemon() {
   mkdir -p "$d"
   local body
   body=$(cat <<'EOF'
-pgrep -f "$K/daemon" | wc -l >>"$K/survivors"
+pgrep -f "$K/daemo[n]" | wc -l >>"$K/survivors"
 setsid sh -c 'trap "" HUP TERM INT; echo "$2" >>"$4/started"; while [ "$(cat "$1")" = "$2" ]; do "$3" 0.01; done; while :; do echo junk; echo junk >&2; "$3" 0.01; done' "$K/daemon" "$0.count" "$n" "$B/tsleep" "$K" </dev/null &
 i=0; while ! grep -qx "$n" "$K/started" 2>/dev/null && [ $i -lt 3000 ]; do "$B/tsleep" 0.01; i=$((i+1)); done
 EOF
@@ -383,28 +388,39 @@ p04_spawner() {
   secs=$(($(date +%s) - t0))
   local got; got=$(statuses "$d/stop-run"); local left; left=$(ours)
   local idx; idx=$(indices "$d/stop-run")
+  # In a pid namespace the spawner is the namespace's init: the kernel drops a SIGSTOP or SIGKILL
+  # a child sends it, and the sample is ok.
+  local want_code=3 want="ok×5, spawner-lost×1" how="spawner-lost×1"
+  pidns "$d/stop-run" && { want_code=0 want="ok×6" how="the spawner out of reach (pid namespace)"; }
   record "p04a a child stops its spawner (kill -STOP \$PPID), --timeout 1" \
-    "exit 3 within 60 s; ok×5 and spawner-lost×1; each index once; nothing left (no stopped spawner)" \
+    "exit $want_code within 60 s; $want ($how); each index once; nothing left (no stopped spawner)" \
     "exit $code after ${secs} s; $got; $idx; $left left" \
-    "$(test $code = 3 -a "$secs" -le 60 -a "$got" = "ok×5, spawner-lost×1" -a "$idx" = "each of 6 plan indices once" -a "$left" = 0 && echo 0 || echo 1)"
+    "$(test $code = $want_code -a "$secs" -le 60 -a "$got" = "$want" -a "$idx" = "each of 6 plan indices once" -a "$left" = 0 && echo 0 || echo 1)"
   sweep
 
   kids "$d/kill" 'child-noop-de-any=if [ "$n" = 4 ]; then kill -KILL $PPID; fi'
   run "$d/kill.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 6 \
     --children-dir "$d/kill" --out "$d/kill-run"; code=$?
   got=$(statuses "$d/kill-run"); left=$(ours); idx=$(indices "$d/kill-run")
+  want_code=3 want="ok×5, spawner-lost×1" how="spawner-lost×1"
+  pidns "$d/kill-run" && { want_code=0 want="ok×6" how="the spawner out of reach (pid namespace)"; }
   record "p04b a child kills its spawner (kill -KILL \$PPID)" \
-    "exit 3; ok×5 and spawner-lost×1; each index once; nothing left" \
+    "exit $want_code; $want ($how); each index once; nothing left" \
     "exit $code; $got; $idx; $left left" \
-    "$(test $code = 3 -a "$got" = "ok×5, spawner-lost×1" -a "$idx" = "each of 6 plan indices once" -a "$left" = 0 && echo 0 || echo 1)"
+    "$(test $code = $want_code -a "$got" = "$want" -a "$idx" = "each of 6 plan indices once" -a "$left" = 0 && echo 0 || echo 1)"
   sweep
 
-  # --timeout 60: the watchdog would wait 60 s and more; SIGTERM must end the run at once.
-  kids "$d/term" 'child-noop-de-any=if [ "$n" = 4 ]; then touch "$K/blocked"; kill -STOP $PPID; fi'
+  # --timeout 60: the watchdog would wait 60 s and more; SIGTERM must end the run at once. The
+  # child stops its spawner, or, where it cannot (a pid namespace), the probe stops it.
+  kids "$d/term" 'child-noop-de-any=if [ "$n" = 4 ]; then touch "$K/blocked"; kill -STOP $PPID; "$B/tsleep" 60; fi'
   "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 6 --timeout 60 \
     --children-dir "$d/term" --out "$d/term-run" >"$d/term.said" 2>&1 &
   local pid=$!
-  spawner_stopped() { [ -e "$d/term/blocked" ] && pgrep -f -- "$bin/cold-spawner" | while read -r p; do awk '{print $3}' "/proc/$p/stat" 2>/dev/null; done | grep -q T; }
+  spawner_stopped() {
+    [ -e "$d/term/blocked" ] || return 1
+    pidns "$d/term-run" && pkill -STOP -f -- "$bin/cold-spawner"
+    pgrep -f -- "$bin/cold-spawner" | while read -r p; do awk '{print $3}' "/proc/$p/stat" 2>/dev/null; done | grep -q T
+  }
   if ! until_true 60 spawner_stopped; then
     kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
     record "p04c SIGTERM to the runner while its spawner is stopped" "exit 143 at once" \
@@ -1433,10 +1449,14 @@ $(gate 3)"
     [ $kind = outside ] && kill -KILL $pid
     wait $pid 2>/dev/null; local code=$?
     local left; left=$(settle 10)
+    # In a pid namespace a child cannot name its runner (its parent is the namespace's init,
+    # whose parent it reads as 0: `kill -KILL 0` ends its own group): the run goes on.
+    local want=137 how="the runner dies of SIGKILL (137)"
+    [ $kind = child ] && pidns "$d/$kind-run" && { want=3; how="the runner out of reach (pid namespace): exit 3, the sample signal:9"; }
     record "q03 $([ $kind = outside ] && echo 'kill -9 of the runner' || echo 'a child kills its own runner (kill -9)') while a child with a setsid daemon (HUP, TERM ignored) runs" \
-      "the runner dies of SIGKILL (137); the daemon started; nothing left within 10 s (spawner, child, daemon)" \
+      "$how; the daemon started; nothing left within 10 s (spawner, child, daemon)" \
       "runner exit $code; daemon $([ -e "$d/$kind/daemon" ] && echo started || echo 'NOT started'); $left left" \
-      "$(test $code = 137 -a -e "$d/$kind/daemon" -a "$left" = 0 && echo 0 || echo 1)"
+      "$(test $code = $want -a -e "$d/$kind/daemon" -a "$left" = 0 && echo 0 || echo 1)"
     sweep
   done
 }
@@ -1526,10 +1546,14 @@ q07_runner_stopped() {
   run "$d/said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de --fixture small \
     --batches 1 --samples 5 --timeout 1 --children-dir "$d/kids" --out "$d/run"; code=$?
   secs=$(($(date +%s) - t0))
+  # In a pid namespace the child cannot name its runner: `kill -STOP 0` stops its own group,
+  # and the sample times out.
+  local stopped=stopped want_code=0 want="ok×5"
+  pidns "$d/run" && { stopped="NOT stopped" want_code=3 want="ok×4, timeout×1"; }
   record "q07 a child stops its runner (kill -STOP), --timeout 1 (60 s at most)" \
-    "the runner stopped; exit 0 within 60 s; ok×5; each index once; nothing left" \
+    "the runner $stopped; exit $want_code within 60 s; $want; each index once; nothing left" \
     "runner $([ -e "$d/kids/stopped" ] && echo stopped || echo 'NOT stopped'); exit $code after ${secs} s; $(statuses "$d/run"); $(indices "$d/run"); $(ours) left" \
-    "$(test -e "$d/kids/stopped" -a $code = 0 -a "$(statuses "$d/run")" = "ok×5" -a "$(indices "$d/run")" = "each of 5 plan indices once" -a "$(ours)" = 0 && echo 0 || echo 1)"
+    "$(test "$([ -e "$d/kids/stopped" ] && echo stopped || echo 'NOT stopped')" = "$stopped" -a $code = $want_code -a "$(statuses "$d/run")" = "$want" -a "$(indices "$d/run")" = "each of 5 plan indices once" -a "$(ours)" = 0 && echo 0 || echo 1)"
   sweep
 }
 
@@ -1709,6 +1733,218 @@ q16_killed_before_manifest() {
   sweep
 }
 
+# ---- issue 50 ----------------------------------------------------------------------------------
+
+# 1. Memory a child's own peak does not show: memfd files it keeps open, a grandchild's mapping.
+# With a memory cgroup (docs/containment.md) the cgroup's peak and OOM kills count them; each
+# has a neighbour just under the limit, which stays ok.
+r01_memory_outside() {
+  local d=$work/r01 code kind body want
+  mkdir -p "$d"
+  local py='python3 -c "import mmap, os, sys, time
+kind, mib = sys.argv[1], int(sys.argv[2])
+keep = []
+if kind == \"memfd\":
+    for i in range(4):
+        fd = os.memfd_create(\"x\"); b = b\"x\" * (1 << 20)
+        for j in range(mib // 4): os.write(fd, b)
+        keep.append(fd)
+else:
+    flags = mmap.MAP_SHARED if kind == \"shared\" else mmap.MAP_PRIVATE | 0x0100
+    m = mmap.mmap(-1, mib << 20, flags)
+    for i in range(0, mib << 20, 4096): m[i] = 1
+    keep.append(m)
+open(sys.argv[3], \"a\").write(\"touched\\n\")
+if kind != \"memfd\": time.sleep(60)"'
+  for kind in memfd:800 memfd:128 shared:700 shared:64 growsdown:700 growsdown:64; do
+    local what=${kind%%:*} mib=${kind##*:} tag=${kind/:/-}
+    if [ "$what" = memfd ]; then
+      # the child itself: four memfd files written and kept open while it runs
+      body="if [ \"\$n\" -ge 2 ]; then $py $what $mib \"\$K/touched\" || exit 1; fi"
+    else
+      # a grandchild the child never waits for touches its mapping while the child runs
+      # (until it ended, touched all or killed by the kernel: a subshell that the child never
+      # waits for says so)
+      body="if [ \"\$n\" -ge 2 ]; then ( $py $what $mib \"\$K/touched\"; echo \$? >>\"\$K/ended\" ) & i=0; while [ \"\$(lines \"\$K/touched\")\" -lt \$((n-1)) ] && [ \"\$(lines \"\$K/ended\")\" -lt \$((n-1)) ] && [ \$i -lt 3000 ]; do \"\$B/tsleep\" 0.01; i=\$((i+1)); done; fi"
+      body="lines() { [ -f \"\$1\" ] && wc -l <\"\$1\" || echo 0; }
+$body"
+    fi
+    kids "$d/$tag" "child-noop-de-any=$body"
+    run "$d/$tag.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 2 \
+      --memory-limit 256 --children-dir "$d/$tag" --out "$d/$tag-run"; code=$?
+    local left; left=$(settle 10)
+    if ! memcg "$d/$tag-run"; then
+      skip "r01 $tag (--memory-limit 256)" "memory×2" "no memory cgroup on this machine"
+      sweep; continue
+    fi
+    if [ "$mib" -gt 256 ]; then want="exit 3; memory×2"; else want="exit 0; ok×2"; fi
+    record "r01 $([ $what = memfd ] && echo "a child keeps four memfd files of $((mib / 4)) MB open" || echo "a grandchild the child never waits for touches a $mib MB $what mapping") (--memory-limit 256)" \
+      "$want; nothing left" \
+      "exit $code; $(statuses "$d/$tag-run"); $(row_error "$d/$tag-run" 1 | cut -c1-80); $left left" \
+      "$(test "exit $code; $(statuses "$d/$tag-run")" = "$want" -a "$left" = 0 && echo 0 || echo 1)"
+    sweep
+  done
+}
+
+# 2. A child that kills its spawner, then its runner (or stops the runner, then kills the
+# spawner), and leaves a process (or a setsid daemon) behind. In a pid namespace neither is in
+# its reach: its parent is the namespace's init, which the kernel protects from it, and it reads
+# that init's parent as 0 (`kill 0` ends its own group). The run ends within its timeout, exit
+# 3, the sample failed, and nothing is left. Elsewhere (no pid namespace) it is skipped: the
+# runner dies before it can act (docs/containment.md).
+r02_kills_both() {
+  local d=$work/r02 code kind body t0 secs
+  mkdir -p "$d"
+  local daemon='setsid sh -c '\''trap "" HUP TERM; exec "$0" 600'\'' "$B/tsleep" </dev/null >/dev/null 2>&1 &'
+  for kind in kill-kill kill-kill-daemon stop-kill; do
+    case $kind in
+      kill-kill) body='R=$(awk '\''{print $4}'\'' /proc/$PPID/stat); kill -KILL $PPID; kill -KILL $R; exec "$B/tsleep" 600' ;;
+      kill-kill-daemon) body="$daemon"' R=$(awk '\''{print $4}'\'' /proc/$PPID/stat); kill -KILL $PPID; kill -KILL $R; exec "$B/tsleep" 600' ;;
+      stop-kill) body='R=$(awk '\''{print $4}'\'' /proc/$PPID/stat); kill -STOP $R; kill -KILL $PPID; exec "$B/tsleep" 600' ;;
+    esac
+    kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 3 ]; then $body; fi"
+    t0=$(date +%s)
+    run "$d/$kind.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+      --fixture small --batches 1 --samples 4 --timeout 2 --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    secs=$(($(date +%s) - t0))
+    local left; left=$(settle 10)
+    if ! pidns "$d/$kind-run"; then
+      skip "r02 $kind" "nothing left" "no pid namespace on this machine"
+      sweep; continue
+    fi
+    local got; got=$(statuses "$d/$kind-run")
+    record "r02 a child: $(case $kind in kill-kill) echo 'kill -9 its spawner, then its runner, then exec sleep 600' ;; kill-kill-daemon) echo 'a setsid daemon, then kill -9 its spawner and its runner' ;; stop-kill) echo 'kill -STOP its runner, kill -9 its spawner, exec sleep 600' ;; esac) (--timeout 2)" \
+      "exit 3 within 60 s; ok×3 and one failed sample; each index once; nothing left" \
+      "exit $code after ${secs} s; $got; $(indices "$d/$kind-run"); $left left" \
+      "$(test $code = 3 -a "$secs" -le 60 -a "$(indices "$d/$kind-run")" = "each of 4 plan indices once" -a "$left" = 0 && [[ "$got" == ok×3,* || "$got" == *", ok×3" ]] && echo 0 || echo 1)"
+    sweep
+  done
+}
+
+# 3. No descriptor of the runner's reaches a child: a secret the runner's shell left open on fd 9.
+# Its neighbour: the child's own stdout and stderr still work (the sample is ok).
+r03_inherited_fd() {
+  local d=$work/r03 code
+  mkdir -p "$d"
+  echo "the secret" >"$d/secret.txt"
+  kids "$d/kids" 'child-noop-de-any=cat <&9 >>"$K/leak" 2>/dev/null; ls /proc/self/fd | wc -l >>"$K/fds"'
+  ( exec 9<"$d/secret.txt"; run "$d/said" cold run --codecs noop --ops de --fixture small \
+      --batches 1 --samples 2 --children-dir "$d/kids" --out "$d/run" ); code=$?
+  local leaked; leaked=$(wc -c <"$d/kids/leak" 2>/dev/null || echo 0)
+  record "r03 the runner started with fd 9 open on a secret; a child reads fd 9" \
+    "exit 0; ok×2; nothing read from fd 9 (0 bytes); nothing left" \
+    "exit $code; $(statuses "$d/run"); $leaked bytes read from fd 9; $(ours) left" \
+    "$(test $code = 0 -a "$(statuses "$d/run")" = "ok×2" -a "$leaked" = 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
+# 4. A child replaces samples.csv by rename (`sed -i`); its neighbour only reads it. The runner
+# never says "finished" over a file it no longer appends to.
+r04_samples_replaced() {
+  local d=$work/r04 code kind
+  mkdir -p "$d"
+  for kind in sed cat; do
+    if [ $kind = sed ]; then
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then sed -i 's/,ok,/,ok,/' \"$d/$kind-run/samples.csv\"; fi"
+    else
+      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then cat \"$d/$kind-run/samples.csv\" >/dev/null; fi"
+    fi
+    run "$d/$kind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 12 \
+      --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    local fin; fin=$(finished "$d/$kind-run")
+    if [ $kind = sed ]; then
+      record "r04 a child replaces RUN/samples.csv by rename (sed -i) mid-run" \
+        "exit 1 naming samples.csv (no longer the file this run appends to); not finished; no 'finished' said; nothing left" \
+        "exit $code: $(said "$d/$kind.said" "no longer" | cut -c1-100); finished $fin; $(ours) left" \
+        "$(test $code = 1 -a "$fin" = false -a "$(ours)" = 0 && has "$d/$kind.said" "samples.csv is no longer the file" && ! has "$d/$kind.said" "(finished)" && echo 0 || echo 1)"
+    else
+      record "r04 a child reads RUN/samples.csv mid-run (the neighbour)" \
+        "exit 0; finished true; each of 12 plan indices once" \
+        "exit $code; finished $fin; $(indices "$d/$kind-run")" \
+        "$(test $code = 0 -a "$fin" = true -a "$(indices "$d/$kind-run")" = "each of 12 plan indices once" && echo 0 || echo 1)"
+    fi
+    sweep
+  done
+}
+
+# 5. `fixtures generate` and `conformance` write through the safe layer: a link or a hard link at
+# a document's name is replaced, never written through; and no output lands inside a folder
+# that holds a run (its fixtures/ included), a subfolder of it or warm results. Neighbours: a
+# fresh folder, and an old document replaced in a plain one.
+r05_fixture_outputs() {
+  local d=$work/r05 code before kind
+  mkdir -p "$d"; victim "$d/victim"; before=$(sha "$d/victim")
+  for kind in symlink hardlink; do
+    mkdir -p "$d/$kind"
+    if [ $kind = symlink ]; then ln -s "$d/victim" "$d/$kind/small.json"; else ln "$d/victim" "$d/$kind/small.json"; fi
+    run "$d/$kind.said" "$bin/fixtures" generate --out "$d/$kind" small; code=$?
+    local now=link; [ -L "$d/$kind/small.json" ] || now="a regular file"
+    record "r05 fixtures generate --out D small, D/small.json a $kind to a victim" \
+      "exit 0; the victim unchanged; small.json now a regular file of its own" \
+      "exit $code; victim $([ "$before" = "$(sha "$d/victim")" ] && echo unchanged || echo CHANGED); small.json now $now" \
+      "$(test $code = 0 -a "$before" = "$(sha "$d/victim")" -a "$now" = "a regular file" && echo 0 || echo 1)"
+  done
+  finished_run "$d/run"
+  local ts; ts=$(tree_sha "$d/run")
+  for inner in fixtures fixtures/sub report; do
+    run "$d/inner.said" "$bin/fixtures" generate --out "$d/run/$inner" --seed 7 small; code=$?
+    record "r05 fixtures generate --out RUN/$inner --seed 7 small" \
+      "exit 1 naming the run's folder (holds a run); the run folder unchanged" \
+      "exit $code: $(last "$d/inner.said" | cut -c1-100); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+      "$(test $code = 1 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/inner.said" "holds a run" && echo 0 || echo 1)"
+  done
+  run "$d/conf.said" "$bin/fixtures" conformance --cases "$d" --out "$d/run/fixtures/conformance.csv"; code=$?
+  record "r05 fixtures conformance --out RUN/fixtures/conformance.csv" \
+    "exit 1 naming the run's folder; the run folder unchanged" \
+    "exit $code: $(last "$d/conf.said" | cut -c1-100); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/conf.said" "holds a run" && echo 0 || echo 1)"
+  mkdir -p "$d/plain"; echo old >"$d/plain/small.json"
+  run "$d/plain.said" "$bin/fixtures" generate --out "$d/plain" small; code=$?
+  run "$d/fresh.said" "$bin/fixtures" generate --out "$d/fresh/deeper" small; local fcode=$?
+  record "r05 fixtures generate into a plain folder with an old small.json, and into a new folder (the neighbours)" \
+    "exit 0 and 0; the old document replaced; the new one written" \
+    "exit $code and $fcode; old $(grep -q '^old$' "$d/plain/small.json" && echo KEPT || echo replaced); new $([ -s "$d/fresh/deeper/small.json" ] && echo written || echo MISSING)" \
+    "$(test $code = 0 -a $fcode = 0 -a -s "$d/fresh/deeper/small.json" && ! grep -q '^old$' "$d/plain/small.json" && echo 0 || echo 1)"
+  # the other outputs under the one rule: a report's folder and an export inside a run's folder
+  synth_run "$d/synth"
+  run "$d/report.said" report "$d/synth" --out "$d/run/fixtures/sub"; code=$?
+  run "$d/export.said" analysis export --format hyperfine "$d/synth" --out "$d/run/fixtures/x.csv"; local ecode=$?
+  record "r05 analysis report --out RUN/fixtures/sub and export --out RUN/fixtures/x.csv" \
+    "exit 2 and 2, each naming the run's folder (holds a run); the run folder unchanged" \
+    "exit $code and $ecode: $(last "$d/report.said" | cut -c1-80); run $([ "$ts" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a $ecode = 2 -a "$ts" = "$(tree_sha "$d/run")" && has "$d/report.said" "holds a run" && has "$d/export.said" "holds a run" && echo 0 || echo 1)"
+  sweep
+}
+
+# 6. Under --cold-cache, a child replaces its --input with a FIFO: the runner, which opens each
+# file to evict it, must not block on it. Its neighbour: --cold-cache with honest children.
+r06_fifo_cold_cache() {
+  local d=$work/r06 code t0 secs kind
+  mkdir -p "$d"
+  for kind in fifo plain; do
+    if [ $kind = fifo ]; then
+      kids "$d/$kind" 'child-noop-de-any=if [ "$n" = 3 ]; then prev=; for a in "$@"; do if [ "$prev" = --input ]; then rm -f "$a"; mkfifo "$a"; fi; prev=$a; done; fi'
+    else
+      kids "$d/$kind"
+    fi
+    t0=$(date +%s)
+    run "$d/$kind.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+      --fixture small --batches 1 --samples 4 --timeout 2 --cold-cache --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    secs=$(($(date +%s) - t0))
+    if [ $kind = fifo ]; then
+      record "r06 --cold-cache, a child replaces its --input with a FIFO (--timeout 2)" \
+        "the run ends by itself (exit 3, not killed by the bound) within 60 s; no sample ok after the FIFO; nothing left" \
+        "exit $code after ${secs} s; $(statuses "$d/$kind-run"); $(ours) left" \
+        "$(test $code = 3 -a "$secs" -lt 60 -a "$(ours)" = 0 && echo 0 || echo 1)"
+    else
+      record "r06 --cold-cache with honest children (the neighbour)" \
+        "exit 0; ok×4" "exit $code; $(statuses "$d/$kind-run")" \
+        "$(test $code = 0 -a "$(statuses "$d/$kind-run")" = "ok×4" && echo 0 || echo 1)"
+    fi
+    sweep
+  done
+}
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1722,6 +1958,8 @@ all=(
   q01_memory q02_outputs q03_runner_killed q04_hard_links q05_sparse q06_pointer
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
+  r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
+  r05_fixture_outputs r06_fifo_cold_cache
   slow
   p07_huge_name o_disk_full
 )

@@ -46,11 +46,12 @@ pub fn main() -> ExitCode {
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     if let Some(out) = &a.out {
-        if let Some(what) = schema::outputs::holds_inputs(out) {
+        if let Some((holder, what)) = schema::outputs::inside_inputs(out) {
             bail!(
-                "--out {}: it holds {what}, an input of thaw's, which the report's files would \
+                "--out {}: {} holds {what}, an input of thaw's, which the report's files would \
                  sit among or replace; give another folder",
-                out.display()
+                out.display(),
+                holder.display()
             );
         }
     }

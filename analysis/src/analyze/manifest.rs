@@ -72,6 +72,10 @@ pub(crate) fn conditions(m: &Manifest) -> Vec<(String, String)> {
             s.memory_limit_mib.to_string(),
         ),
         (
+            "containment of each sample",
+            machine(or_dash(&m.machine.containment)),
+        ),
+        (
             "de values dropped (end: after all calls; each: after each call, timed)",
             s.drops.to_string(),
         ),

@@ -204,6 +204,7 @@ fn machine(opts: &SynthOptions) -> Machine {
         cores: 2,
         kernel: Some("synthetic".into()),
         virtualization: None,
+        containment: None,
     }
 }
 

@@ -53,6 +53,8 @@ pub(crate) fn machine() -> Machine {
         cores: crate::system::pin::online_cpus(),
         kernel: kernel(),
         virtualization,
+        // the spawner says, once it runs (`run::session::take_samples`)
+        containment: None,
     }
 }
 

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use codecs::inputs::InputKind;
 use schema::csv_rows::{self, Appender};
 use schema::curve::{CurveRow, CURVES};
-use schema::files::Folder;
+use schema::files::{self, Folder};
 use schema::rows::{PlanRow, SampleRow, Samples};
 use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
 use std::collections::BTreeSet;
@@ -202,15 +202,45 @@ pub struct SamplesWriter {
     samples: Appender,
     curves: Option<Appender>,
     dir: PathBuf,
+    /// The run folder, held open since samples.csv was: each row is appended only while the
+    /// name samples.csv in it is still the file open here.
+    held: files::Held,
 }
 
 impl SamplesWriter {
     pub fn open(dir: &Path) -> Result<SamplesWriter> {
-        Ok(SamplesWriter {
-            samples: Appender::open(&dir.join(SAMPLES))?,
+        let held = Folder::new(dir)
+            .hold()
+            .with_context(|| format!("cannot open the run folder {}", dir.display()))?;
+        let samples = Appender::open(&dir.join(SAMPLES))?;
+        let writer = SamplesWriter {
+            samples,
             curves: None,
             dir: dir.to_path_buf(),
-        })
+            held,
+        };
+        writer.still_ours()?;
+        Ok(writer)
+    }
+
+    /// An error unless samples.csv in the run folder (as held open) is still the file this
+    /// writer appends to: a file renamed over it (`sed -i` by a child), removed or replaced
+    /// would take every later row out of the run, and the run would say "finished" over rows
+    /// it does not have.
+    pub(crate) fn still_ours(&self) -> Result<()> {
+        let same = self
+            .held
+            .still_names(SAMPLES, self.samples.file())
+            .with_context(|| format!("cannot check {}", self.dir.join(SAMPLES).display()))?;
+        if same {
+            return Ok(());
+        }
+        bail!(
+            "{} is no longer the file this run appends to: it was replaced, renamed or removed \
+             while the run ran (by a child, or by hand); the rows since then are not in it, and \
+             the run is not finished. Look at the folder before you resume it",
+            self.held.path().join(SAMPLES).display()
+        )
     }
 
     /// Appends a sample's row, after its curve where it has one (so that a sample with a row
@@ -228,7 +258,8 @@ impl SamplesWriter {
         }
         self.samples
             .append(row)
-            .with_context(|| format!("plan index {}", row.plan_index))
+            .with_context(|| format!("plan index {}", row.plan_index))?;
+        self.still_ours()
     }
 }
 
@@ -261,6 +292,28 @@ mod tests {
         let mut row = SampleRow::planned(&plan(i));
         row.set(schema::phases::Figure::WALL, Some(1000 + i));
         row
+    }
+
+    #[test]
+    fn a_samples_file_replaced_under_the_writer_stops_it() {
+        let dir = tmp("replaced");
+        create(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir).unwrap();
+        w.append(&row(0), None).unwrap();
+        // what `sed -i` does: a new file renamed over the name
+        let copy = dir.join("samples.csv.sed");
+        fs::copy(dir.join(SAMPLES), &copy).unwrap();
+        fs::rename(&copy, dir.join(SAMPLES)).unwrap();
+        let e = w.append(&row(1), None).unwrap_err().to_string();
+        assert!(e.contains("no longer the file this run appends to"), "{e}");
+        assert!(w.still_ours().is_err());
+        // a new writer takes the new file as its own
+        let mut w = SamplesWriter::open(&dir).unwrap();
+        w.append(&row(2), None).unwrap();
+        w.still_ours().unwrap();
+        fs::remove_file(dir.join(SAMPLES)).unwrap();
+        assert!(w.still_ours().is_err(), "removed");
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

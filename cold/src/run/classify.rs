@@ -127,6 +127,9 @@ fn failure(r: &Reaped, limits: Limits) -> Option<(Status, String)> {
         let why = format!("killed after {} s", limits.timeout_secs);
         return Some((Status::Timeout, why));
     }
+    if let Some(why) = contained_memory(r, limits) {
+        return Some((Status::Memory, why));
+    }
     // The limit is a hard one, but a privileged child can raise it and a shared mapping is not
     // counted in it: whatever held, a child whose peak went past the limit is never `ok`.
     let limit_kib = limits.memory_limit_mib.saturating_mul(1024);
@@ -160,6 +163,39 @@ fn failure(r: &Reaped, limits: Limits) -> Option<(Status, String)> {
         return Some((Status::Memory, why));
     }
     Some((status, why))
+}
+
+/// Why the sample's containment says it went past its memory, if it does: the kernel's OOM
+/// killer ended a process of its cgroup, or the cgroup's peak (every process of the sample,
+/// memfd and shared memory counted) passed the limit; without a cgroup, the system's shared
+/// memory rose by more than the limit while it ran.
+fn contained_memory(r: &Reaped, limits: Limits) -> Option<String> {
+    let limit = limits.memory_limit_mib.saturating_mul(1 << 20);
+    let m = &r.memory;
+    if limits.memory_limit_mib == 0 {
+        return None;
+    }
+    let mib = |b: u64| b >> 20;
+    if m.oom_kills > 0 || m.peak_bytes > limit {
+        return Some(format!(
+            "it ran out of its {} MiB (--memory-limit): its cgroup's peak was {} MiB (every \
+             process of the sample, memfd and shared memory counted), and the kernel ended {} \
+             of its processes",
+            limits.memory_limit_mib,
+            mib(m.peak_bytes),
+            m.oom_kills
+        ));
+    }
+    if m.shmem_rise_bytes > limit {
+        return Some(format!(
+            "it went past its {} MiB (--memory-limit): the system's shared memory rose by {} \
+             MiB while it ran (memfd, tmpfs or shared mappings, which its own peak does not \
+             count)",
+            limits.memory_limit_mib,
+            mib(m.shmem_rise_bytes)
+        ));
+    }
+    None
 }
 
 /// How a child's line disagrees with what its cell must print, if it does.
@@ -297,6 +333,7 @@ mod tests {
             stdout: stdout.as_bytes().to_vec(),
             stderr: b"thread 'main' panicked at boom:\nthe message\nstack backtrace:\n  0: frame\n"
                 .to_vec(),
+            memory: spawner::SampleMemory::default(),
         }
     }
 
@@ -527,6 +564,50 @@ mod tests {
             .unwrap()
             .contains("peak resident memory was 8192 MiB"));
         r.usage.maxrss_kib = 8192 * 1024;
+        assert!(reaped(&plan(), &r, Some(&want(42)), LIMITS).is_ok());
+        // what only the containment sees: an OOM kill in the cgroup (a grandchild's, say), a
+        // cgroup peak past the limit, a rise of the system's Shmem past it; and just under
+        let limit = 8192u64 << 20;
+        for (memory, why) in [
+            (
+                spawner::SampleMemory {
+                    peak_bytes: limit,
+                    oom_kills: 1,
+                    ..Default::default()
+                },
+                "cgroup's peak was 8192 MiB",
+            ),
+            (
+                spawner::SampleMemory {
+                    peak_bytes: limit + 1,
+                    ..Default::default()
+                },
+                "the kernel ended 0",
+            ),
+            (
+                spawner::SampleMemory {
+                    shmem_rise_bytes: limit + (1 << 20),
+                    ..Default::default()
+                },
+                "shared memory rose by 8193 MiB",
+            ),
+        ] {
+            let r = Reaped {
+                memory,
+                ..reaped_with(Exit::Code(0), GOOD)
+            };
+            let row = reaped(&plan(), &r, Some(&want(42)), LIMITS);
+            assert_eq!(row.status, Status::Memory, "{memory:?}");
+            assert!(row.error.as_deref().unwrap_or("").contains(why), "{row:?}");
+        }
+        let r = Reaped {
+            memory: spawner::SampleMemory {
+                peak_bytes: limit,
+                shmem_rise_bytes: limit,
+                oom_kills: 0,
+            },
+            ..reaped_with(Exit::Code(0), GOOD)
+        };
         assert!(reaped(&plan(), &r, Some(&want(42)), LIMITS).is_ok());
         let lost = spawner_lost(&plan(), "the spawner stopped answering");
         assert_eq!(lost.status, Status::SpawnerLost);

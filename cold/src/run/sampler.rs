@@ -101,6 +101,11 @@ impl Sampler {
         })
     }
 
+    /// What contains the samples (the spawner says: `spawner::Containment::describe`).
+    pub(crate) fn containment(&self) -> &str {
+        self.spawner.containment()
+    }
+
     /// Limits every child's memory to `mib` MiB (`--memory-limit`).
     pub(crate) fn with_memory_limit(mut self, mib: u64) -> Sampler {
         self.memory_limit_mib = mib;

@@ -149,6 +149,13 @@ pub(crate) fn take_samples(
     if let Some(counter) = counter {
         sampler = sampler.with_counter(counter);
     }
+    if let Some(said) = containment_after(
+        manifest.machine.containment.as_deref(),
+        sampler.containment(),
+    ) {
+        manifest.machine.containment = Some(said);
+        manifest::write(dir, manifest)?;
+    }
     let done = folder::finished_indices(dir, &plan)?;
     let mut left: Vec<PlanRow> = plan
         .iter()
@@ -173,6 +180,7 @@ pub(crate) fn take_samples(
         };
         let started = std::time::Instant::now();
         sampler::execute(&jobs, &mut sampler, &mut writer, &mut progress, &stop)?;
+        writer.still_ours()?;
         let (Some(blocks), Some(rule)) = (blocks, manifest.settings.stopping.as_mut()) else {
             break;
         };
@@ -191,6 +199,17 @@ pub(crate) fn take_samples(
     }
     progress.finish();
     Ok(std::mem::take(&mut sampler.eviction))
+}
+
+/// What the manifest says contained the samples once a session whose spawner said `now` runs,
+/// if that changes it: `now` for a fresh run, `…; then now` for a resume under another
+/// containment than the last.
+fn containment_after(recorded: Option<&str>, now: &str) -> Option<String> {
+    match recorded {
+        None => Some(now.to_string()),
+        Some(r) if r == now || r.ends_with(&format!("; then {now}")) => None,
+        Some(r) => Some(format!("{r}; then {now}")),
+    }
 }
 
 /// The ids of the run's floors (baseline codecs), which a `--precision` run samples but does not
@@ -360,5 +379,21 @@ fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&E
     }
     if let Some(t) = tally {
         say!("{}", t.describe());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::containment_after;
+
+    #[test]
+    fn the_manifest_names_each_containment_a_session_ran_under() {
+        assert_eq!(containment_after(None, "a; b").as_deref(), Some("a; b"));
+        assert_eq!(containment_after(Some("a; b"), "a; b"), None);
+        assert_eq!(
+            containment_after(Some("a; b"), "c").as_deref(),
+            Some("a; b; then c")
+        );
+        assert_eq!(containment_after(Some("a; b; then c"), "c"), None);
     }
 }

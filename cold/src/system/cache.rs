@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// Writes back and drops `path`'s cached pages.
 pub(crate) fn evict(path: &Path) -> io::Result<()> {
-    let file = File::open(path)?;
+    let file = open_regular(path)?;
     // A dirty page cannot be dropped: write it back first (fsync works on a read-only fd).
     file.sync_all()?;
     // SAFETY: a valid fd; offset 0 and length 0 mean the whole file.
@@ -21,9 +21,27 @@ pub(crate) fn evict(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// `path` opened to read without waiting (a FIFO a child put in a file's place opens at once,
+/// where a plain open would block the runner until a writer came), and refused unless it is a
+/// regular file.
+fn open_regular(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a folder in its place)",
+        ));
+    }
+    Ok(file)
+}
+
 /// (resident pages, total pages) of `path` in the page cache.
 pub(crate) fn residency(path: &Path) -> io::Result<(usize, usize)> {
-    let file = File::open(path)?;
+    let file = open_regular(path)?;
     let len = file.metadata()?.len() as usize;
     if len == 0 {
         return Ok((0, 0));
@@ -129,6 +147,20 @@ mod tests {
         evict(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert!(evict(&path).is_err());
+    }
+
+    #[test]
+    fn a_fifo_in_a_files_place_is_refused_at_once() {
+        let path = std::env::temp_dir().join(format!("thaw-cold-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo(3) on a NUL-terminated path this test owns.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // with no writer, a blocking open would never return
+        let e = evict(&path).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        assert!(residency(&path).is_err());
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

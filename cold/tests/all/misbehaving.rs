@@ -254,13 +254,18 @@ fn a_child_does_not_outlive_its_dead_spawner() {
     }
     use spawner::{Request, Spawner};
     let dir = tmp("spawner-death");
-    // The child writes its pid into a FIFO, so the killer wakes on that write: no polling.
+    // The child writes its pid into a FIFO, so the killer wakes on that write: no polling. It
+    // reads its pid as the machine numbers it (the /proc the test reads), not as `$$` would in
+    // the spawner's pid namespace.
     let fifo = dir.join("child.pid");
     let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
     // SAFETY: mkfifo(3) on a NUL-terminated path this test owns.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
     let mut spawner = Spawner::start(&common::spawner()).unwrap();
-    let script = format!("echo $$ > {}; exec sleep 120", fifo.display());
+    let script = format!(
+        "read -r pid rest < /proc/self/stat; echo $pid > {}; exec sleep 120",
+        fifo.display()
+    );
     let request = Request {
         program: "/bin/sh".into(),
         args: vec!["-c".into(), script.into()],

@@ -190,9 +190,9 @@ fn line_count(path: &Path) -> usize {
 fn sigkill_then_resume_takes_exactly_the_rest() {
     let root = tmp("resume");
     let dir = root.join("run");
-    // The stand-in children kill the runner with SIGKILL when the 40th child starts (counting
-    // the preflight's four, one per cell): an event, not a moment, so the kill lands mid-run
-    // on any machine.
+    // The test kills the runner with SIGKILL when the 40th stand-in child says it started
+    // (counting the preflight's four, one per cell): an event, not a moment, so the kill lands
+    // mid-run on any machine.
     let count = format!("THAW_TEST_COUNT={}", root.join("count").display());
     let stand_ins = common::stand_ins(
         &root,
@@ -214,8 +214,22 @@ fn sigkill_then_resume_takes_exactly_the_rest() {
         .args(&stand_ins)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
+        .spawn()
         .unwrap();
+    let mark = root.join("count.kill");
+    let mut killed = killed;
+    // the 40th child waits for this kill; a run that ends first fails below
+    loop {
+        if mark.exists() {
+            killed.kill().unwrap();
+            break;
+        }
+        if killed.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let killed = killed.wait().unwrap();
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(killed.signal(), Some(libc::SIGKILL), "{killed:?}");
     let samples = dir.join("samples.csv");

@@ -27,6 +27,16 @@ pub fn holds_inputs(dir: &Path) -> Option<&'static str> {
         .map(|(_, what)| *what)
 }
 
+/// The folder among `dir` and the folders around it that holds an input of thaw's (`a run`,
+/// `warm results`), if one does: an output lands neither on nor anywhere inside such a folder
+/// (a run's `fixtures/` or `report/` included). The folders are taken as named, made absolute,
+/// never resolved further.
+pub fn inside_inputs(dir: &Path) -> Option<(std::path::PathBuf, &'static str)> {
+    let dir = std::path::absolute(dir).ok()?;
+    dir.ancestors()
+        .find_map(|d| holds_inputs(d).map(|what| (d.to_path_buf(), what)))
+}
+
 /// Why an output the user named at `path` would land on an input, if it would: anything at the
 /// path already (a file of theirs, a run's file, a link), or a folder holding a run or warm
 /// results around it. `force` (the command's `--force`) lets an existing file be replaced;
@@ -49,11 +59,12 @@ pub fn output_refused(path: &Path, option: &str, force: bool) -> Option<String> 
         }
         _ => {}
     }
-    match holds_inputs(&folder.path()) {
-        Some(what) if !force => Some(format!(
-            "{option} {}: its folder holds {what}, an input of thaw's; write the output \
-             elsewhere (or --force)",
-            path.display()
+    match inside_inputs(&folder.path()) {
+        Some((holder, what)) if !force => Some(format!(
+            "{option} {}: {} holds {what}, an input of thaw's, and the output would land \
+             inside it; write the output elsewhere (or --force)",
+            path.display(),
+            holder.display()
         )),
         _ => None,
     }
@@ -106,6 +117,17 @@ mod tests {
         assert_eq!(holds_inputs(&run), Some("a run"));
         let e = output_refused(&run.join("new.csv"), "--out", false).unwrap();
         assert!(e.contains("holds a run"), "{e}");
+        // a subfolder of a run (its fixtures) is inside it too
+        std::fs::create_dir_all(run.join("fixtures/deeper")).unwrap();
+        for inner in ["fixtures/new.csv", "fixtures/deeper/new.csv"] {
+            let e = output_refused(&run.join(inner), "--out", false).unwrap();
+            assert!(e.contains("holds a run") && e.contains("inside"), "{e}");
+        }
+        assert_eq!(
+            inside_inputs(&run.join("fixtures/deeper")).map(|x| x.1),
+            Some("a run")
+        );
+        assert_eq!(inside_inputs(&d), None);
         assert!(output_refused(&run, "--out", true)
             .unwrap()
             .contains("folder"));

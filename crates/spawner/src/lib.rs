@@ -14,6 +14,12 @@
 //! child, or why it could not be spawned). Nothing passes between them while a child runs, so
 //! the runner sleeps and costs the child nothing.
 //!
+//! A sample's whole process tree is contained ([`contain`], docs/containment.md): where the
+//! kernel allows, the spawner serves as the init of a pid namespace of its own (out of every
+//! child's reach; every process of a sample killed at its end; all of them with the spawner)
+//! and every child is born in the spawner's memory cgroup (its limit, peak and OOM kills count
+//! every process of the sample and its shared memory). What follows holds without them.
+//!
 //! Nothing outlives the runner: the spawner runs in a process group of its own (a Ctrl-C at the
 //! terminal reaches the runner only, which decides), asks the kernel for SIGTERM when the runner
 //! dies, however it dies (SIGKILL included), and then kills the child in flight with its group,
@@ -27,9 +33,11 @@
 //! a hard limit, which a child cannot raise without privilege.
 
 pub mod capture;
+pub mod contain;
 pub mod process;
 
 use capture::Capture;
+pub use contain::{Containment, SampleMemory};
 pub use process::{Exit, Reaped, ResourceUsage, Watch};
 use std::ffi::OsString;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -44,6 +52,9 @@ pub const BINARY: &str = "cold-spawner";
 
 /// The environment variable that tells the spawner its runner's pid.
 const RUNNER_PID_VAR: &str = "THAW_RUNNER_PID";
+
+/// The environment variable that, set to `none`, turns the containment off (docs/containment.md).
+pub const CONTAINMENT_VAR: &str = "THAW_CONTAINMENT";
 
 /// How long past a child's timeout the runner waits for the spawner's answer before it takes
 /// the spawner for stuck: the spawner kills the child at its timeout and answers at once.
@@ -177,6 +188,9 @@ pub fn write_reply(w: &mut impl Write, reply: &Reply) -> io::Result<()> {
                 u.inblock,
                 u.nvcsw,
                 u.nivcsw,
+                r.memory.peak_bytes,
+                r.memory.oom_kills,
+                r.memory.shmem_rise_bytes,
             ] {
                 put_u64(w, v)?;
             }
@@ -191,7 +205,7 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
     if get_u64(r)? == 0 {
         return Ok(Err(String::from_utf8_lossy(&get_bytes(r)?).into_owned()));
     }
-    let mut v = [0u64; 13];
+    let mut v = [0u64; 16];
     for slot in &mut v {
         *slot = get_u64(r)?;
     }
@@ -217,7 +231,40 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
         },
         stdout: get_bytes(r)?,
         stderr: get_bytes(r)?,
+        memory: SampleMemory {
+            peak_bytes: v[13],
+            oom_kills: v[14],
+            shmem_rise_bytes: v[15],
+        },
     }))
+}
+
+/// The spawner's first frame, once it has set up its containment: what contains the samples
+/// ([`Containment::describe`]) and the cgroup folders the runner removes when it is gone.
+pub fn write_hello(w: &mut impl Write, c: &Containment) -> io::Result<()> {
+    put_bytes(w, c.describe().as_bytes())?;
+    let folders = c.folders();
+    put_u64(w, folders.len() as u64)?;
+    for f in &folders {
+        put_bytes(w, f.as_os_str().as_bytes())?;
+    }
+    w.flush()
+}
+
+/// The runner's side of [`write_hello`].
+pub fn read_hello(r: &mut impl Read) -> io::Result<(String, Vec<PathBuf>)> {
+    let describe = String::from_utf8_lossy(&get_bytes(r)?).into_owned();
+    let n = get_u64(r)?;
+    if n > 16 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "too many cgroups",
+        ));
+    }
+    let folders = (0..n)
+        .map(|_| get_bytes(r).map(|b| PathBuf::from(OsString::from_vec(b))))
+        .collect::<io::Result<_>>()?;
+    Ok((describe, folders))
 }
 
 // ---- the spawner's side ----
@@ -282,10 +329,14 @@ fn unblock_signals() {
     }
 }
 
-/// What the spawner sets up for itself before serving: the file-size and core-dump limits its
-/// children inherit, and its death with the runner (SIGTERM when the runner dies, handled by
-/// killing the child in flight). Refuses to serve if the runner is gone already.
-pub fn bind_to_runner() -> io::Result<()> {
+/// What the spawner sets up for itself before serving: the descriptors it inherited closed, the
+/// file-size and core-dump limits its children inherit, its death with the runner, and its
+/// containment ([`contain`]). With a pid namespace, the outer process dies of the runner's
+/// death (SIGTERM, not handled) and the inner one, which serves, of the outer one's; without
+/// one, SIGTERM is handled by killing the child in flight, and the spawner is a subreaper.
+/// Refuses to serve if the runner is gone already.
+pub fn bind_to_runner() -> io::Result<Containment> {
+    contain::close_inherited();
     unblock_signals();
     let limit = |resource, value: u64| {
         let r = libc::rlimit {
@@ -297,14 +348,8 @@ pub fn bind_to_runner() -> io::Result<()> {
     };
     limit(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT);
     limit(libc::RLIMIT_CORE, 0);
-    // SAFETY: sigaction with a handler that only calls async-signal-safe functions.
+    // SAFETY: prctl on this process's own parent-death signal.
     unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = runner_gone as *const () as usize;
-        libc::sigemptyset(&mut action.sa_mask);
-        for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
         libc::prctl(
             libc::PR_SET_PDEATHSIG,
             libc::SIGTERM as libc::c_ulong,
@@ -312,7 +357,6 @@ pub fn bind_to_runner() -> io::Result<()> {
             0,
             0,
         );
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
     let runner: Option<i32> = std::env::var(RUNNER_PID_VAR)
         .ok()
@@ -324,7 +368,30 @@ pub fn bind_to_runner() -> io::Result<()> {
             "the runner that started this spawner is gone",
         ));
     }
-    Ok(())
+    // `THAW_CONTAINMENT=none` (in the runner's environment, which the spawner inherits and no
+    // child does): neither a pid namespace nor a cgroup, for a measurement of what they cost.
+    let wanted = std::env::var_os(CONTAINMENT_VAR).is_none_or(|v| v != "none");
+    let pid_namespace = wanted && contain::enter_pid_namespace();
+    if !pid_namespace {
+        // SAFETY: sigaction with a handler that only calls async-signal-safe functions.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = runner_gone as *const () as usize;
+            libc::sigemptyset(&mut action.sa_mask);
+            for signal in [libc::SIGTERM, libc::SIGHUP, libc::SIGINT] {
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+    }
+    Ok(Containment {
+        pid_namespace,
+        cgroup: if wanted {
+            contain::Cgroup::make()
+        } else {
+            None
+        },
+    })
 }
 
 /// After each sample in the spawner process: kills every process left below it (a child's
@@ -333,7 +400,12 @@ pub fn bind_to_runner() -> io::Result<()> {
 /// runner if a child stopped it ([`continue_runner`]).
 pub fn clear_leftovers() {
     // SAFETY: getpid has no preconditions.
-    process::kill_below(unsafe { libc::getpid() });
+    let me = unsafe { libc::getpid() };
+    if me == 1 {
+        // a namespace's init: /proc/1 would be the machine's (see `contain::kill_namespace`)
+        return;
+    }
+    process::kill_below(me);
     reap_orphans();
     continue_runner();
 }
@@ -384,18 +456,28 @@ fn reap_orphans() {
     }
 }
 
-/// The spawner's loop: one request in, one child run, one reply out, until the runner closes
-/// its stdin. `after_each` runs once each child is reaped, before the reply: the spawner
-/// process clears what the child left ([`clear_leftovers`]).
-pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut()) -> io::Result<()> {
+/// The spawner's loop: its hello ([`write_hello`]), then one request in, one child run, one
+/// reply out, until the runner closes its stdin. Each sample is contained by `containment`
+/// (its limit set and peak reset before the spawn stamp, every other process of it killed
+/// after the child is reaped, its peak read then); `after_each` runs next, before the reply,
+/// where there is no pid namespace: the spawner process clears what the child left
+/// ([`clear_leftovers`]).
+pub fn serve(
+    input: impl Read,
+    output: impl Write,
+    containment: &mut Containment,
+    after_each: &mut dyn FnMut(),
+) -> io::Result<()> {
     let mut input = BufReader::new(input);
     let mut output = BufWriter::new(output);
     let mut capture = Capture::new()?;
+    write_hello(&mut output, containment)?;
     while let Some(q) = read_request(&mut input)? {
         if gone() {
             break;
         }
         limit_memory(q.memory_limit);
+        let before = containment.before(q.memory_limit);
         let mut started = |pid: u32| {
             IN_FLIGHT.store(pid as i32, Ordering::SeqCst);
             // a signal that came between the spawn and the store found no child to kill
@@ -414,7 +496,13 @@ pub fn serve(input: impl Read, output: impl Write, after_each: &mut dyn FnMut())
         )
         .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
         IN_FLIGHT.store(0, Ordering::SeqCst);
-        after_each();
+        let shmem_rise = containment.reaped(&before);
+        containment.kill_rest();
+        if !containment.pid_namespace {
+            after_each();
+        }
+        let memory = containment.after(&before, shmem_rise);
+        let reply = reply.map(|r| Reaped { memory, ..r });
         if gone() {
             break;
         }
@@ -461,6 +549,10 @@ pub struct Spawner {
     input: Option<BufWriter<ChildStdin>>,
     output: BufReader<ChildStdout>,
     path: PathBuf,
+    /// What contains its samples, as it said when it started.
+    containment: String,
+    /// Its cgroups, removed (and killed in) when it is gone.
+    cgroups: Vec<PathBuf>,
 }
 
 impl Spawner {
@@ -485,13 +577,32 @@ impl Spawner {
             })?;
         spawners().push(child.id());
         let input = child.stdin.take().map(BufWriter::new);
-        let output = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut output = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let (containment, cgroups) = match read_hello(&mut output) {
+            Ok(hello) => hello,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                spawners().retain(|&p| p != child.id());
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("{} did not start: {e}", path.display()),
+                ));
+            }
+        };
         Ok(Spawner {
             child,
             input,
             output,
             path: path.to_path_buf(),
+            containment,
+            cgroups,
         })
+    }
+
+    /// What contains this spawner's samples ([`Containment::describe`]).
+    pub fn containment(&self) -> &str {
+        &self.containment
     }
 
     /// The spawner next to the runner's own executable.
@@ -593,6 +704,7 @@ impl Spawner {
             // SAFETY: waitpid on our own (adopted) child.
             unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
         }
+        contain::remove(&self.cgroups);
     }
 
     /// The spawner's pid.
@@ -616,6 +728,7 @@ impl Drop for Spawner {
         let _ = self.child.wait();
         let pid = self.child.id();
         spawners().retain(|&p| p != pid);
+        contain::remove(&self.cgroups);
     }
 }
 
@@ -662,6 +775,11 @@ mod tests {
             },
             stdout: b"out".to_vec(),
             stderr: vec![],
+            memory: SampleMemory {
+                peak_bytes: 5,
+                oom_kills: 6,
+                shmem_rise_bytes: 7,
+            },
         };
         for reply in [
             Ok(reaped.clone()),
@@ -681,8 +799,8 @@ mod tests {
                         (b.spawn_ns, b.reaped_ns, b.exit, b.timed_out)
                     );
                     assert_eq!(
-                        (a.usage, &a.stdout, &a.stderr),
-                        (b.usage, &b.stdout, &b.stderr)
+                        (a.usage, &a.stdout, &a.stderr, a.memory),
+                        (b.usage, &b.stdout, &b.stderr, b.memory)
                     );
                 }
                 (Err(a), Err(b)) => assert_eq!(a, b),
@@ -701,8 +819,16 @@ mod tests {
         };
         write_request(&mut input, &missing).unwrap();
         let mut output = Vec::new();
-        serve(&input[..], &mut output, &mut || {}).unwrap();
+        serve(
+            &input[..],
+            &mut output,
+            &mut Containment::none(),
+            &mut || {},
+        )
+        .unwrap();
         let mut r = &output[..];
+        let (said, cgroups) = read_hello(&mut r).unwrap();
+        assert!(said.contains("subreaper") && cgroups.is_empty(), "{said}");
         let first = read_reply(&mut r).unwrap().unwrap();
         assert_eq!(first.exit, Exit::Code(3));
         assert_eq!(first.stdout, b"\xffhi\n");

@@ -1,10 +1,11 @@
 //! The spawner helper of `cold run` (see the `spawner` crate): it spawns and reaps every child for the
 //! runner, so that a child's max RSS is not inflated by the runner's.
 fn main() {
-    let served = spawner::bind_to_runner().and_then(|()| {
+    let served = spawner::bind_to_runner().and_then(|mut containment| {
         spawner::serve(
             std::io::stdin().lock(),
             std::io::stdout().lock(),
+            &mut containment,
             &mut spawner::clear_leftovers,
         )
     });

@@ -9,6 +9,7 @@
 //! kill, so its pid (which is its group's id) cannot have been recycled.
 
 use crate::capture::Capture;
+use crate::contain::SampleMemory;
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -48,6 +49,9 @@ pub struct Reaped {
     pub usage: ResourceUsage,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// What the sample's containment saw (its cgroup's peak and OOM kills, or the rise of the
+    /// system's Shmem); filled by the spawner's loop, zero from [`run`].
+    pub memory: SampleMemory,
 }
 
 /// How the runner waits for a child with a timeout.
@@ -111,6 +115,7 @@ pub fn run(
         usage: decode_usage(&usage),
         stdout: capture.take_stdout()?,
         stderr: capture.take_stderr()?,
+        memory: SampleMemory::default(),
     })
 }
 

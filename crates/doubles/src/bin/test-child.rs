@@ -18,9 +18,10 @@
 //! - `THAW_TEST_LOG=FILE`: append how it was started (its arguments, then every variable of
 //!   its environment) to FILE;
 //! - `THAW_TEST_COUNT=FILE`: a counter of the stand-ins started, kept in FILE;
-//!   `THAW_TEST_KILL_RUNNER_AT=N`: the Nth stand-in (from 1) kills the runner (its parent's
-//!   parent: runner → spawner → child) with SIGKILL before it prints, so a test kills a run at a
-//!   known sample;
+//!   `THAW_TEST_KILL_RUNNER_AT=N`: the Nth stand-in (from 1) makes the file `FILE.kill` and
+//!   waits (60 s at most) before it prints, for the test to kill the runner (a child cannot
+//!   reach its runner from the spawner's pid namespace), so a test kills a run at a known
+//!   sample;
 //! - `THAW_TEST_CURVE=CODEC:PLAN,…`: in a curve run (`--window`), the curve of each CODEC's
 //!   stand-in is replaced by a planted one, exact to the nanosecond, and its `init` stamp set
 //!   to its `fixture` stamp (init 0), so C(n) is the plan's: `flat` (5,000 ns per operation),
@@ -44,18 +45,6 @@ fn count() -> u64 {
         + 1;
     std::fs::write(&path, n.to_string()).expect("test-child: cannot write THAW_TEST_COUNT");
     n
-}
-
-/// The parent process id of `pid`, from /proc.
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // the command name may hold spaces: the fields after it follow the last ')'
-    stat.rsplit(')')
-        .next()?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
 }
 
 /// Runs the real child beside `dir` named as this one, prints its line with fixed library
@@ -86,10 +75,12 @@ fn stand_in(dir: &Path, args: &[String]) -> ! {
     let _ = std::io::stderr().write_all(&out.stderr);
     let kill_at = std::env::var("THAW_TEST_KILL_RUNNER_AT").ok();
     if kill_at.and_then(|k| k.parse::<u64>().ok()) == Some(n) {
-        let runner = parent_of(std::process::id()).and_then(parent_of);
-        if let Some(runner) = runner {
-            // SAFETY: kill(2) with a pid read from /proc; the test asked for this.
-            unsafe { libc::kill(runner as libc::pid_t, libc::SIGKILL) };
+        if let Some(count) = std::env::var_os("THAW_TEST_COUNT") {
+            let mut mark = count;
+            mark.push(".kill");
+            let _ = std::fs::write(&mark, b"");
+            // the test kills the runner, and so this process, meanwhile
+            std::thread::sleep(std::time::Duration::from_secs(60));
         }
     }
     if args.iter().any(|a| a == "--window") {
