@@ -2,7 +2,15 @@
 //! no fonts or anything else fetched from a network.
 
 use super::doc::{Block, Table, Tone};
-use super::svg::esc;
+use super::svg::esc as escape;
+
+/// A text on its way into the page: cut and made inert as report.md's are (one clip and one
+/// escape for every reader: `schema::text::for_terminal`, every line at most 2,000 characters,
+/// control characters shown, URLs broken), then HTML-escaped. A 5 MB name from a folder is a
+/// line of 2,000 characters here too, never the whole of it.
+fn esc(text: &str) -> String {
+    escape(&schema::text::for_terminal(text, false))
+}
 
 const CSS: &str = r#"
 :root { color-scheme: light; }
@@ -35,14 +43,15 @@ figcaption { font-size: 12px; color: #666; }
 code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f1f1f3; padding: 0 3px; border-radius: 3px; }
 "#;
 
-/// Escaped text with `code` spans.
+/// Escaped text with `code` spans, the whole text cut and made inert first.
 fn inline(text: &str) -> String {
+    let text = schema::text::for_terminal(text, false);
     let mut out = String::new();
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {
-            out.push_str(&format!("<code>{}</code>", esc(part)));
+            out.push_str(&format!("<code>{}</code>", escape(part)));
         } else {
-            out.push_str(&esc(part));
+            out.push_str(&escape(part));
         }
     }
     out
@@ -161,6 +170,29 @@ pub(crate) fn render(title: &str, blocks: &[Block]) -> String {
 mod tests {
     use super::*;
     use crate::report::doc::Cell;
+
+    #[test]
+    fn a_huge_name_is_cut_as_report_md_cuts_it() {
+        let huge = "x".repeat(5_000_000);
+        let blocks = vec![
+            Block::Heading(1, "t".into()),
+            Block::Para(format!("`{huge}`")),
+            Block::List(vec![huge.clone()]),
+            Block::Warnings(vec![format!("a name: {huge}")]),
+        ];
+        let page = render("t", &blocks);
+        assert!(page.len() < 20_000, "{} bytes", page.len());
+        assert!(page.contains(&format!("{}…", "x".repeat(1999))));
+        // a control character and a URL are made inert as in report.md
+        let page = render(
+            "t",
+            &[Block::Para("a\u{1b}[31mred https://example.org".into())],
+        );
+        assert!(
+            page.contains("\\u{1b}[31mred https[:]//example.org"),
+            "{page}"
+        );
+    }
 
     #[test]
     fn self_contained_page() {
