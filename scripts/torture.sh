@@ -1948,6 +1948,27 @@ r06_fifo_cold_cache() {
   done
 }
 
+# 7. An edited manifest that asks for a billion samples per cell: `cold resume` refuses it
+# before anything is allocated (issue 50, moderate 8); its neighbour, an honest unfinished run,
+# resumes.
+r07_edited_counts() {
+  local d=$work/r07 code code2
+  mkdir -p "$d"
+  unfinished_run "$d/huge"
+  unfinished_run "$d/honest"
+  edit "$d/huge/manifest.json" 's/"samples_per_cell": \d+/"samples_per_cell": 1000000000/'
+  # what a resume must not touch: its samples, plan and manifest (it takes the folder's lock)
+  local before; before=$(cat "$d/huge/samples.csv" "$d/huge/plan.csv" "$d/huge/manifest.json" | sha256sum)
+  run "$d/huge.said" timeout -k 5 "$LIMIT" "$bin/cold" resume "$d/huge"; code=$?
+  run "$d/honest.said" timeout -k 5 "$LIMIT" "$bin/cold" resume "$d/honest"; code2=$?
+  record "r07 manifest.json's samples_per_cell edited to 1,000,000,000, then cold resume (the neighbour: an honest unfinished run)" \
+    "exit 1 naming manifest.json and the plan's bound; no abort; its samples, plan and manifest unchanged; the neighbour resumes (exit 0)" \
+    "exit $code: $(last "$d/huge.said" | cut -c1-120); samples, plan and manifest $([ "$(cat "$d/huge/samples.csv" "$d/huge/plan.csv" "$d/huge/manifest.json" | sha256sum)" = "$before" ] && echo unchanged || echo CHANGED); neighbour exit $code2" \
+    "$(test $code = 1 -a $code2 = 0 -a "$(cat "$d/huge/samples.csv" "$d/huge/plan.csv" "$d/huge/manifest.json" | sha256sum)" = "$before" && has "$d/huge.said" 'a plan holds at most' && has "$d/huge.said" manifest.json && ! has "$d/huge.said" 'memory allocation' && echo 0 || echo 1)"
+  sweep
+}
+
+
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
@@ -1962,7 +1983,7 @@ all=(
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
-  r05_fixture_outputs r06_fifo_cold_cache
+  r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts
   slow
   p07_huge_name o_disk_full
 )

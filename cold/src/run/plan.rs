@@ -83,11 +83,40 @@ pub(crate) type Unit = (Cell, Variant);
 
 /// Every cell in each of `variants`, in table order (each cell's builds in the order given).
 #[cfg(test)]
+#[test]
+fn a_plan_too_large_for_memory_is_refused_before_it_is_made() {
+    assert!(check_size(24, 30).is_ok());
+    assert!(check_size(24, 100_000).is_ok());
+    let e = check_size(176, 1_000_000_000).unwrap_err().to_string();
+    assert!(
+        e.contains("176000000000 samples") && e.contains("at most 50000000"),
+        "{e}"
+    );
+    assert!(check_size(usize::MAX, u32::MAX).is_err(), "no overflow");
+}
+
+#[cfg(test)]
 fn each_in(cells: &[Cell], variants: &[Variant]) -> Vec<Unit> {
     cells
         .iter()
         .flat_map(|c| variants.iter().map(move |&v| (c.clone(), v)))
         .collect()
+}
+
+/// The most samples a plan may hold (each row is about a hundred bytes in memory): far beyond any
+/// run `cold run` makes (at most 100,000 blocks of the cells asked), well within this machine's
+/// memory, so that a manifest edited to ask for a billion samples is refused before anything is
+/// allocated, never an allocation failure.
+pub(crate) const MAX_ROWS: u64 = 50_000_000;
+
+/// An error unless `units` units × `samples` blocks fit in a plan ([`MAX_ROWS`]).
+pub(crate) fn check_size(units: usize, samples: u32) -> anyhow::Result<()> {
+    let rows = (units as u64).saturating_mul(u64::from(samples));
+    anyhow::ensure!(
+        rows <= MAX_ROWS,
+        "{units} cells × {samples} samples per cell is {rows} samples; a plan holds at most {MAX_ROWS}"
+    );
+    Ok(())
 }
 
 /// `samples` blocks of every unit once, each block shuffled; plan indices count from 0. With

@@ -200,6 +200,7 @@ pub fn prepare_run(
         }
     }
 
+    plan::check_size(units.len(), o.samples)?;
     let plan = plan::shard(
         plan::without(plan::build(&units, o.samples, o.plan_seed), &excluded),
         o.shard,

@@ -233,6 +233,13 @@ fn units_of(m: &Manifest) -> Result<Vec<Unit>> {
 /// run stopped before writing it.
 fn planned(dir: &Path, m: &Manifest, units: &[Unit], dry_run: bool) -> Result<Vec<PlanRow>> {
     let s = &m.settings;
+    // an edited manifest may ask for more samples than memory holds: refused before the plan
+    plan::check_size(units.len(), s.samples_per_cell).with_context(|| {
+        format!(
+            "{}: the plan its settings describe",
+            dir.join("manifest.json").display()
+        )
+    })?;
     let derived = plan::shard(
         plan::without(
             plan::build(units, s.samples_per_cell, s.plan_seed),
