@@ -135,27 +135,27 @@ fn check_names(run: &str, summary: &Summary) -> Result<()> {
     Ok(())
 }
 
-/// The cheapest warm figure among the answer's codecs: criterion's or JMH's, else a curve's
-/// in-process steady state (so marked).
+/// The cheapest warm figure among the run's libraries (its codecs but the floors and probes):
+/// criterion's or JMH's, else a curve's in-process steady state (so marked).
 fn cheapest_warm(run: &Committed, a: &Answer) -> String {
-    let codecs: Vec<&str> = a.stretches.iter().map(|s| s.codec.as_str()).collect();
-    let compared = |codec: &str| a.at.iter().any(|c| c.codec == codec) || codecs.contains(&codec);
-    let variant = |v: Option<Variant>| match (&a.variant, v) {
-        (Some(want), Some(v)) => v.name() == want,
-        _ => true,
+    let library = |codec: &str| {
+        run.manifest
+            .codecs
+            .iter()
+            .any(|c| c.id == codec && c.style != schema::Style::Baseline)
+    };
+    let scenario = |fixture: &str, op: Op, v: Option<Variant>| {
+        let build = match (&a.variant, v) {
+            (Some(want), Some(v)) => v.name() == want,
+            _ => true,
+        };
+        fixture == a.fixture && op == a.op && build
     };
     let warm = run
         .summary
         .warm
         .iter()
-        .filter(|w| w.fixture == a.fixture && w.op == a.op && variant(w.variant))
-        .filter(|w| {
-            !run.manifest
-                .codecs
-                .iter()
-                .any(|c| c.id == w.codec && c.style == schema::Style::Baseline)
-        })
-        .filter(|w| run.manifest.codecs.iter().any(|c| c.id == w.codec))
+        .filter(|w| scenario(&w.fixture, w.op, w.variant) && library(&w.codec))
         .min_by(|x, y| x.median_ns.total_cmp(&y.median_ns));
     if let Some(w) = warm {
         return format!("{} ({})", w.codec, format::ns(w.median_ns));
@@ -165,14 +165,8 @@ fn cheapest_warm(run: &Committed, a: &Answer) -> String {
         .curve
         .iter()
         .flat_map(|c| &c.cells)
-        .filter(|c| c.key.fixture == a.fixture && c.key.op == a.op && variant(Some(c.key.variant)))
         .filter(|c| {
-            compared(&c.key.codec)
-                || run
-                    .manifest
-                    .codecs
-                    .iter()
-                    .any(|m| m.id == c.key.codec && m.style != schema::Style::Baseline)
+            scenario(&c.key.fixture, c.key.op, Some(c.key.variant)) && library(&c.key.codec)
         })
         .filter_map(|c| Some((c, c.steady_ns?)))
         .min_by(|x, y| x.1.total_cmp(&y.1));

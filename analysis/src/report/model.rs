@@ -516,19 +516,14 @@ fn answers_of(
 
 /// A curve run's processes as the answer reads them: per cell, each process's block and costs.
 fn answer_curves(processes: &[Process]) -> Vec<answer::Curve> {
-    let mut by: BTreeMap<&CellKey, answer::Curve> = BTreeMap::new();
-    for p in processes {
-        let curve = by.entry(&p.key).or_insert_with(|| answer::Curve {
-            key: p.key.clone(),
-            ops: p.ops.clone(),
-            processes: Vec::new(),
-        });
-        if curve.ops == p.ops {
-            let costs = p.cost_ns.iter().map(|&v| v as f64).collect();
-            curve.processes.push((p.block, costs));
-        }
-    }
-    by.into_values().collect()
+    answer::group(processes.iter().map(|p| {
+        (
+            p.key.clone(),
+            p.block,
+            p.ops.as_slice(),
+            p.cost_ns.as_slice(),
+        )
+    }))
 }
 
 /// Where an optional input was looked for, and whether it was there.

@@ -42,19 +42,28 @@ pub struct Curve {
 /// curves.csv (a curve without an ok sample, or an ok sample without a curve, is left out), one
 /// [`Curve`] per cell, its processes in block order.
 pub fn curves_of(rows: &[SampleRow], curves: &BTreeMap<u64, CurveRow>) -> Vec<Curve> {
+    group(rows.iter().filter(|r| r.is_ok()).filter_map(|r| {
+        let c = curves.get(&r.plan_index)?;
+        Some((r.cell(), r.block, c.ops.as_slice(), c.cost_ns.as_slice()))
+    }))
+}
+
+/// One [`Curve`] per cell of processes given as (cell, block, reads, cost at each read): a
+/// process whose reads are not its cell's first is left out; processes in block order.
+pub fn group<'a>(
+    processes: impl Iterator<Item = (CellKey, u32, &'a [u64], &'a [u64])>,
+) -> Vec<Curve> {
     let mut by: BTreeMap<CellKey, Curve> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.is_ok()) {
-        let Some(c) = curves.get(&r.plan_index) else {
-            continue;
-        };
-        let curve = by.entry(r.cell()).or_insert_with(|| Curve {
-            key: r.cell(),
-            ops: c.ops.clone(),
+    for (key, block, ops, costs) in processes {
+        let curve = by.entry(key.clone()).or_insert_with(|| Curve {
+            key,
+            ops: ops.to_vec(),
             processes: Vec::new(),
         });
-        if curve.ops == c.ops {
-            let costs = c.cost_ns.iter().map(|&v| v as f64).collect();
-            curve.processes.push((r.block, costs));
+        if curve.ops == ops {
+            curve
+                .processes
+                .push((block, costs.iter().map(|&v| v as f64).collect()));
         }
     }
     let mut out: Vec<Curve> = by.into_values().collect();

@@ -63,6 +63,23 @@ type Codec[T any] struct {
 	Version func() string
 }
 
+// Package is the Codec of a library used through encoding/json's package-level API: Unmarshal
+// into the model, Marshal of it (a new []byte per call, handed over), no state of its own. A
+// library with such an API is one call of it (children/goccy, children/sonic, …).
+func Package[T any](unmarshal func([]byte, any) error, marshal func(any) ([]byte, error), version func() string) Codec[T] {
+	return Codec[T]{
+		Init: func() {},
+		De: func(b []byte) (*T, error) {
+			var v T
+			err := unmarshal(b, &v)
+			return &v, err
+		},
+		Ser:       func(v *T) ([]byte, error) { return marshal(v) },
+		WriteBack: func(v *T) ([]byte, error) { return marshal(v) },
+		Version:   version,
+	}
+}
+
 func fail(format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "child: "+format+"\n", a...)
 	os.Exit(FailureExit)

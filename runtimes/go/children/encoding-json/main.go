@@ -14,15 +14,5 @@ import (
 
 func main() {
 	start := harness.Now()
-	harness.Run(start, model.UsersModel, harness.Codec[model.Users]{
-		Init: func() {},
-		De: func(b []byte) (*model.Users, error) {
-			var v model.Users
-			err := json.Unmarshal(b, &v)
-			return &v, err
-		},
-		Ser:       func(v *model.Users) ([]byte, error) { return json.Marshal(v) },
-		WriteBack: func(v *model.Users) ([]byte, error) { return json.Marshal(v) },
-		Version:   harness.GoVersion,
-	}, false)
+	harness.Run(start, model.UsersModel, harness.Package[model.Users](json.Unmarshal, json.Marshal, harness.GoVersion), false)
 }

@@ -12,15 +12,5 @@ import (
 
 func main() {
 	start := harness.Now()
-	harness.Run(start, model.UsersModel, harness.Codec[model.Users]{
-		Init: func() {},
-		De: func(b []byte) (*model.Users, error) {
-			var v model.Users
-			err := jsoniter.Unmarshal(b, &v)
-			return &v, err
-		},
-		Ser:       func(v *model.Users) ([]byte, error) { return jsoniter.Marshal(v) },
-		WriteBack: func(v *model.Users) ([]byte, error) { return jsoniter.Marshal(v) },
-		Version:   func() string { return harness.ModuleVersion("github.com/json-iterator/go") },
-	}, false)
+	harness.Run(start, model.UsersModel, harness.Package[model.Users](jsoniter.Unmarshal, jsoniter.Marshal, func() string { return harness.ModuleVersion("github.com/json-iterator/go") }), false)
 }

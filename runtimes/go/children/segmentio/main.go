@@ -11,15 +11,5 @@ import (
 
 func main() {
 	start := harness.Now()
-	harness.Run(start, model.UsersModel, harness.Codec[model.Users]{
-		Init: func() {},
-		De: func(b []byte) (*model.Users, error) {
-			var v model.Users
-			err := json.Unmarshal(b, &v)
-			return &v, err
-		},
-		Ser:       func(v *model.Users) ([]byte, error) { return json.Marshal(v) },
-		WriteBack: func(v *model.Users) ([]byte, error) { return json.Marshal(v) },
-		Version:   func() string { return harness.ModuleVersion("github.com/segmentio/encoding") },
-	}, false)
+	harness.Run(start, model.UsersModel, harness.Package[model.Users](json.Unmarshal, json.Marshal, func() string { return harness.ModuleVersion("github.com/segmentio/encoding") }), false)
 }

@@ -13,15 +13,5 @@ import (
 
 func main() {
 	start := harness.Now()
-	harness.Run(start, model.UsersModel, harness.Codec[model.Users]{
-		Init: func() {},
-		De: func(b []byte) (*model.Users, error) {
-			var v model.Users
-			err := sonic.Unmarshal(b, &v)
-			return &v, err
-		},
-		Ser:       func(v *model.Users) ([]byte, error) { return sonic.Marshal(v) },
-		WriteBack: func(v *model.Users) ([]byte, error) { return sonic.Marshal(v) },
-		Version:   func() string { return harness.ModuleVersion("github.com/bytedance/sonic") },
-	}, false)
+	harness.Run(start, model.UsersModel, harness.Package[model.Users](sonic.Unmarshal, sonic.Marshal, func() string { return harness.ModuleVersion("github.com/bytedance/sonic") }), false)
 }
