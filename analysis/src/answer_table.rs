@@ -10,7 +10,7 @@
 use crate::report::format;
 use ::answer::answer::{count, Answer};
 use anyhow::{bail, Context, Result};
-use schema::files::Folder;
+use files::Folder;
 use schema::rows::check_name;
 use schema::run_folder::{parse_manifest, Manifest};
 use schema::{Op, Variant};
@@ -249,11 +249,10 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
     for run in &runs {
         let m = &run.manifest;
         let date = m.started_utc.get(..10).unwrap_or(&m.started_utc);
-        let cpu =
-            schema::text::for_markdown(m.machine.cpu_model.as_deref().unwrap_or("an unnamed CPU"));
-        let date = schema::text::for_markdown(date);
+        let cpu = text::for_markdown(m.machine.cpu_model.as_deref().unwrap_or("an unnamed CPU"));
+        let date = text::for_markdown(date);
         // the command as the user typed it after the program's name, inert in Markdown
-        let command = schema::text::for_markdown(
+        let command = text::for_markdown(
             &m.command_line
                 .iter()
                 .skip(1)

@@ -34,10 +34,7 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             // an error may quote a file: its control characters are shown, not obeyed
-            eprintln!(
-                "error: {}",
-                schema::text::for_terminal(&format!("{e:#}"), true)
-            );
+            eprintln!("error: {}", text::for_terminal(&format!("{e:#}"), true));
             ExitCode::from(2)
         }
     }
@@ -46,7 +43,7 @@ pub fn main() -> ExitCode {
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     if let Some(out) = &a.out {
-        if let Some((holder, what)) = schema::outputs::inside_inputs(out) {
+        if let Some((holder, what)) = store::outputs::inside_inputs(out) {
             bail!(
                 "--out {}: {} holds {what}, an input of thaw's, which the report's files would \
                  sit among or replace; give another folder",
@@ -91,11 +88,11 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     // the answer first, in the words `cold run` ended with
     print!(
         "{}",
-        schema::text::for_terminal(&sections::answer_lines(&report), true)
+        text::for_terminal(&sections::answer_lines(&report), true)
     );
     print!(
         "{}",
-        schema::text::for_terminal(&sections::headline_text(&report), true)
+        text::for_terminal(&sections::headline_text(&report), true)
     );
     println!();
     for f in files {
@@ -103,7 +100,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     }
     // what was read or skipped, where it can be seen without opening the report
     for n in &report.notes {
-        eprintln!("note: {}", schema::text::for_terminal(n, false));
+        eprintln!("note: {}", text::for_terminal(n, false));
     }
     eprintln!(
         "report of {} samples in {:.2} s",
@@ -122,17 +119,17 @@ fn answer_cmd(a: AnswerArgs) -> Result<ExitCode> {
     };
     print!(
         "{}",
-        schema::text::for_terminal(&crate::answer_table::table(&runs)?, true)
+        text::for_terminal(&crate::answer_table::table(&runs)?, true)
     );
     Ok(ExitCode::SUCCESS)
 }
 
 /// The folders in `dir`, in name order.
 pub(crate) fn committed_runs(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>> {
-    let mut out: Vec<std::path::PathBuf> = schema::files::entries(dir)
+    let mut out: Vec<std::path::PathBuf> = files::entries(dir)
         .with_context(|| format!("{}: the committed runs", dir.display()))?
         .into_iter()
-        .filter(|e| e.kind == schema::files::Kind::Folder)
+        .filter(|e| e.kind == files::Kind::Folder)
         .map(|e| e.path)
         .collect();
     out.sort();
@@ -141,16 +138,16 @@ pub(crate) fn committed_runs(dir: &std::path::Path) -> Result<Vec<std::path::Pat
 
 /// Where the report is written: `--out`, else `report/` (or `report-MACHINE/` for one machine
 /// of a merged run) in the run folder, reached from it without following a link.
-fn report_folder(a: &ReportArgs, run_dir: &std::path::Path) -> schema::files::Folder {
+fn report_folder(a: &ReportArgs, run_dir: &std::path::Path) -> files::Folder {
     match (&a.out, &a.machine) {
-        (Some(out), _) => schema::files::Folder::new(out),
-        (None, None) => schema::files::Folder::new(run_dir).sub("report"),
+        (Some(out), _) => files::Folder::new(out),
+        (None, None) => files::Folder::new(run_dir).sub("report"),
         (None, Some(name)) => {
             let safe: String = name
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                 .collect();
-            schema::files::Folder::new(run_dir).sub(format!("report-{safe}"))
+            files::Folder::new(run_dir).sub(format!("report-{safe}"))
         }
     }
 }
@@ -269,7 +266,7 @@ fn sides(a: &CompareArgs) -> Result<Sides> {
 
 /// Refuses, before any work, an output the user named that would land on an input.
 fn refuse_output(path: Option<&std::path::Path>, option: &str, force: bool) -> Result<()> {
-    match path.and_then(|p| schema::outputs::output_refused(p, option, force)) {
+    match path.and_then(|p| store::outputs::output_refused(p, option, force)) {
         Some(why) => bail!(why),
         None => Ok(()),
     }
@@ -328,7 +325,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         for c in &regressed {
             eprintln!(
                 "{}: {}",
-                schema::text::for_terminal(&c.key.label(), false),
+                text::for_terminal(&c.key.label(), false),
                 c.verdict_text(measure.exact())
             );
         }
@@ -353,7 +350,7 @@ fn print_comparison(
             println!("A = {}\nB = {}\n{heading}\n", names.0, names.1);
             print!(
                 "{}",
-                schema::text::for_terminal(&console::render(&table(measure, changes)), true)
+                text::for_terminal(&console::render(&table(measure, changes)), true)
             );
             println!("\n{closing}");
             list_cells("only in A", only.0);
@@ -386,7 +383,7 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
     let run = run::load_run(&a.run_dir)?;
     let text = a.format.export(&run, a.figure)?;
     match &a.out {
-        Some(path) => schema::outputs::write_output(path, "--out", a.force, text.as_bytes())
+        Some(path) => store::outputs::write_output(path, "--out", a.force, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
@@ -405,7 +402,7 @@ fn merge_cmd(a: MergeArgs) -> Result<ExitCode> {
     let merged = crate::merge::merge(parts, command_line)?;
     crate::merge::write(&a.out, &merged)?;
     for w in &merged.warnings {
-        eprintln!("warning: {}", schema::text::for_terminal(w, false));
+        eprintln!("warning: {}", text::for_terminal(w, false));
     }
     let m = &merged.manifest;
     let machines = crate::analyze::machines::Machines::of(m).map_or(1, |x| x.0.len());
@@ -436,7 +433,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
     }
     refuse_output(a.conformance.as_deref(), "--conformance", a.force)?;
     if let Some(dir) = &a.warm {
-        if let Some(what) = schema::outputs::holds_inputs(dir).filter(|_| !a.force) {
+        if let Some(what) = store::outputs::holds_inputs(dir).filter(|_| !a.force) {
             bail!(
                 "--warm {}: it holds {what}, which synth would replace; give a new or empty folder (or --force)",
                 dir.display()
@@ -476,7 +473,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
             criterion::write_fake_bench(&root, VARIANT, w)?;
         }
         let path = dir.join(schema::warm_files::ALLOC);
-        schema::csv_rows::write_rows(&path, &s.alloc)?;
+        files::csv_rows::write_rows(&path, &s.alloc)?;
         println!(
             "wrote {} warm estimates and {} under {}",
             s.warm.len(),
@@ -496,7 +493,7 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         let bytes = wr
             .into_inner()
             .map_err(|e| anyhow::anyhow!("{}", e.error()))?;
-        schema::outputs::write_output(path, "--conformance", a.force, &bytes)
+        store::outputs::write_output(path, "--conformance", a.force, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
         println!("wrote {}", path.display());
     }

@@ -598,7 +598,7 @@ pub(crate) fn tally(changes: &[CellChange], only_a: usize, only_b: usize, level:
 }
 
 /// compare's CSV: one row per cell and figure, written as an output that never lands on an
-/// input (see [`schema::outputs::write_output`]; `force` is `--force`).
+/// input (see [`store::outputs::write_output`]; `force` is `--force`).
 pub(crate) fn write_csv(
     path: &std::path::Path,
     changes: &[CellChange],
@@ -651,14 +651,14 @@ pub(crate) fn write_csv(
                 c.change.label().to_string(),
             ];
             // a cell a spreadsheet would run as a formula is made text
-            w.write_record(record.iter().map(|c| schema::text::for_spreadsheet(c)))?;
+            w.write_record(record.iter().map(|c| text::for_spreadsheet(c)))?;
         }
     }
     let bytes = w
         .into_inner()
         .map_err(|e| anyhow::anyhow!("{}", e.error()))
         .with_context(|| format!("cannot write {}", path.display()))?;
-    schema::outputs::write_output(path, "--out", force, &bytes)
+    store::outputs::write_output(path, "--out", force, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -381,7 +381,7 @@ impl RunArgs {
             bail!(
                 "--timeout {}: give a number of seconds above 0 and at most {MAX_TIMEOUT_SECS} \
                  (a day)",
-                schema::text::echo_number(self.timeout)
+                text::echo_number(self.timeout)
             );
         }
         if !MEMORY_LIMIT_MIB.contains(&self.memory_limit) {
@@ -478,7 +478,7 @@ pub(crate) fn shard_of(text: &str, var: impl Fn(&str) -> Option<String>) -> Resu
 }
 
 fn clip(text: &str) -> String {
-    schema::text::echo(text)
+    text::echo(text)
 }
 
 #[cfg(test)]

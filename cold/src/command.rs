@@ -26,15 +26,12 @@ pub fn main() {
         }
         // A run whose samples did not all succeed: its summary said which; exit 3.
         if let Some(failed) = error.downcast_ref::<crate::run::session::Incomplete>() {
-            eprintln!(
-                "cold: {}",
-                schema::text::for_terminal(&failed.to_string(), true)
-            );
+            eprintln!("cold: {}", text::for_terminal(&failed.to_string(), true));
             std::process::exit(crate::run::session::INCOMPLETE_EXIT);
         }
         eprintln!(
             "cold: error: {}",
-            schema::text::for_terminal(&format!("{error:#}"), true)
+            text::for_terminal(&format!("{error:#}"), true)
         );
         std::process::exit(1);
     }

@@ -12,7 +12,7 @@
 //! the timed binaries, or make the counted build a variant of its own).
 
 use anyhow::{bail, Context, Result};
-use schema::files::Folder;
+use files::Folder;
 use schema::phases::{Figure, Phase, Quantity, Stamp};
 use schema::rows::SampleRow;
 use schema::run_folder::Counting;
@@ -157,7 +157,7 @@ pub(crate) fn alloc_counter_beside_runner() -> Result<PathBuf> {
 pub(crate) fn start(run_dir: &Path, valgrind: Valgrind, alloc_counter: &Path) -> Result<Counter> {
     let tools = run_dir.join(TOOLS);
     let copy = tools.join(ALLOC_LIBRARY);
-    let bytes = schema::files::read_regular(alloc_counter, schema::files::PROGRAM_LIMIT)
+    let bytes = files::read_regular(alloc_counter, files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read {}", alloc_counter.display()))?;
     Folder::new(run_dir)
         .write_atomically(Path::new(TOOLS).join(ALLOC_LIBRARY), &bytes)
@@ -191,7 +191,7 @@ pub(crate) fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
     }
     let library = run_dir.join(&recorded.alloc_library);
     let bytes = Folder::new(run_dir)
-        .read_bounded(&recorded.alloc_library, schema::files::PROGRAM_LIMIT)
+        .read_bounded(&recorded.alloc_library, files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read the allocation counter {}", library.display()))?;
     if documents::sha256_hex(&bytes) != recorded.alloc_library_sha256 {
         bail!(

@@ -13,7 +13,7 @@ use std::path::Path;
 pub(crate) fn list(seed: u64, corpora: Option<&Path>, out: &mut impl Write) -> Result<()> {
     let mut text = String::new();
     listing(seed, corpora, &mut text)?;
-    write!(out, "{}", schema::text::for_terminal(&text, true))?;
+    write!(out, "{}", text::for_terminal(&text, true))?;
     Ok(())
 }
 

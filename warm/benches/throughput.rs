@@ -135,7 +135,7 @@ fn verdict(refused: Vec<String>, failed: Vec<String>) -> ExitCode {
         );
     }
     for why in &failed {
-        eprintln!("warm: {}", schema::text::clip(why, 2000));
+        eprintln!("warm: {}", text::clip(why, 2000));
     }
     if refused.is_empty() && failed.is_empty() {
         ExitCode::SUCCESS

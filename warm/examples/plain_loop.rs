@@ -91,7 +91,7 @@ fn main() -> ExitCode {
     let f = match find(fixture) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("{}", schema::text::for_terminal(&e.to_string(), false));
+            eprintln!("{}", text::for_terminal(&e.to_string(), false));
             return ExitCode::from(2);
         }
     };
@@ -116,7 +116,7 @@ fn main() -> ExitCode {
         None => {
             eprintln!(
                 "no codec {:?} (cargo run --release -p cold -- list)",
-                schema::text::echo(codec)
+                text::echo(codec)
             );
             ExitCode::from(2)
         }

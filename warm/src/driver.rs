@@ -92,9 +92,9 @@ fn run_fork(exe: &Path, run: &ForkRun, args: &[String]) -> Result<()> {
 /// Removes every earlier fork's result of the chosen cells, so a cell's forks are all this run's
 /// (a run with fewer forks than the last leaves none of the last one's behind).
 fn clear_cells(root: &Path, cells: &[String]) -> Result<()> {
-    let folders = schema::files::entries(root)?
+    let folders = files::entries(root)?
         .into_iter()
-        .filter(|e| e.kind == schema::files::Kind::Folder);
+        .filter(|e| e.kind == files::Kind::Folder);
     for entry in folders {
         let name = entry.name.to_string_lossy().into_owned();
         if parse_fork_folder(&name).is_none() {
@@ -116,7 +116,7 @@ fn clear_cells(root: &Path, cells: &[String]) -> Result<()> {
 
 fn write_manifest(root: &Path, manifest: &ForksManifest) -> Result<()> {
     let text = serde_json::to_string_pretty(manifest)?;
-    schema::files::Folder::new(root)
+    files::Folder::new(root)
         .write_atomically(FORKS_MANIFEST, text.as_bytes())
         .with_context(|| format!("cannot write {}", root.join(FORKS_MANIFEST).display()))
 }

@@ -130,7 +130,7 @@ impl Plan {
                 }
             })
             .collect();
-        schema::csv_rows::write_rows(path, &rows)
+        files::csv_rows::write_rows(path, &rows)
     }
 
     pub fn runnable(&self) -> impl Iterator<Item = &Cell> {
@@ -286,7 +286,7 @@ mod tests {
         plan.write_decisions(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         // Read back as the report reads it: one row per cell, in the plan's order.
-        let (rows, torn) = schema::csv_rows::read_rows::<GateRow>(&path).unwrap();
+        let (rows, torn) = files::csv_rows::read_rows::<GateRow>(&path).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert!(torn.is_none());
         assert_eq!(rows.len(), plan.cells.len());

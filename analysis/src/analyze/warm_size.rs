@@ -56,7 +56,7 @@ fn cell_effect(w: &WarmEstimate) -> Option<String> {
 mod tests {
     use super::*;
     use crate::inputs::criterion::load_criterion;
-    use schema::files::Folder;
+    use files::Folder;
     use std::path::Path;
 
     /// One criterion bench of `codec` under `root/portable/`, whose samples cost `per_op(iters)`

@@ -2,7 +2,7 @@
 //! bytes per operation, per fixture × op × codec (a `variant` column is optional).
 
 use anyhow::{ensure, Result};
-use schema::csv_rows::for_each_row;
+use files::csv_rows::for_each_row;
 pub(crate) use schema::warm_files::AllocRow;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! with what was expected (`y` must accept, `n` must reject, `i` either) and what happened.
 
 use anyhow::Result;
+use files::csv_rows::read_rows;
 pub(crate) use schema::conformance_file::ConformanceRow;
-use schema::csv_rows::read_rows;
 use std::path::Path;
 
 /// The rows, plus a note if the last line was cut; `None` when the file does not exist.

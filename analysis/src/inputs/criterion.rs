@@ -6,7 +6,7 @@
 
 use super::{plausible_ns, MAX_NS, MIN_NS};
 use anyhow::{Context, Result};
-use schema::files::Kind;
+use files::Kind;
 use schema::{Allocator, Op, Variant};
 use serde::{Deserialize, Serialize};
 use stats::size_effect::SizeEffect;
@@ -250,7 +250,7 @@ fn variant_of(
 const JSON_LIMIT: u64 = 16 * 1024 * 1024;
 
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let (folder, name) = schema::files::Folder::of_file(path);
+    let (folder, name) = files::Folder::of_file(path);
     let text = folder
         .read_bounded(&name, JSON_LIMIT)
         .map_err(anyhow::Error::from)
@@ -269,7 +269,7 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()>
     if depth > MAX_DEPTH {
         return Ok(());
     }
-    let subdirs = schema::files::entries(dir)?
+    let subdirs = files::entries(dir)?
         .into_iter()
         .filter(|e| e.kind == Kind::Folder)
         .map(|e| e.path);
@@ -312,7 +312,7 @@ pub(crate) fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate
         "std_dev": estimate,
     });
     // written new and renamed: a link or a hard link planted in the folder is never written through
-    let folder = schema::files::Folder::new(&dir);
+    let folder = files::Folder::new(&dir);
     folder.write_atomically("benchmark.json", bench.to_string().as_bytes())?;
     folder.write_atomically("estimates.json", estimates.to_string().as_bytes())?;
     if let Some(n) = est.criterion_samples {

@@ -6,8 +6,8 @@
 use crate::analyze::curve::Process;
 use crate::inputs::run::Run;
 use anyhow::{Context, Result};
+use files::Folder;
 use schema::curve::{read_curves, schedule, window_for, CURVES};
-use schema::files::Folder;
 use schema::phases::{Figure, Phase};
 use schema::rows::read_samples;
 use schema::run_folder::SAMPLES;

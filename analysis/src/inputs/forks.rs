@@ -73,16 +73,16 @@ fn subfolders<T>(
     dir: &Path,
     parse: impl Fn(&str) -> Option<T>,
 ) -> Result<Vec<(T, std::path::PathBuf)>> {
-    let folders = schema::files::entries(dir)?
+    let folders = files::entries(dir)?
         .into_iter()
-        .filter(|e| e.kind == schema::files::Kind::Folder);
+        .filter(|e| e.kind == files::Kind::Folder);
     Ok(folders
         .filter_map(|e| Some((parse(e.name_str()?)?, e.path)))
         .collect())
 }
 
 fn read_manifest(dir: &Path) -> Result<ForksManifest> {
-    let bytes = schema::files::Folder::new(dir)
+    let bytes = files::Folder::new(dir)
         .read_bounded(FORKS_MANIFEST, MANIFEST_LIMIT)
         .with_context(|| format!("cannot read {}", dir.join(FORKS_MANIFEST).display()))?;
     serde_json::from_slice(&bytes).with_context(|| {
@@ -360,7 +360,7 @@ mod tests {
             write_fake_bench(&fork_root, variant, &est(m, 100)).unwrap();
             // write_fake_bench files under <root>/<variant>/: lift it to the fork's root
             let from = fork_root.join("portable");
-            for e in schema::files::entries(&from).unwrap() {
+            for e in files::entries(&from).unwrap() {
                 std::fs::rename(&e.path, fork_root.join(&e.name)).unwrap();
             }
             std::fs::remove_dir(&from).unwrap();

@@ -20,7 +20,7 @@
 use super::criterion::WarmEstimate;
 use super::plausible_ns;
 use anyhow::Result;
-use schema::files::Kind;
+use files::Kind;
 use schema::{Op, Variant};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -193,7 +193,7 @@ pub(crate) fn load_gobench(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec
     }
     let mut notes = Vec::new();
     let mut results = Vec::new();
-    let mut files: Vec<_> = schema::files::entries(root)?
+    let mut files: Vec<_> = files::entries(root)?
         .into_iter()
         .filter(|e| Path::new(&e.name).extension().is_some_and(|x| x == "txt"))
         .collect();
@@ -207,7 +207,7 @@ pub(crate) fn load_gobench(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec
             ));
             continue;
         }
-        let text = match schema::files::read_regular(&entry.path, READ_LIMIT)
+        let text = match files::read_regular(&entry.path, READ_LIMIT)
             .map_err(|e| e.to_string())
             .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_string()))
         {

@@ -25,7 +25,7 @@ use super::criterion::WarmEstimate;
 use super::plausible_ns;
 use super::warm_gate::{load_gate, GateRow};
 use anyhow::Result;
-use schema::files::Kind;
+use files::Kind;
 use schema::{Op, Variant};
 use serde::Deserialize;
 use serde_json::Value;
@@ -114,7 +114,7 @@ fn load_jmh_limited(root: &Path, limit: u64) -> Result<Option<(Vec<WarmEstimate>
     let mut notes = Vec::new();
     find_json(root, Path::new(""), 0, &mut files, &mut notes)?;
     files.sort();
-    let folder = schema::files::Folder::new(root);
+    let folder = files::Folder::new(root);
     // The kept estimate of each cell, and the file it came from.
     let mut kept: BTreeMap<Key, (Candidate, PathBuf)> = BTreeMap::new();
     for rel in files {
@@ -202,7 +202,7 @@ fn find_json(
     out: &mut Vec<PathBuf>,
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    for entry in schema::files::entries(&root.join(rel))? {
+    for entry in files::entries(&root.join(rel))? {
         let sub = rel.join(&entry.name);
         let is_json = Path::new(&entry.name)
             .extension()

@@ -6,8 +6,8 @@
 //! files below the folder are opened without following a link, and read within bounds.
 
 use anyhow::{bail, Context, Result};
-use schema::csv_rows::write_rows;
-use schema::files::Folder;
+use files::csv_rows::write_rows;
+use files::Folder;
 use schema::phases::{Figure, Phase, Quantity};
 use schema::rows::{Plan, PlanCount, PlanRow, SampleRow, Samples};
 use schema::run_folder::{Manifest, MANIFEST, PLAN, SAMPLES};
@@ -52,7 +52,7 @@ pub(crate) fn writer_of(folder: &Folder) -> Option<String> {
     }
     let mut holder = String::new();
     let _ = f.take(4096).read_to_string(&mut holder);
-    Some(schema::text::clip(holder.trim(), 300))
+    Some(text::clip(holder.trim(), 300))
 }
 
 /// The most read of a file that names a run folder (`results/cold/latest` as a file).
@@ -71,7 +71,7 @@ pub(crate) fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
     let dir = if meta.is_dir() {
         path.to_path_buf()
     } else {
-        let bytes = schema::files::read_regular(path, POINTER_LIMIT).with_context(|| {
+        let bytes = files::read_regular(path, POINTER_LIMIT).with_context(|| {
             format!(
                 "{}: not a run folder, nor a file naming one (RUN_DIR is a folder, or a small \
                  file whose first line names one)",

@@ -3,7 +3,7 @@
 //! correctness gate. The report uses it to show such cells as what they are, not as blanks.
 
 use anyhow::Result;
-use schema::csv_rows::read_rows;
+use files::csv_rows::read_rows;
 pub(crate) use schema::warm_files::GateRow;
 use std::path::Path;
 

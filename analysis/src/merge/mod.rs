@@ -31,8 +31,8 @@ mod rules;
 
 use crate::inputs::run::{being_written, resolve_run_dir, MANIFEST_LIMIT};
 use anyhow::{bail, ensure, Context, Result};
-use schema::csv_rows::write_rows;
-use schema::files::Folder;
+use files::csv_rows::write_rows;
+use files::Folder;
 use schema::rows::{read_plan, read_samples, PlanRow, SampleRow};
 use schema::run_folder::{
     utc_text, Machine, Manifest, ManifestError, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES,
@@ -455,7 +455,7 @@ pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
         .create_dirs("")
         .with_context(|| format!("cannot create {}", out.display()))?;
     ensure!(
-        schema::files::entries(out)?.is_empty(),
+        files::entries(out)?.is_empty(),
         "{} is not empty; merge writes only into a new or empty folder",
         out.display()
     );

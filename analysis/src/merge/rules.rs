@@ -103,7 +103,7 @@ fn remove(v: &mut Value, path: &str) {
 fn quote(v: Option<&Value>) -> String {
     match v {
         None => "absent".into(),
-        Some(v) => schema::text::clip(&v.to_string(), 80),
+        Some(v) => text::clip(&v.to_string(), 80),
     }
 }
 

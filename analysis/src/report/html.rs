@@ -5,11 +5,11 @@ use super::doc::{Block, Table, Tone};
 use super::svg::esc as escape;
 
 /// A text on its way into the page: cut and made inert as report.md's are (one clip and one
-/// escape for every reader: `schema::text::for_terminal`, every line at most 2,000 characters,
+/// escape for every reader: `text::for_terminal`, every line at most 2,000 characters,
 /// control characters shown, URLs broken), then HTML-escaped. A 5 MB name from a folder is a
 /// line of 2,000 characters here too, never the whole of it.
 fn esc(text: &str) -> String {
-    escape(&schema::text::for_terminal(text, false))
+    escape(&text::for_terminal(text, false))
 }
 
 const CSS: &str = r#"
@@ -45,7 +45,7 @@ code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; back
 
 /// Escaped text with `code` spans, the whole text cut and made inert first.
 fn inline(text: &str) -> String {
-    let text = schema::text::for_terminal(text, false);
+    let text = text::for_terminal(text, false);
     let mut out = String::new();
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {

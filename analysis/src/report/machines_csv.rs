@@ -89,7 +89,7 @@ pub(crate) fn text(r: &Report) -> Result<Option<String>> {
     w.write_record(HEADER)?;
     for row in rows(r, a) {
         // a cell a spreadsheet would run as a formula is made text
-        w.write_record(row.iter().map(|c| schema::text::for_spreadsheet(c)))?;
+        w.write_record(row.iter().map(|c| text::for_spreadsheet(c)))?;
     }
     Ok(Some(String::from_utf8(
         w.into_inner()

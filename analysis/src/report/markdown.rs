@@ -1,11 +1,11 @@
 //! The document as Markdown (GitHub flavour): charts become image links to SVG files written
 //! beside it, under `charts/`. What came from a file reaches the reader as text, never as markup:
-//! every text goes through `schema::text::for_markdown` (no raw HTML, image, link, line break,
+//! every text goes through `text::for_markdown` (no raw HTML, image, link, line break,
 //! table cell border or control character can come from a value inside it), while thaw's own
 //! code spans and emphasis are kept.
 
 use super::doc::{Block, Table, Tone};
-use schema::text::for_markdown as inline;
+use text::for_markdown as inline;
 
 fn cell_text(s: &str) -> String {
     inline(s)

@@ -334,7 +334,7 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         conformance_failures,
         warnings,
         // 20,000 junk results make 20,000 notes: the first are shown, the rest counted
-        notes: schema::text::clip_list(notes, "notes"),
+        notes: text::clip_list(notes, "notes"),
         manifest: m,
         strips: cold.strips,
     })

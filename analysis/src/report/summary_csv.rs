@@ -435,7 +435,7 @@ pub(crate) fn text(r: &Report) -> Result<String> {
     w.write_record(&header)?;
     for row in rows {
         // a cell a spreadsheet would run as a formula is made text
-        w.write_record(row.iter().map(|c| schema::text::for_spreadsheet(c)))?;
+        w.write_record(row.iter().map(|c| text::for_spreadsheet(c)))?;
     }
     Ok(String::from_utf8(
         w.into_inner()

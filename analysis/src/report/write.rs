@@ -6,7 +6,7 @@ use super::doc::Block;
 use super::model::Report;
 use super::{html, machines_csv, markdown, sections, summary_csv};
 use anyhow::{Context, Result};
-use schema::files::Folder;
+use files::Folder;
 use std::path::PathBuf;
 
 fn write_file(out: &Folder, rel: &str, text: &str) -> Result<PathBuf> {

@@ -249,12 +249,12 @@ fn compare_lists_cells_in_one_run_only_and_cells_it_cannot_compare() {
     let edit = |dir: &std::path::Path, f: &dyn Fn(&mut schema::rows::SampleRow)| {
         let (mut rows, _) = schema::rows::read_samples(&dir.join("samples.csv"), None).unwrap();
         rows.iter_mut().for_each(f);
-        schema::csv_rows::write_rows(&dir.join("samples.csv"), &rows).unwrap();
+        files::csv_rows::write_rows(&dir.join("samples.csv"), &rows).unwrap();
         let (mut plan, _) = schema::rows::read_plan(&dir.join("plan.csv")).unwrap();
         for (p, r) in plan.iter_mut().zip(&rows) {
             p.codec = r.codec.clone();
         }
-        schema::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
+        files::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
     };
     edit(&d.join("b"), &|r| {
         if r.codec == "serde_json" && r.batch == 1 && r.op == schema::Op::De {

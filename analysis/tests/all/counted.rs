@@ -7,7 +7,7 @@ use crate::common;
 
 use analysis::synth::planted;
 use common::{bin, cells, run, summary_rows, synth, tmp};
-use schema::csv_rows::write_rows;
+use files::csv_rows::write_rows;
 use schema::phases::{Figure, Phase, Quantity};
 use schema::rows::SampleRow;
 use schema::Op;

@@ -64,9 +64,9 @@ fn write_curve_run(dir: &Path) {
             samples.push(s);
         }
     }
-    schema::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
-    schema::csv_rows::write_rows(&dir.join("samples.csv"), &samples).unwrap();
-    schema::csv_rows::write_rows(&dir.join(CURVES), &curves).unwrap();
+    files::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
+    files::csv_rows::write_rows(&dir.join("samples.csv"), &samples).unwrap();
+    files::csv_rows::write_rows(&dir.join(CURVES), &curves).unwrap();
 }
 
 /// The report of the planted run, written once.
@@ -221,7 +221,7 @@ fn curves_without_an_ok_sample_or_off_their_schedule_are_left_out_with_a_note() 
     let mut stray = rows[1].clone();
     stray.plan_index = 999;
     rows.push(stray);
-    schema::csv_rows::write_rows(&folder.join(CURVES), &rows).unwrap();
+    files::csv_rows::write_rows(&folder.join(CURVES), &rows).unwrap();
     let out = root.join("report");
     let o = run(bin()
         .arg("report")

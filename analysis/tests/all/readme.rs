@@ -6,14 +6,31 @@
 use analysis::cli::Cli;
 use clap::CommandFactory;
 
-#[path = "../../../crates/schema/tests/support/readme_options.rs"]
-mod readme_options;
+use testkit::options::Shown;
+
+/// `command`'s options as `--help` shows them, for the manual's check.
+fn shown(command: &clap::Command) -> Vec<Shown> {
+    command
+        .get_arguments()
+        .filter(|a| !a.is_hide_set())
+        .filter_map(|a| {
+            Some(Shown {
+                long: a.get_long()?.to_string(),
+                defaults: a
+                    .get_default_values()
+                    .iter()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .collect(),
+            })
+        })
+        .collect()
+}
 
 /// Checks docs/manual.md's table after `marker` against subcommand `name`'s options.
 fn check(name: &str, marker: &str) {
     let command = Cli::command();
     let sub = command.find_subcommand(name).expect("the subcommand");
-    readme_options::check(sub, &format!("analysis {name}"), marker);
+    testkit::options::check(&shown(sub), &format!("analysis {name}"), marker);
 }
 
 #[test]

@@ -547,8 +547,8 @@ fn hand_run(dir: &Path, cells: &[(&str, Vec<u64>)]) {
             samples.push(r);
         }
     }
-    schema::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
-    schema::csv_rows::write_rows(&dir.join("samples.csv"), &samples).unwrap();
+    files::csv_rows::write_rows(&dir.join("plan.csv"), &plan).unwrap();
+    files::csv_rows::write_rows(&dir.join("samples.csv"), &samples).unwrap();
 }
 
 /// compare's CSV (`--out`): one map of column to value per row (one row per cell: its timed run

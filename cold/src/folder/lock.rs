@@ -4,7 +4,7 @@
 //! holder exits, however it exits, so a killed run never leaves a stale lock.
 
 use anyhow::{bail, Context, Result};
-use schema::files::Folder;
+use files::Folder;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;

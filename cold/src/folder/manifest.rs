@@ -3,7 +3,7 @@
 //! (`finished: false`) and again, with `finished: true`, at its end.
 
 use anyhow::{Context, Result};
-use schema::files::Folder;
+use files::Folder;
 use schema::run_folder::{Machine, Manifest, MANIFEST};
 use std::path::Path;
 use std::process::Command;

@@ -9,9 +9,9 @@ pub(crate) mod manifest;
 
 use anyhow::{bail, Context, Result};
 use codecs::inputs::InputKind;
-use schema::csv_rows::{self, Appender};
+use files::csv_rows::{self, Appender};
+use files::{self, Folder};
 use schema::curve::{CurveRow, CURVES};
-use schema::files::{self, Folder};
 use schema::rows::{PlanRow, SampleRow, Samples};
 use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
 use std::collections::BTreeSet;
@@ -50,7 +50,7 @@ const BEFORE_MANIFEST: [&str; 6] = [
 /// Whether `dir` holds no manifest and nothing but what a run writes before it (and temporary
 /// files of its writers): a run killed before its manifest, which a new run may take over.
 pub(crate) fn unstarted(dir: &Path) -> bool {
-    let Ok(entries) = schema::files::entries(dir) else {
+    let Ok(entries) = files::entries(dir) else {
         return false;
     };
     let mut any = false;
@@ -71,12 +71,12 @@ pub(crate) fn unstarted(dir: &Path) -> bool {
 /// overwritten).
 pub fn create(dir: &Path) -> Result<()> {
     if dir.exists() {
-        let empty = schema::files::entries(dir).is_ok_and(|e| e.is_empty());
+        let empty = files::entries(dir).is_ok_and(|e| e.is_empty());
         if !empty && !unstarted(dir) {
             let what = if dir.join(MANIFEST).exists() {
                 format!(
                     "it holds a run: finish it with `cold resume {}`, or give another --out",
-                    schema::text::for_shell(&dir.display().to_string())
+                    text::for_shell(&dir.display().to_string())
                 )
             } else {
                 "it is not an empty folder, and a run never writes over other files: give a \
@@ -95,7 +95,7 @@ pub fn create(dir: &Path) -> Result<()> {
 pub(crate) fn clear_temporaries(dir: &Path) -> Result<()> {
     let run = Folder::new(dir);
     for sub in ["", FIXTURES] {
-        let Ok(entries) = schema::files::entries(&run.join(sub)) else {
+        let Ok(entries) = files::entries(&run.join(sub)) else {
             continue;
         };
         for entry in entries {

@@ -5,8 +5,8 @@
 use answer::answer::Answer;
 use answer::Draws;
 use anyhow::{Context, Result};
+use files::Folder;
 use schema::curve::{read_curves, CURVES};
-use schema::files::Folder;
 use schema::rows::{read_samples, Samples};
 use schema::run_folder::{Manifest, SAMPLES};
 use schema::{Measure, Style};

@@ -336,7 +336,7 @@ impl Routing<'_> {
                     *variant,
                 )?
                 .remove(0);
-                let bytes = schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+                let bytes = files::read_regular(&path, files::PROGRAM_LIMIT)
                     .with_context(|| format!("cannot read the child {}", path.display()))?;
                 self.fingerprints
                     .insert(key.clone(), (path, bytes.len() as u64, sha256_hex(&bytes)));
@@ -388,8 +388,7 @@ impl Routing<'_> {
                 .prepare(fixture, self.o.seed, &self.documents[fixture.name])
                 .with_context(|| format!("the {} input of {}", input.name(), fixture.name))?;
             let file = self.dir.join(input.relative(fixture.name));
-            schema::files::Folder::new(self.dir)
-                .write_atomically(input.relative(fixture.name), &bytes)?;
+            files::Folder::new(self.dir).write_atomically(input.relative(fixture.name), &bytes)?;
             self.inputs.push(InputEntry {
                 fixture: cell.fixture.clone(),
                 kind: input.name(),
@@ -463,7 +462,7 @@ fn learn(
     row: &SampleRow,
 ) -> Result<Expected, String> {
     let (folder, name) = (
-        schema::files::Folder::new(check_file.parent().unwrap_or(Path::new("."))),
+        files::Folder::new(check_file.parent().unwrap_or(Path::new("."))),
         check_file.file_name().unwrap_or_default(),
     );
     let written = folder
@@ -633,8 +632,8 @@ fn preflight(
             };
             say!(
                 "  preflight {}: {} — left out, never timed",
-                schema::text::for_terminal(&shown, false),
-                schema::text::for_terminal(&detail, false)
+                text::for_terminal(&shown, false),
+                text::for_terminal(&detail, false)
             );
             excluded.push(verdict);
         }

@@ -113,7 +113,7 @@ fn is_a_started_run(dir: &Path) -> Result<()> {
             dir.display()
         );
     }
-    if !schema::files::Folder::new(dir).exists(MANIFEST) {
+    if !files::Folder::new(dir).exists(MANIFEST) {
         bail!(
             "resume {}: no {MANIFEST} there: not a run folder, or a run that stopped before \
              it had one (while preparing its children and inputs), which measured nothing; \
@@ -122,7 +122,7 @@ fn is_a_started_run(dir: &Path) -> Result<()> {
             if folder::unstarted(dir) {
                 format!(
                     ", which may reuse this folder: cold run --out {} …",
-                    schema::text::for_shell(&dir.display().to_string())
+                    text::for_shell(&dir.display().to_string())
                 )
             } else {
                 String::new()
@@ -248,7 +248,7 @@ fn planned(dir: &Path, m: &Manifest, units: &[Unit], dry_run: bool) -> Result<Ve
         s.shard,
         s.samples_per_cell,
     );
-    if !schema::files::Folder::new(dir).exists(PLAN) {
+    if !files::Folder::new(dir).exists(PLAN) {
         if !dry_run {
             folder::write_plan(dir, &derived)?;
             say!("plan.csv: written from manifest.json (the run stopped before writing it)");
@@ -337,8 +337,8 @@ fn checked_inputs(dir: &Path, m: &Manifest) -> Result<HashMap<String, Vec<u8>>> 
     let mut inputs = HashMap::new();
     for entry in &m.inputs {
         let path = dir.join(&entry.file);
-        let bytes = schema::files::Folder::new(dir)
-            .read_bounded(&entry.file, schema::files::PROGRAM_LIMIT)
+        let bytes = files::Folder::new(dir)
+            .read_bounded(&entry.file, files::PROGRAM_LIMIT)
             .with_context(|| format!("cannot read the input {} of this run", path.display()))?;
         if sha256_hex(&bytes) != entry.sha256 {
             bail!(
@@ -416,7 +416,7 @@ fn checked_child(
         variant,
     )?
     .remove(0);
-    let bytes = schema::files::read_regular(&path, schema::files::PROGRAM_LIMIT)
+    let bytes = files::read_regular(&path, files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read {}", path.display()))?;
     if sha256_hex(&bytes) != recorded.sha256 {
         bail!(

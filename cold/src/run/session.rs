@@ -311,12 +311,12 @@ fn print_answers(dir: &Path, m: &Manifest, samples: &schema::rows::Samples) {
             say!();
             say!("The answer (medians; each switch with its 95% bootstrap interval over blocks):");
             for a in answers {
-                say!("  {}", schema::text::for_terminal(&a.line(), false));
+                say!("  {}", text::for_terminal(&a.line(), false));
             }
         }
         Err(e) => say!(
             "no answer: {}",
-            schema::text::for_terminal(&format!("{e:#}"), false)
+            text::for_terminal(&format!("{e:#}"), false)
         ),
     }
 }
@@ -359,7 +359,7 @@ fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&E
     if let Some(f) = summary::failures(samples) {
         say!("{f}");
     }
-    let shown = |t: &str| schema::text::for_terminal(t, false);
+    let shown = |t: &str| text::for_terminal(t, false);
     for u in &m.unsupported {
         say!(
             "unsupported: {} {} on {}: {}",

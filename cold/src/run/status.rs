@@ -9,7 +9,7 @@ macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         // what a child or a folder said reaches the terminal with its control characters shown
-        let line = schema::text::for_terminal(&format!($($arg)*), true);
+        let line = text::for_terminal(&format!($($arg)*), true);
         if $crate::run::status::status_on_stderr() {
             let _ = writeln!(std::io::stderr(), "{line}");
         } else {

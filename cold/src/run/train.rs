@@ -74,7 +74,7 @@ pub fn train(
         return Ok(Err(format!("its training run failed: {why}")));
     }
     let training_ms = started.elapsed().as_millis() as u64;
-    let bytes = match schema::files::read_regular(&places.archive, schema::files::PROGRAM_LIMIT) {
+    let bytes = match files::read_regular(&places.archive, files::PROGRAM_LIMIT) {
         Ok(b) => b,
         Err(e) => return Ok(Err(format!("its training run left no archive: {e}"))),
     };
@@ -116,7 +116,7 @@ pub(crate) fn resumed(
     let on = documents::catalog::find(&recorded.trained_on)?;
     let dir = std::path::absolute(dir)?;
     let places = places(ext, variant, &trained::folder(&dir, variant), cell, on)?;
-    let bytes = schema::files::read_regular(&places.archive, schema::files::PROGRAM_LIMIT)
+    let bytes = files::read_regular(&places.archive, files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read the archive {}", places.archive.display()))?;
     if sha256_hex(&bytes) != recorded.sha256 {
         anyhow::bail!(
@@ -171,7 +171,7 @@ fn training_input(
         .prepare(on, run.seed, &document)
         .with_context(|| format!("the {} input of {}", input.name(), on.name))?;
     let name = format!("{}.{}", on.name, input.extension());
-    schema::files::Folder::new(folder).write_atomically(&name, &bytes)?;
+    files::Folder::new(folder).write_atomically(&name, &bytes)?;
     Ok(folder.join(name))
 }
 
@@ -200,7 +200,7 @@ pub fn prove(
     if let Err(why) = command(&with_protocol(&child, cell.op, 1, input), folder, run.env) {
         return Ok(Err(format!("the archive is not usable: {why}")));
     }
-    let Ok(log) = schema::files::read_regular(&places.log, LOG_LIMIT) else {
+    let Ok(log) = files::read_regular(&places.log, LOG_LIMIT) else {
         return Ok(Err("its verification run wrote no log".into()));
     };
     let expect = trained::fill(std::slice::from_ref(&t.verify.expect), &places).remove(0);
@@ -246,7 +246,7 @@ fn command(
         return Ok(());
     }
     let said = String::from_utf8_lossy(&[out.stderr, out.stdout].concat()).into_owned();
-    let said = schema::text::clip(said.trim(), 600);
+    let said = text::clip(said.trim(), 600);
     Err(format!("{} ({})", said.replace('\n', " / "), out.status))
 }
 

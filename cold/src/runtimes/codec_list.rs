@@ -23,7 +23,7 @@ pub(crate) fn find(id: &str) -> Result<&'static dyn AnyCodec> {
     groups.extend(runtimes::groups());
     bail!(
         "unknown codec `{}`; known codecs: {}; or a runtime group: {}",
-        schema::text::echo(id),
+        text::echo(id),
         known.join(", "),
         groups.join(", ")
     )

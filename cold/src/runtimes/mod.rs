@@ -21,7 +21,7 @@ use anyhow::{bail, Context, Result};
 use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
-use schema::files::Kind;
+use files::Kind;
 use schema::run_folder::VariantEntry;
 use schema::Variant;
 use serde::Deserialize;
@@ -330,7 +330,7 @@ impl Runtime {
         Ok(Found {
             executable,
             version: version_text.lines().next().unwrap_or("").trim().to_string(),
-            described: schema::text::clip(&described, DESCRIBE_LIMIT),
+            described: text::clip(&described, DESCRIBE_LIMIT),
         })
     }
 
@@ -340,7 +340,7 @@ impl Runtime {
         let mut files = Vec::new();
         let listed: Vec<PathBuf> = if self.file.sources.is_empty() {
             // an interpreted runtime: every file of its folder but the descriptions
-            schema::files::entries(&self.dir)?
+            files::entries(&self.dir)?
                 .into_iter()
                 .filter(|e| e.kind == Kind::File)
                 .map(|e| e.path)
@@ -400,7 +400,7 @@ impl Runtime {
             bail!(
                 "compiling the {} children failed: {}",
                 self.name,
-                schema::text::clip(said.trim(), 4000)
+                text::clip(said.trim(), 4000)
             );
         }
         std::fs::write(&stamp, want)
@@ -431,7 +431,7 @@ fn walk(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let meta = std::fs::symlink_metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?;
     if meta.is_dir() {
-        for e in schema::files::entries(path)? {
+        for e in files::entries(path)? {
             walk(&e.path, out)?;
         }
     } else if meta.is_file() {
@@ -447,7 +447,7 @@ fn hash_files(files: &[PathBuf]) -> Result<String> {
         all.extend(file.as_os_str().as_encoded_bytes());
         all.push(0);
         all.extend(
-            schema::files::read_regular(file, schema::files::PROGRAM_LIMIT)
+            files::read_regular(file, files::PROGRAM_LIMIT)
                 .with_context(|| format!("cannot read {}", file.display()))?,
         );
     }
@@ -636,7 +636,7 @@ impl ExternalCodec {
             return Ok(None);
         };
         let path = PathBuf::from(self.runtime.fill(file, Some(self), None));
-        let text = schema::files::read_regular(&path, 1 << 20).with_context(|| {
+        let text = files::read_regular(&path, 1 << 20).with_context(|| {
             format!(
                 "cannot read {}: compile the {} children",
                 path.display(),
@@ -675,7 +675,7 @@ impl ExternalCodec {
                 Err(leak(format!(
                     "{} not found ({}): run {}",
                     self.library,
-                    schema::text::clip(last.unwrap_or("its check failed").trim(), 200),
+                    text::clip(last.unwrap_or("its check failed").trim(), 200),
                     self.install
                 )))
             }
@@ -709,10 +709,7 @@ impl AnyCodec for ExternalCodec {
                     .args(child.prefix)
                     .arg("--version")
                     .output()?;
-                Ok(schema::text::clip(
-                    String::from_utf8_lossy(&out.stdout).trim(),
-                    100,
-                ))
+                Ok(text::clip(String::from_utf8_lossy(&out.stdout).trim(), 100))
             };
             leak(ask().unwrap_or_else(|_| "unknown".into()))
         })
@@ -816,7 +813,7 @@ fn inside(dir: &Path, rel: &str) -> Result<PathBuf> {
 
 /// Reads a TOML description, bounded.
 fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
-    let bytes = schema::files::read_regular(path, 1 << 20)
+    let bytes = files::read_regular(path, 1 << 20)
         .with_context(|| format!("cannot read {}", path.display()))?;
     let text =
         String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
@@ -826,13 +823,13 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T> {
 /// The codecs described under `root`.
 fn load(root: &Path) -> Result<Vec<ExternalCodec>> {
     let mut codecs = Vec::new();
-    let dirs = schema::files::subfolders(root)
+    let dirs = files::subfolders(root)
         .into_iter()
         .map(|e| e.path)
         .filter(|p| p.join("runtime.toml").is_file());
     for dir in dirs {
         let runtime = load_runtime(&dir)?;
-        let files = schema::files::entries(&dir)?
+        let files = files::entries(&dir)?
             .into_iter()
             .filter(|e| e.kind == Kind::File)
             .filter(|e| {

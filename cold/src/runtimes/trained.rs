@@ -158,16 +158,16 @@ pub(crate) fn load_for(
 ) -> Result<Vec<(Variant, Trained, PathBuf)>> {
     let mut out = Vec::new();
     for folder in folders {
-        let Ok(entries) = schema::files::entries(folder) else {
+        let Ok(entries) = files::entries(folder) else {
             continue;
         };
         let paths = entries
             .into_iter()
-            .filter(|e| e.kind == schema::files::Kind::File)
+            .filter(|e| e.kind == files::Kind::File)
             .map(|e| e.path)
             .filter(|p| p.extension().is_some_and(|x| x == "toml"));
         for path in paths {
-            let bytes = schema::files::read_regular(&path, 1 << 20)
+            let bytes = files::read_regular(&path, 1 << 20)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let text = String::from_utf8(bytes)
                 .with_context(|| format!("{}: not UTF-8", path.display()))?;

@@ -91,7 +91,7 @@ impl std::fmt::Display for Interrupted {
             self.done,
             self.planned,
             self.dir.display(),
-            schema::text::for_shell(&self.dir.display().to_string())
+            text::for_shell(&self.dir.display().to_string())
         )
     }
 }

@@ -8,7 +8,7 @@
 //! the built-in builds (`binaries`).
 
 use anyhow::{bail, Context, Result};
-use schema::files::Kind;
+use files::Kind;
 use schema::{Allocator, Variant};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -81,7 +81,7 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
         if !path.is_file() {
             continue;
         }
-        let bytes = schema::files::read_regular(&path, DESCRIPTION_LIMIT)
+        let bytes = files::read_regular(&path, DESCRIPTION_LIMIT)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let text =
             String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
@@ -111,12 +111,12 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
 pub(crate) fn names() -> Vec<String> {
     let mut out = Vec::new();
     for folder in folders() {
-        let Ok(entries) = schema::files::entries(&folder) else {
+        let Ok(entries) = files::entries(&folder) else {
             continue;
         };
         for e in entries.into_iter().filter(|e| e.kind == Kind::File) {
             let name = e.name.to_string_lossy().into_owned();
-            let text = schema::files::read_regular(&e.path, DESCRIPTION_LIMIT)
+            let text = files::read_regular(&e.path, DESCRIPTION_LIMIT)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok());
             let trained = text.is_some_and(|t| {
@@ -281,7 +281,7 @@ fn run(command: &mut Command) -> Result<()> {
     let out = command.output().context("cannot run cargo")?;
     if !out.status.success() {
         let said = String::from_utf8_lossy(&out.stderr);
-        bail!("{}", schema::text::clip(said.trim(), 4000));
+        bail!("{}", text::clip(said.trim(), 4000));
     }
     Ok(())
 }
@@ -294,7 +294,7 @@ fn copy_workspace(from: &Path, to: &Path) -> Result<()> {
     }
     fn copy(from: &Path, to: &Path, top: bool) -> Result<()> {
         std::fs::create_dir_all(to)?;
-        for e in schema::files::entries(from)? {
+        for e in files::entries(from)? {
             let name = e.name;
             if top && ["target", "results", ".git"].iter().any(|n| name == *n) {
                 continue;

@@ -5,12 +5,29 @@
 use clap::CommandFactory;
 use cold::cli::Cli;
 
-#[path = "../../../crates/schema/tests/support/readme_options.rs"]
-mod readme_options;
+use testkit::options::{check, Shown};
+
+/// `command`'s options as `--help` shows them, for the manual's check.
+fn shown(command: &clap::Command) -> Vec<Shown> {
+    command
+        .get_arguments()
+        .filter(|a| !a.is_hide_set())
+        .filter_map(|a| {
+            Some(Shown {
+                long: a.get_long()?.to_string(),
+                defaults: a
+                    .get_default_values()
+                    .iter()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .collect(),
+            })
+        })
+        .collect()
+}
 
 #[test]
 fn the_manual_gives_every_option_of_cold_run_with_its_default() {
     let command = Cli::command();
     let run = command.find_subcommand("run").expect("cold run");
-    readme_options::check(run, "cold run", "<!-- options of cold run");
+    check(&shown(run), "cold run", "<!-- options of cold run");
 }

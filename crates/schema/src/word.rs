@@ -30,7 +30,7 @@ macro_rules! word {
                     $($name => Ok($Word::$Variant),)+
                     other => Err(format!(
                         concat!("unknown ", $what, " `{}`; valid: {}"),
-                        $crate::text::for_terminal(&$crate::text::clip(other, 40), false),
+                        ::text::for_terminal(&::text::clip(other, 40), false),
                         [$($name),+].join(", ")
                     )),
                 }

@@ -164,7 +164,7 @@ fn run(options: Options) -> Result<ExitCode> {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    schema::csv_rows::write_rows(&out, &rows)?;
+    files::csv_rows::write_rows(&out, &rows)?;
     print_table(&rows);
     eprintln!(
         "alloc: {} cells, {} operations each after {} warm-up, variant {variant}; wrote {}",

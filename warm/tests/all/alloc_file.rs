@@ -24,7 +24,7 @@ fn alloc_csv_reads_back_cell_by_cell() {
     let said = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{said}");
 
-    let (rows, torn) = schema::csv_rows::read_rows::<AllocRow>(&out).unwrap();
+    let (rows, torn) = files::csv_rows::read_rows::<AllocRow>(&out).unwrap();
     assert!(torn.is_none());
     let cells: Vec<(&str, Op)> = rows.iter().map(|r| (r.codec.as_str(), r.op)).collect();
     // jiter has no writer: its ser cell is unsupported, not a row of zeros.

@@ -2,8 +2,8 @@
 //! folder): never over a file already there unless forced, never into a folder that holds a run
 //! or warm results, and always written new and renamed over the name.
 
-use crate::files::Folder;
-use crate::{run_folder, warm_files};
+use files::Folder;
+use schema::{run_folder, warm_files};
 use std::io;
 use std::path::Path;
 
