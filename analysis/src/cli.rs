@@ -80,7 +80,7 @@ fn max_samples(s: &str) -> Result<u32, String> {
     let v: u32 = s
         .parse()
         .map_err(|_| format!("`{s}` is not a whole number"))?;
-    let min = crate::stats::stopping::MIN_BLOCKS;
+    let min = store::stopping::MIN_BLOCKS;
     if (min..=100_000).contains(&v) {
         Ok(v)
     } else {
@@ -245,7 +245,7 @@ pub(crate) struct SynthArgs {
     /// Sample as `cold run --precision` does: 10 whole blocks, then 5 more at a time until every
     /// cell's 95% interval of the median init_plus_ops and every paired ratio to serde_json is
     /// within this of its estimate (3% or 0.03), or --max-samples.
-    #[arg(long, value_name = "PERCENT", value_parser = crate::stats::stopping::parse_precision, conflicts_with = "samples")]
+    #[arg(long, value_name = "PERCENT", value_parser = schema::run_folder::parse_precision, conflicts_with = "samples")]
     pub(crate) precision: Option<f64>,
     /// With --precision: the most samples per cell [default: 300].
     #[arg(long, value_name = "N", requires = "precision", value_parser = max_samples)]

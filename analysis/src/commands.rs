@@ -207,8 +207,8 @@ fn list_cells(heading: &str, cells: &[CellKey]) {
 /// What `compare` compares: two runs, or two builds of one run.
 struct Sides {
     measure: schema::Measure,
-    a: (String, schema::rows::Samples),
-    b: (String, schema::rows::Samples),
+    a: (String, store::cell::Samples),
+    b: (String, store::cell::Samples),
 }
 
 fn sides(a: &CompareArgs) -> Result<Sides> {
@@ -224,7 +224,7 @@ fn sides(a: &CompareArgs) -> Result<Sides> {
         if base == candidate {
             bail!("--variants {base},{candidate}: give two different builds");
         }
-        let side = |v: schema::Variant| -> Result<(String, schema::rows::Samples)> {
+        let side = |v: schema::Variant| -> Result<(String, store::cell::Samples)> {
             let s = ra.samples.only_variant(v);
             if s.is_empty() {
                 let builds: std::collections::BTreeSet<String> = ra

@@ -13,10 +13,10 @@ use crate::stats::bootstrap::median_ratio_interval;
 use crate::stats::median_interval::smallest_n;
 use crate::stats::quantile::{median, sorted};
 use schema::phases::{Figure, Phase, Quantity};
-use schema::rows::{CellSamples, Samples};
 use schema::{Measure, Op, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use store::cell::{CellSamples, Samples};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

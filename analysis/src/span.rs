@@ -6,9 +6,9 @@
 //! `analyze::warnings`, the sections in `report::model`).
 
 use schema::phases::{Figure, Phase, Quantity};
-use schema::rows::CellSamples;
 use schema::Measure;
 use serde::Serialize;
+use store::cell::CellSamples;
 
 /// The span of a sample a figure covers: the library's three phases (init + first_op +
 /// remaining_ops), the process but its input phase, or the whole process (spawn to reaped).
@@ -67,7 +67,7 @@ impl Span {
                 .get(Figure::WALL, i)?
                 .checked_sub(cell.get(Figure::time(Phase::Fixture), i)?),
             (Measure::Instructions, _) => {
-                stats::cells::sum(cell, Quantity::Instructions, self.phases(), i)
+                store::cell::sum(cell, Quantity::Instructions, self.phases(), i)
             }
         }
     }

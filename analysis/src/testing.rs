@@ -2,8 +2,10 @@
 //! list of rows.
 
 use schema::phases::{Figure, Phase, Quantity};
-use schema::rows::{PlanCount, PlanRow, SampleRow, Samples};
+use schema::rows::{PlanRow, SampleRow};
 use schema::{Op, Status, Variant};
+use store::cell::Samples;
+use store::rows::PlanCount;
 
 /// A timed row of `codec` at `batch` in `block` (users-2kb de portable): ok with first_op =
 /// init_plus_ops = `ns` and a wall 0.5 ms longer, or a timeout without figures when `None`.

@@ -118,7 +118,7 @@ pub(crate) struct RunArgs {
     /// Add whole blocks until every cell's 95% interval of the median init_plus_ops, and every
     /// paired ratio to the reference, is within this of its estimate (e.g. 3%), checking every 5
     /// blocks; or until --max-samples or --max-time.
-    #[arg(long, value_name = "PERCENT", value_parser = precision::parse_precision)]
+    #[arg(long, value_name = "PERCENT", value_parser = schema::run_folder::parse_precision)]
     pub(crate) precision: Option<f64>,
     /// With --precision: the most samples per cell [default: 300].
     #[arg(long, value_name = "N", requires = "precision")]

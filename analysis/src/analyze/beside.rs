@@ -6,9 +6,9 @@ use super::cells::{CellKey, CellSummary};
 use crate::stats::quantile::{median, sorted};
 use crate::stats::spearman::{spearman, Spearman};
 use schema::phases::{Figure, Phase};
-use schema::rows::Samples;
 use serde::Serialize;
 use std::collections::BTreeSet;
+use store::cell::Samples;
 
 /// One cell of a counted run beside the same cell of a timed run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,8 +101,9 @@ mod tests {
     use super::*;
     use crate::analyze::cells::{group, summarize, StatOptions};
     use crate::testing::{counted, samples, timed};
-    use schema::rows::{PlanCount, SampleRow};
+    use schema::rows::SampleRow;
     use schema::Measure;
+    use store::rows::PlanCount;
 
     #[test]
     fn beside_a_timed_run_ranks_the_cells_both_hold() {

@@ -10,10 +10,11 @@ use crate::stats::precision::relative_half_width;
 use crate::stats::quantile::median_unsorted;
 use crate::stats::spearman::{spearman, Spearman};
 use schema::phases::{Figure, Phase, Quantity, Whole};
-use schema::rows::{CellSamples, PlanCount, Samples};
 use schema::Measure;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use store::cell::{CellSamples, Samples};
+use store::rows::PlanCount;
 
 pub use schema::CellKey;
 

@@ -260,8 +260,9 @@ mod tests {
     use crate::analyze::cells::group;
     use crate::testing::{samples, timed};
     use schema::phases::Figure;
-    use schema::rows::{PlanCount, SampleRow};
+    use schema::rows::SampleRow;
     use schema::Measure;
+    use store::rows::PlanCount;
 
     static PLAN: PlanCount = PlanCount {
         cells: BTreeMap::new(),

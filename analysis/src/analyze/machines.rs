@@ -314,10 +314,10 @@ mod tests {
     use crate::analyze::cells::group;
     use crate::analyze::contrasts::{adjust, against_reference};
     use crate::testing::{samples, timed};
-    use schema::rows::PlanCount;
     use schema::run_folder::ShardEntry;
     use schema::Measure;
     use std::collections::BTreeSet;
+    use store::rows::PlanCount;
 
     fn machine(name: &str) -> Machine {
         Machine {

@@ -107,8 +107,8 @@ mod tests {
     use crate::analyze::cells::group;
     use crate::testing::{samples, timed as row};
     use schema::phases::Figure;
-    use schema::rows::PlanCount;
     use schema::Measure;
+    use store::rows::PlanCount;
 
     #[test]
     fn spread_worked_by_hand() {

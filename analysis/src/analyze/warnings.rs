@@ -265,10 +265,11 @@ mod tests {
     use super::*;
     use crate::analyze::cells::{group, summarize, StatOptions};
     use crate::testing::{samples, timed as row};
-    use schema::rows::{PlanCount, SampleRow};
+    use schema::rows::SampleRow;
     use schema::run_folder::CheckEntry;
     use schema::Measure;
     use schema::Op;
+    use store::rows::PlanCount;
 
     fn cells(rows: &[SampleRow]) -> Vec<CellSummary> {
         let store = samples(rows);

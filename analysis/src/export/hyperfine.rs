@@ -9,9 +9,9 @@ use crate::span::Span;
 use crate::stats::quantile::{median, sorted};
 use anyhow::{bail, Result};
 use schema::phases::{Figure, Quantity, Whole};
-use schema::rows::CellSamples;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use store::cell::CellSamples;
 
 #[derive(Serialize)]
 struct Export {
@@ -121,7 +121,8 @@ pub(crate) fn export(run: &Run, figure: Span) -> Result<String> {
 mod tests {
     use super::*;
     use crate::testing::{samples as store, timed as row};
-    use schema::rows::{PlanCount, SampleRow};
+    use schema::rows::SampleRow;
+    use store::rows::PlanCount;
 
     #[test]
     fn hyperfine_shape() {

@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use files::Folder;
 use schema::curve::{read_curves, schedule, window_for, CURVES};
 use schema::phases::{Figure, Phase};
-use schema::rows::read_samples;
 use schema::run_folder::SAMPLES;
+use store::rows::read_samples;
 
 /// The processes of a curve run and the notes about what was left out; `None` when the run
 /// folder holds no curves.csv.

@@ -6,8 +6,9 @@
 use super::run::Run;
 use crate::analyze::machines::Machines;
 use anyhow::{bail, Context, Result};
-use schema::rows::{read_plan, read_samples, PlanCount, Samples};
 use schema::run_folder::{PLAN, SAMPLES};
+use store::cell::Samples;
+use store::rows::{read_plan, read_samples, PlanCount};
 
 /// Keeps in `run` only the machine called `name` (`M1`, `M2`, … as the Machines section names
 /// them, or its CPU model); the error lists the machines there are.

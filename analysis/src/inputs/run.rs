@@ -9,11 +9,13 @@ use anyhow::{bail, Context, Result};
 use files::csv_rows::write_rows;
 use files::Folder;
 use schema::phases::{Figure, Phase, Quantity};
-use schema::rows::{Plan, PlanCount, PlanRow, SampleRow, Samples};
+use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::{Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::Measure;
 use std::fs;
 use std::path::{Path, PathBuf};
+use store::cell::Samples;
+use store::rows::{Plan, PlanCount};
 
 /// Everything a run folder holds, as read.
 #[derive(Debug, Clone)]

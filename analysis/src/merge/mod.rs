@@ -33,12 +33,13 @@ use crate::inputs::run::{being_written, resolve_run_dir, MANIFEST_LIMIT};
 use anyhow::{bail, ensure, Context, Result};
 use files::csv_rows::write_rows;
 use files::Folder;
-use schema::rows::{read_plan, read_samples, PlanRow, SampleRow};
+use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::{
     utc_text, Machine, Manifest, ManifestError, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES,
 };
 use std::collections::BTreeSet;
 use std::path::Path;
+use store::rows::{read_plan, read_samples};
 
 /// One shard as read from its folder.
 #[derive(Debug, Clone)]

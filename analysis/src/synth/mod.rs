@@ -42,12 +42,12 @@ pub use options::{SynthOptions, FIXTURE, REFERENCE, VARIANT};
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::WarmEstimate;
-use crate::stats::stopping::MAX_BLOCKS;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use sampling::{cells, sample_to_precision, Sampler};
 use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::Manifest;
+use store::stopping::MAX_BLOCKS;
 
 pub struct SynthRun {
     pub manifest: Manifest,

@@ -25,7 +25,7 @@ pub struct SynthOptions {
     pub measure: Measure,
     /// Sample as `cold run --precision` does, to this relative half-width (e.g. 0.03).
     pub precision: Option<f64>,
-    /// With a precision: the most blocks ([`crate::stats::stopping::MAX_BLOCKS`] when `None`).
+    /// With a precision: the most blocks ([`store::stopping::MAX_BLOCKS`] when `None`).
     pub max_blocks: Option<u32>,
     /// The build variants, each a cell of its own in every block, in the manifest's order
     /// (empty: [`VARIANT`] alone).

@@ -5,7 +5,6 @@
 use super::models::{planted, MODELS};
 use super::options::{scale, SynthOptions, BATCHES, FIXTURE, REFERENCE};
 use crate::stats::precision::standing;
-use crate::stats::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 use rand::seq::SliceRandom;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -13,6 +12,7 @@ use schema::phases::{Figure, Phase, Whole};
 use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::Stopping;
 use schema::{Op, Status, Style, Variant};
+use store::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MIN_BLOCKS};
 
 /// The noise of the library's phases (init, first_op, remaining_ops), which share one factor per
 /// sample: lognormal with this σ…
@@ -212,7 +212,7 @@ pub(super) fn sample_to_precision(sampler: &mut Sampler, target: f64, max_blocks
         rule.sampling_secs = sampler.wall_secs;
         let now = standing(
             &reaches(
-                &schema::rows::Samples::from_rows(&sampler.samples),
+                &store::cell::Samples::from_rows(&sampler.samples),
                 rule.reference.as_deref(),
                 &floors,
             ),

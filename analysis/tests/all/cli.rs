@@ -247,10 +247,10 @@ fn compare_lists_cells_in_one_run_only_and_cells_it_cannot_compare() {
     synth(&d.join("b"), cells() * 8, 3, &["--fail-rate", "0"]);
     // each sample edited, and its plan with it
     let edit = |dir: &std::path::Path, f: &dyn Fn(&mut schema::rows::SampleRow)| {
-        let (mut rows, _) = schema::rows::read_samples(&dir.join("samples.csv"), None).unwrap();
+        let (mut rows, _) = store::rows::read_samples(&dir.join("samples.csv"), None).unwrap();
         rows.iter_mut().for_each(f);
         files::csv_rows::write_rows(&dir.join("samples.csv"), &rows).unwrap();
-        let (mut plan, _) = schema::rows::read_plan(&dir.join("plan.csv")).unwrap();
+        let (mut plan, _) = store::rows::read_plan(&dir.join("plan.csv")).unwrap();
         for (p, r) in plan.iter_mut().zip(&rows) {
             p.codec = r.codec.clone();
         }

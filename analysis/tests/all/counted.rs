@@ -132,7 +132,7 @@ fn counted_pair(d: &Path, codec: &str, batch: u32) -> (PathBuf, PathBuf) {
     synth(&a, cells() * 3, 9, &["--measure", "instructions"]);
     synth(&b, cells() * 3, 9, &["--measure", "instructions"]);
     let path = b.join("samples.csv");
-    let (rows, _) = schema::rows::read_samples(&path, None).unwrap();
+    let (rows, _) = store::rows::read_samples(&path, None).unwrap();
     let first = Figure::Of(Quantity::Instructions, Phase::FirstOp);
     let rows: Vec<SampleRow> = rows
         .into_iter()

@@ -433,9 +433,9 @@ fn three_shards_of_a_real_run_merge_into_its_plan() {
     let plan = read(merged.join("plan.csv"));
     assert_eq!(plan, String::from_utf8(dry.stdout).unwrap());
     // every plan index has one row
-    let (rows, _) = schema::rows::read_samples(
+    let (rows, _) = store::rows::read_samples(
         &merged.join("samples.csv"),
-        Some(&schema::rows::read_plan(&merged.join("plan.csv")).unwrap().0),
+        Some(&store::rows::read_plan(&merged.join("plan.csv")).unwrap().0),
     )
     .unwrap();
     let mut indices: Vec<u64> = rows.iter().map(|r| r.plan_index).collect();

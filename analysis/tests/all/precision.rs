@@ -11,10 +11,11 @@ use analysis::parallel::par_map;
 use analysis::span::Span;
 use analysis::synth::{synth, truth, SynthOptions, FIXTURE, REFERENCE};
 use common::{bin, run, tmp};
-use schema::rows::{PlanCount, Samples};
 use schema::Measure;
 use schema::{Op, StopReason, Variant};
 use std::collections::BTreeSet;
+use store::cell::Samples;
+use store::rows::PlanCount;
 
 /// The ratio the headline of a run is about: simd-json's one `de` against serde_json's.
 fn headline_key() -> CellKey {
@@ -157,11 +158,7 @@ fn a_synthetic_precision_run_is_sampled_by_the_rule() {
     let at = |b: u32| {
         let rows: Vec<_> = s.samples.iter().filter(|r| r.block < b).cloned().collect();
         analysis::stats::precision::standing(
-            &analysis::stats::stopping::reaches(
-                &Samples::from_rows(&rows),
-                Some(REFERENCE),
-                &["noop"],
-            ),
+            &store::stopping::reaches(&Samples::from_rows(&rows), Some(REFERENCE), &["noop"]),
             0.06,
         )
     };

@@ -12,11 +12,12 @@ use codecs::inputs::InputKind;
 use files::csv_rows::{self, Appender};
 use files::{self, Folder};
 use schema::curve::{CurveRow, CURVES};
-use schema::rows::{PlanRow, SampleRow, Samples};
+use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use store::cell::Samples;
 
 /// The run folder's `.preflight-output`: a child of another runtime's `--check-file` during
 /// its preflight.
@@ -137,7 +138,7 @@ pub(crate) fn write_plan(dir: &Path, plan: &[PlanRow]) -> Result<()> {
 }
 
 pub(crate) fn read_plan(dir: &Path) -> Result<Vec<PlanRow>> {
-    let (rows, torn) = schema::rows::read_plan(&dir.join(PLAN))?;
+    let (rows, torn) = store::rows::read_plan(&dir.join(PLAN))?;
     if let Some(note) = torn {
         bail!("{note}; plan.csv is written whole, so this folder was damaged");
     }
@@ -150,7 +151,7 @@ pub fn read_samples(dir: &Path, plan: &[PlanRow]) -> Result<Vec<SampleRow>> {
     if !Folder::new(dir).exists(SAMPLES) {
         return Ok(Vec::new());
     }
-    Ok(schema::rows::read_samples(&dir.join(SAMPLES), Some(plan))?.0)
+    Ok(store::rows::read_samples(&dir.join(SAMPLES), Some(plan))?.0)
 }
 
 /// samples.csv by cell (empty if it does not exist yet), checked against `plan`.
@@ -158,7 +159,7 @@ pub(crate) fn read_store(dir: &Path, plan: &[PlanRow]) -> Result<Samples> {
     if !Folder::new(dir).exists(SAMPLES) {
         return Ok(Samples::default());
     }
-    let plan = schema::rows::Plan::of(plan);
+    let plan = store::rows::Plan::of(plan);
     Ok(Samples::read(&dir.join(SAMPLES), Some(&plan), &[])?.0)
 }
 

@@ -7,11 +7,12 @@ use answer::Draws;
 use anyhow::{Context, Result};
 use files::Folder;
 use schema::curve::{read_curves, CURVES};
-use schema::rows::{read_samples, Samples};
 use schema::run_folder::{Manifest, SAMPLES};
 use schema::{Measure, Style};
 use std::collections::BTreeSet;
 use std::path::Path;
+use store::cell::Samples;
+use store::rows::read_samples;
 
 /// The answers of the run in `dir`, whose samples are `samples`.
 pub(crate) fn of_run(dir: &Path, manifest: &Manifest, samples: &Samples) -> Result<Vec<Answer>> {

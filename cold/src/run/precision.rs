@@ -9,13 +9,11 @@
 //! width, not for an effect: the rule never looks at where an interval lies, only at how wide it
 //! is. `analysis synth --precision` measures the coverage this gives (docs/findings.md).
 
-use schema::rows::Samples;
 use schema::run_folder::Stopping;
 use stats::precision::{standing, Reach, Standing};
-pub(crate) use stats::stopping::{
-    next, parse_precision, reaches, Next, CHECK_EVERY, LEVEL, MAX_BLOCKS, MIN_BLOCKS,
-};
 use std::time::Duration;
+use store::cell::Samples;
+pub(crate) use store::stopping::{next, reaches, Next, CHECK_EVERY, LEVEL, MAX_BLOCKS, MIN_BLOCKS};
 
 /// `90s`, `10m`, `2h` or a number of seconds; at most a week.
 pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {

@@ -304,7 +304,7 @@ pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally)
 
 /// The run's answer, one line per fixture and op, after its table: what a reader came for. A
 /// reading that fails is said, and loses nothing (the run is on disk).
-fn print_answers(dir: &Path, m: &Manifest, samples: &schema::rows::Samples) {
+fn print_answers(dir: &Path, m: &Manifest, samples: &store::cell::Samples) {
     match super::answers::of_run(dir, m, samples) {
         Ok(answers) if answers.is_empty() => {}
         Ok(answers) => {
@@ -321,7 +321,7 @@ fn print_answers(dir: &Path, m: &Manifest, samples: &schema::rows::Samples) {
     }
 }
 
-fn print_summary(samples: &schema::rows::Samples, m: &Manifest, tally: Option<&EvictionTally>) {
+fn print_summary(samples: &store::cell::Samples, m: &Manifest, tally: Option<&EvictionTally>) {
     let child_bytes: HashMap<GateCell, u64> = m
         .children
         .iter()

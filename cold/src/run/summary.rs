@@ -8,12 +8,12 @@
 //! use; the full statistics are `analysis`'s job.
 
 use schema::phases::{Figure, Phase, Quantity, Whole};
-use schema::rows::{CellSamples, Samples};
 use schema::{CellKey, GateCell, Measure, Op, OutputMode};
-use stats::cells::{library, over_floor, values};
 use stats::quantile::quantile;
 use stats::units::{bytes, count, ns};
 use std::collections::HashMap;
+use store::cell::{library, over_floor, values};
+use store::cell::{CellSamples, Samples};
 
 /// What the table needs beyond the samples.
 pub(crate) struct Context<'a> {

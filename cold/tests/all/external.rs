@@ -246,7 +246,7 @@ fn refused(
     assert!(excluded.iter().all(
         |e| e["codec"] == wrong && e["detail"].as_str().unwrap().contains("users[0].isActive")
     ));
-    let samples = schema::rows::read_samples(&dir.join("samples.csv"), None)
+    let samples = store::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
         .0;
     assert!(!samples.is_empty());
@@ -356,7 +356,7 @@ fn a_child_whose_content_changes_after_its_preflight_is_caught_in_every_sample()
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "failed samples: {}", said(&out));
-    let samples = schema::rows::read_samples(&dir.join("samples.csv"), None)
+    let samples = store::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
         .0;
     for s in &samples {
@@ -420,7 +420,7 @@ fn a_wrong_python_child_is_refused_and_an_honest_one_runs() {
         .clone();
     assert_eq!(runtime, "python");
 
-    let samples: Vec<SampleRow> = schema::rows::read_samples(&dir.join("samples.csv"), None)
+    let samples: Vec<SampleRow> = store::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
         .0;
     // python-json and the floor, de and ser, batches 1 and 3, 2 samples: every one ok.
@@ -505,7 +505,7 @@ fn a_library_that_is_not_installed_is_unsupported_not_a_failure() {
             .as_str()
             .unwrap()
             .contains("No module named 'thaw_no_such_module'")));
-    let samples: Vec<SampleRow> = schema::rows::read_samples(&dir.join("samples.csv"), None)
+    let samples: Vec<SampleRow> = store::rows::read_samples(&dir.join("samples.csv"), None)
         .unwrap()
         .0;
     // The floor's de and ser, one sample each.

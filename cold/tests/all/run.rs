@@ -21,11 +21,11 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn plan_of(dir: &Path) -> Vec<PlanRow> {
-    schema::rows::read_plan(&dir.join("plan.csv")).unwrap().0
+    store::rows::read_plan(&dir.join("plan.csv")).unwrap().0
 }
 
 fn samples_of(dir: &Path) -> Vec<SampleRow> {
-    schema::rows::read_samples(&dir.join("samples.csv"), Some(&plan_of(dir)))
+    store::rows::read_samples(&dir.join("samples.csv"), Some(&plan_of(dir)))
         .unwrap()
         .0
 }

@@ -8,11 +8,12 @@
 use schema::answer::{Answer, Cheapest, Source, Stretch};
 use schema::curve::CurveRow;
 use schema::phases::{Figure, Whole};
-use schema::rows::{SampleRow, Samples};
+use schema::rows::SampleRow;
 use schema::{CellKey, Op, Variant};
 use stats::cheapest::{cheapest, Bootstrap, Costs};
 use stats::quantile::median_unsorted;
 use std::collections::{BTreeMap, BTreeSet};
+use store::cell::Samples;
 
 pub use schema::answer;
 

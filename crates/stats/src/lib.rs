@@ -1,10 +1,10 @@
 //! Pure numerics for thaw's reports and the cold runner's stopping rule: no I/O, no formatting,
-//! no knowledge of codecs or files.
+//! no knowledge of codecs, rows or files; no dependency inside the workspace.
 //!
 //! Every function takes plain slices of `f64` and returns plain values, so each one can be checked
-//! against published answers and seeded simulations (see the tests in each module); only
-//! [`stopping`], the `--precision` rule, reads sample rows, to choose its intervals. The reporting
-//! layer only formats what these functions computed.
+//! against published answers and seeded simulations (see the tests in each module). What reads a
+//! run's rows to feed them (a cell's figures, the `--precision` rule's intervals) is `store`'s;
+//! the reporting layer only formats what these functions computed.
 //!
 //! Conventions, once for the whole module:
 //! - quantiles are Hyndman & Fan type 7 (linear interpolation between order statistics, the default
@@ -16,7 +16,6 @@
 //!   and a bootstrap median is drawn from its exact distribution in O(1).
 
 pub mod bootstrap;
-pub mod cells;
 pub mod changepoint;
 pub mod cheapest;
 pub mod describe;
@@ -32,7 +31,6 @@ pub mod rank;
 pub mod signed_rank;
 pub mod size_effect;
 pub mod spearman;
-pub mod stopping;
 pub mod units;
 pub mod wilcoxon;
 

@@ -4,16 +4,16 @@
 //!
 //! The run starts with [`MIN_BLOCKS`] blocks, then, every [`CHECK_EVERY`] blocks, asks whether
 //! every cell's interval of the median init_plus_ops, and every candidate's paired ratio to the
-//! reference, reaches within the half-width asked of its estimate ([`crate::precision`]); if not,
+//! reference, reaches within the half-width asked of its estimate ([`stats::precision`]); if not,
 //! it adds more whole blocks, until `max_blocks` or until another round would run past the time
 //! budget. The floors (baselines) are sampled in every block but are not asked: a 0.3 µs floor at
 //! ±3% is no figure anyone compares.
 
-use crate::precision::{median_half_width, ratio_half_width, Reach};
+use crate::cell::Samples;
 use schema::phases::Figure;
-use schema::rows::Samples;
 use schema::run_folder::Stopping;
 use schema::{CellKey, StopReason};
+use stats::precision::{median_half_width, ratio_half_width, Reach};
 use std::collections::{BTreeMap, HashMap};
 
 /// Blocks before the first check.
@@ -24,30 +24,6 @@ pub const CHECK_EVERY: u32 = 5;
 pub const MAX_BLOCKS: u32 = 300;
 /// The intervals' confidence level (the reports').
 pub const LEVEL: f64 = 0.95;
-
-/// `3%` or `0.03`: a relative half-width above 0 and at most 50%.
-pub fn parse_precision(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let value = match t.strip_suffix('%') {
-        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
-        None => match t.parse::<f64>() {
-            Ok(f) if f >= 1.0 => {
-                return Err(format!(
-                    "`{text}`: give a percentage like 3% or a fraction like 0.03"
-                ))
-            }
-            other => other,
-        },
-    }
-    .map_err(|_| format!("`{text}` is not a precision: give a percentage like 3%"))?;
-    if value.is_finite() && value > 0.0 && value <= 0.5 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "`{text}`: give a precision above 0% and at most 50%"
-        ))
-    }
-}
 
 /// Every interval the rule looks at, from the rows so far: each cell's median of init_plus_ops
 /// (but the `floors`'), and each candidate's within-block ratio to the reference's cell of the
@@ -122,9 +98,9 @@ pub fn next(rule: &Stopping, blocks: u32, met: bool) -> Next {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::precision::standing;
     use schema::rows::{PlanRow, SampleRow};
     use schema::{Op, Variant};
+    use stats::precision::standing;
 
     fn row(codec: &str, block: u32, ipo: u64) -> SampleRow {
         let mut row = SampleRow::planned(&PlanRow {
@@ -153,15 +129,6 @@ mod tests {
             stopped_on: None,
             widest: None,
         }
-    }
-
-    #[test]
-    fn precisions() {
-        assert_eq!(parse_precision("3%"), Ok(0.03));
-        assert_eq!(parse_precision("0.05"), Ok(0.05));
-        assert!(parse_precision("3").unwrap_err().contains("3%"));
-        assert!(parse_precision("0%").is_err() && parse_precision("80%").is_err());
-        assert!(parse_precision("x%").is_err());
     }
 
     #[test]
