@@ -8,7 +8,7 @@
 //! holds README.md's table to this output.
 
 use crate::report::format;
-use ::answer::answer::{count, Answer};
+use ::answer::form::{count, Answer};
 use anyhow::{bail, Context, Result};
 use files::Folder;
 use schema::rows::check_name;

@@ -27,7 +27,7 @@ use crate::inputs::warm_gate::GateRow;
 use crate::parallel::par_map;
 use crate::span::Span;
 use crate::stats::quantile::sorted;
-use ::answer::answer::Answer;
+use ::answer::form::Answer;
 use anyhow::{bail, Result};
 use schema::run_folder::{
     CheckEntry, ChildEntry, CodecEntry, Counting, FixtureEntry, InputEntry, Manifest,

@@ -2,7 +2,7 @@
 //! number of operations (the `answer` crate's, the words every report uses), from the run's
 //! samples, or from its curves in a curve run. A counted run measures no time and has none.
 
-use answer::answer::Answer;
+use answer::form::Answer;
 use answer::Draws;
 use anyhow::{Context, Result};
 use files::Folder;

@@ -2,10 +2,10 @@
 //! from which number of operations, each switch with a bootstrap interval over blocks. From a
 //! cold run's samples (init + operations, a fresh process per sample, at each batch) or a curve
 //! run's curves (C(n) at each clock read of one process). The numbers are `stats::cheapest`'s,
-//! the words `schema::answer`'s; the runner's closing lines and every report call this one crate,
+//! the form and the words [`form`]'s; the runner's closing lines and every report call this one crate,
 //! so they say the same.
 
-use schema::answer::{Answer, Cheapest, Source, Stretch};
+use form::{Answer, Cheapest, Source, Stretch};
 use schema::curve::CurveRow;
 use schema::phases::{Figure, Whole};
 use schema::rows::SampleRow;
@@ -15,7 +15,7 @@ use stats::quantile::median_unsorted;
 use std::collections::{BTreeMap, BTreeSet};
 use store::cell::Samples;
 
-pub use schema::answer;
+pub mod form;
 
 /// The intervals' level.
 pub const LEVEL: f64 = 0.95;

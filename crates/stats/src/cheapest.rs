@@ -5,7 +5,7 @@
 //! the codec whose median is lowest there, and gives every switch from one codec to the next the
 //! crossing of the two with a percentile bootstrap interval over blocks (each block's values kept
 //! together, as they were measured in one round). Pure numbers: codecs are indices, and the
-//! words that say the result are `schema::answer`'s.
+//! words that say the result are `answer::form`'s.
 
 use super::bootstrap::crossing_interval;
 use super::quantile::median_unsorted;

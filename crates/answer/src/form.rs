@@ -4,7 +4,7 @@
 //! `cold run`, `analysis report` (terminal, report.md, report.html) and `analysis answer` say it
 //! alike.
 
-use crate::Op;
+use schema::Op;
 use serde::{Deserialize, Serialize};
 
 /// Where the costs behind an answer were read.
