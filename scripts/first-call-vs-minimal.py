@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Each typed codec's first `de` call in its cold child, against a reference program that does
-only that call (crates/children/src/bin/minimal-<codec>.rs), on the users-2kb document.
+only that call (runtimes/rust/src/bin/minimal-<codec>.rs), on the users-2kb document.
 
 Both run as the runner runs children (no shell, PATH and HOME only), in alternating rounds in a
 seeded random order, and the figure is the first call (the protocol's `first` - `init`). Prints,

@@ -49,7 +49,7 @@ fn main() -> Result<()> {
         );
     }
     let input = std::env::temp_dir().join(format!("thaw-spawn-ways-{}.json", std::process::id()));
-    let document = documents::find("users-2kb")?.document(documents::DEFAULT_SEED, None)?;
+    let document = fixtures::find("users-2kb")?.document(fixtures::DEFAULT_SEED, None)?;
     std::fs::write(&input, document)
         .with_context(|| format!("cannot write {}", input.display()))?;
     let result = compare(&child, &input, folder, rounds, samples);

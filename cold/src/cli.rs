@@ -9,7 +9,6 @@ use crate::system::pin;
 use anyhow::{bail, ensure, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use codecs::{registry, AnyCodec, Op};
-use documents::catalog::CorporaOption;
 use schema::run_folder::{CurveSettings, Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;
@@ -47,13 +46,29 @@ pub(crate) struct BuildArgs {
     pub(crate) variants: Vec<Variant>,
 }
 
+/// `--corpora DIR`, the classic corpora folder, as `cold list` and `cold run` take it.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct Corpora {
+    /// The classic corpora folder (twitter, citm_catalog, canada) [default: $THAW_CORPORA]. A
+    /// relative path is taken from the current folder, else from the workspace root.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub(crate) corpora: Option<PathBuf>,
+}
+
+impl Corpora {
+    /// The folder given, else `THAW_CORPORA`'s (`fixtures::catalog::corpora_given`).
+    pub(crate) fn folder(&self) -> Option<PathBuf> {
+        fixtures::catalog::corpora_given(self.corpora.clone())
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
     /// The seed the fixtures' sizes are given for.
-    #[arg(long, default_value_t = documents::DEFAULT_SEED)]
+    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
     pub(crate) seed: u64,
     #[command(flatten)]
-    pub(crate) corpora: CorporaOption,
+    pub(crate) corpora: Corpora,
 }
 
 #[derive(Debug, Args)]
@@ -85,7 +100,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_delimiter = ',', default_value = "users-2kb")]
     pub(crate) fixture: Vec<String>,
     /// The seed of the fixtures' generator (and of the plan's shuffle, unless --plan-seed).
-    #[arg(long, default_value_t = documents::DEFAULT_SEED)]
+    #[arg(long, default_value_t = fixtures::DEFAULT_SEED)]
     pub(crate) seed: u64,
     /// The seed of the plan's shuffle alone [default: --seed].
     #[arg(long)]
@@ -148,7 +163,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) children_dir: Option<PathBuf>,
     #[command(flatten)]
-    pub(crate) corpora: CorporaOption,
+    pub(crate) corpora: Corpora,
     /// The same as `cold resume DIR` (an older spelling), given alone.
     #[arg(long, value_name = "DIR", hide = true, exclusive = true)]
     pub(crate) resume: Option<PathBuf>,
@@ -235,7 +250,7 @@ impl RunArgs {
         let stopping = self.stopping(samples, &codecs)?;
         let fixtures = dedup(&self.fixture)
             .iter()
-            .map(|name| documents::find(name.trim()).map_err(anyhow::Error::from))
+            .map(|name| fixtures::find(name.trim()).map_err(anyhow::Error::from))
             .collect::<Result<Vec<_>>>()?;
         if fixtures.is_empty() {
             bail!("--fixture is empty; see `cold list` for the fixtures");

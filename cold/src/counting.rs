@@ -130,7 +130,7 @@ impl Counter {
                 .unwrap_or(&self.alloc_library)
                 .display()
                 .to_string(),
-            alloc_library_sha256: documents::sha256_hex(&bytes),
+            alloc_library_sha256: fixtures::sha256_hex(&bytes),
         })
     }
 }
@@ -193,7 +193,7 @@ pub(crate) fn resume(run_dir: &Path, recorded: &Counting) -> Result<Counter> {
     let bytes = Folder::new(run_dir)
         .read_bounded(&recorded.alloc_library, files::PROGRAM_LIMIT)
         .with_context(|| format!("cannot read the allocation counter {}", library.display()))?;
-    if documents::sha256_hex(&bytes) != recorded.alloc_library_sha256 {
+    if fixtures::sha256_hex(&bytes) != recorded.alloc_library_sha256 {
         bail!(
             "{} is not the allocation counter this run started with (its SHA-256 differs from \
              manifest.json); start a new run",

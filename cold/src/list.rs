@@ -77,7 +77,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
         writeln!(out)?;
     }
     writeln!(out, "fixtures (seed {seed}):")?;
-    for f in documents::FIXTURES {
+    for f in fixtures::FIXTURES {
         let size = match f.document(seed, corpora) {
             Ok(doc) => format!("{} B", doc.len()),
             Err(_) => "corpus, no folder".to_string(),
@@ -143,7 +143,7 @@ mod tests {
     #[test]
     fn lists_every_codec_and_fixture() {
         let mut out = Vec::new();
-        list(documents::DEFAULT_SEED, None, &mut out).unwrap();
+        list(fixtures::DEFAULT_SEED, None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for id in ["noop", "serde_json", "simd-json-value", "jiter"] {
             assert!(text.contains(id), "{id}");
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn lists_every_rust_build_with_what_it_changes() {
         let mut out = Vec::new();
-        list(documents::DEFAULT_SEED, None, &mut out).unwrap();
+        list(fixtures::DEFAULT_SEED, None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         // every description in cold/variants/ that is not a JVM build, by name
         for name in variants::names() {

@@ -13,7 +13,7 @@
 
 use anyhow::Context;
 use codecs::Op;
-use documents::DEFAULT_SEED;
+use fixtures::DEFAULT_SEED;
 use std::process::ExitCode;
 use warm::bench::{bench_fns, criterion, run_plan};
 use warm::driver::{chosen, Forked};
@@ -45,7 +45,7 @@ fn run() -> anyhow::Result<ExitCode> {
         settings::criterion_dir(variant)
     };
     let corpora = settings::corpora();
-    let all: Vec<_> = documents::FIXTURES.iter().collect();
+    let all: Vec<_> = fixtures::FIXTURES.iter().collect();
     let (documents, notes) = load_documents(&all, DEFAULT_SEED, corpora.as_deref());
     eprintln!(
         "thaw warm: variant {variant}, allocator {}, mode {mode}, results in {}",
@@ -100,7 +100,7 @@ fn one_fork(mode: Mode, variant: schema::Variant, fork: &ForkRun) -> anyhow::Res
         anyhow::bail!("fork cell `{}` is not <fixture>/<op>/<codec>", fork.cell);
     };
     let op = Op::parse(op).map_err(anyhow::Error::msg)?;
-    let fixture = documents::catalog::find(fixture)
+    let fixture = fixtures::catalog::find(fixture)
         .with_context(|| format!("fork cell `{}`: no such fixture", fork.cell))?;
     let codec = codecs::registry()
         .into_iter()

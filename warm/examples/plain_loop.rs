@@ -9,8 +9,8 @@
 //! cargo run --release -p warm --example plain_loop -- users-2kb serde_json [ROUNDS] [CALLS] [KEEP]
 
 use codecs::{visit_codecs, Codec, CodecVisitor, Op};
-use documents::catalog::find;
-use documents::gate::Document;
+use fixtures::catalog::find;
+use fixtures::gate::Document;
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -96,7 +96,7 @@ fn main() -> ExitCode {
         }
     };
     let corpora = std::env::var_os("THAW_CORPORA").map(std::path::PathBuf::from);
-    let document = match Document::make(f, documents::DEFAULT_SEED, corpora.as_deref()) {
+    let document = match Document::make(f, fixtures::DEFAULT_SEED, corpora.as_deref()) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{fixture}: {e}");

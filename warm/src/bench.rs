@@ -164,14 +164,14 @@ mod tests {
     use super::*;
     use crate::gate::{gate, load_documents};
     use codecs::{Noop, SerdeJsonTyped};
-    use documents::catalog::find;
+    use fixtures::catalog::find;
     use std::time::Duration;
 
     #[test]
     fn criterion_writes_fixture_op_codec_ids_where_analysis_reads_them() {
         let out = std::env::temp_dir().join(format!("thaw-warm-ids-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
-        let seed = documents::DEFAULT_SEED;
+        let seed = fixtures::DEFAULT_SEED;
         let (documents, _) = load_documents(&[find("small").unwrap()], seed, None);
         let chosen = [codecs::any::<Noop>(), codecs::any::<SerdeJsonTyped>()];
         let plan = gate(&documents, &chosen, &[Op::De]);
@@ -224,7 +224,7 @@ mod tests {
             }
         }
         let fixtures = [find("users-2kb").unwrap(), find("clients-1kb").unwrap()];
-        let (documents, _) = load_documents(&fixtures, documents::DEFAULT_SEED, None);
+        let (documents, _) = load_documents(&fixtures, fixtures::DEFAULT_SEED, None);
         let plan = gate(&documents, &codecs::registry(), &Op::ALL);
         let mut check = Check(&documents, &plan, Vec::new());
         visit_codecs(&mut check);
@@ -284,7 +284,7 @@ mod tests {
     #[test]
     fn a_de_sample_makes_one_call_per_iteration_in_every_batching() {
         let document =
-            Document::make(find("users-1kb").unwrap(), documents::DEFAULT_SEED, None).unwrap();
+            Document::make(find("users-1kb").unwrap(), fixtures::DEFAULT_SEED, None).unwrap();
         let mut w = Workload::<CountsCalls>::new(&document, Op::De).unwrap();
         let (inputs, runner) = w.parts();
         for (iters, per_batch) in [(1, 15), (7, 15), (95, 15), (3, 1), (2500, 1000), (4, 0)] {

@@ -1,5 +1,5 @@
 //! The cells of a warm run and the correctness gate in front of them: every codec × fixture ×
-//! op is checked by `documents::gate` before the first measurement, and each gets a
+//! op is checked by `fixtures::gate` before the first measurement, and each gets a
 //! [`Decision`]: run it, skip it as unsupported (with the library's reason), or refuse it
 //! because the codec misread the fixture. A refused cell is never timed.
 //!
@@ -7,8 +7,8 @@
 
 use codecs::verify::GateVerdict;
 use codecs::{AnyCodec, Op};
-use documents::catalog::Fixture;
-pub use documents::gate::Document;
+use fixtures::catalog::Fixture;
+pub use fixtures::gate::Document;
 use schema::warm_files::{GateDecision, GateRow};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -83,7 +83,7 @@ pub struct Plan {
 
 /// Runs the gate over every document × codec × op given.
 pub fn gate(documents: &[Document], codecs: &[&'static dyn AnyCodec], ops: &[Op]) -> Plan {
-    let cells = documents::gate::verify_documents(codecs, documents, ops)
+    let cells = fixtures::gate::verify_documents(codecs, documents, ops)
         .into_iter()
         .map(|check| Cell {
             fixture: check.fixture,
@@ -207,12 +207,12 @@ pub fn select<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use documents::catalog::find;
     use doubles::Broken;
+    use fixtures::catalog::find;
 
     fn small() -> Vec<Document> {
         let (documents, notes) =
-            load_documents(&[find("small").unwrap()], documents::DEFAULT_SEED, None);
+            load_documents(&[find("small").unwrap()], fixtures::DEFAULT_SEED, None);
         assert!(notes.is_empty(), "{notes:?}");
         documents
     }
@@ -253,11 +253,11 @@ mod tests {
 
     #[test]
     fn corpora_without_a_folder_are_skipped_with_one_line() {
-        let corpora: Vec<&'static Fixture> = documents::FIXTURES
+        let corpora: Vec<&'static Fixture> = fixtures::FIXTURES
             .iter()
             .filter(|f| f.is_corpus())
             .collect();
-        let (documents, notes) = load_documents(&corpora, documents::DEFAULT_SEED, None);
+        let (documents, notes) = load_documents(&corpora, fixtures::DEFAULT_SEED, None);
         assert!(documents.is_empty());
         assert_eq!(notes.len(), 1);
         assert!(notes[0].contains("THAW_CORPORA"));

@@ -47,7 +47,7 @@ mod tests {
             "twitter/ser/simd-json-value"
         );
         // Every fixture and codec id splits back into exactly three parts.
-        for fixture in documents::FIXTURES {
+        for fixture in fixtures::FIXTURES {
             for codec in codecs::registry() {
                 for op in Op::ALL {
                     let id = bench_id(fixture.name, op, codec.id());

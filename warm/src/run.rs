@@ -18,7 +18,7 @@
 use codecs::inputs::{load, prepare};
 use codecs::models::ModelKind;
 use codecs::{input_kind, Codec, CodecError, Op};
-use documents::gate::Document;
+use fixtures::gate::Document;
 
 /// Everything one cell needs, made before measuring.
 pub struct Workload<C: Codec> {
@@ -153,10 +153,10 @@ fn failed(codec: &str, op: Op, error: &CodecError) -> ! {
 mod tests {
     use super::*;
     use codecs::{SerdeJsonTyped, SimdJsonTyped, SonicRsDom};
-    use documents::catalog::find;
+    use fixtures::catalog::find;
 
     fn document(name: &str) -> (Document, Vec<u8>) {
-        let document = Document::make(find(name).unwrap(), documents::DEFAULT_SEED, None).unwrap();
+        let document = Document::make(find(name).unwrap(), fixtures::DEFAULT_SEED, None).unwrap();
         let doc = document.bytes.clone();
         (document, doc)
     }

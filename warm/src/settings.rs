@@ -3,7 +3,7 @@
 //! bench's arguments; the alloc binary parses its own).
 
 use anyhow::{bail, Result};
-use documents::catalog::{CorporaOption, CORPORA_VAR};
+use fixtures::catalog::{corpora_given, CORPORA_VAR};
 use schema::Variant;
 use std::fmt;
 use std::path::PathBuf;
@@ -113,7 +113,7 @@ pub fn forks_seed() -> Result<u64> {
             .trim()
             .parse()
             .map_err(|_| anyhow::anyhow!("{FORKS_SEED_VAR}=`{text}`: expected a whole number")),
-        Err(_) => Ok(documents::DEFAULT_SEED),
+        Err(_) => Ok(fixtures::DEFAULT_SEED),
     }
 }
 
@@ -127,7 +127,7 @@ pub fn this_fork() -> Result<Option<crate::forks::ForkRun>> {
     }
 }
 
-pub use documents::catalog::workspace_root;
+pub use fixtures::catalog::workspace_root;
 
 /// `results/warm/` at the workspace root (cargo runs benches from the package folder, `warm/`).
 pub fn warm_results() -> PathBuf {
@@ -153,7 +153,7 @@ pub fn forks_dir(variant: Variant) -> PathBuf {
 /// The classic corpora folder named by `THAW_CORPORA`, if set (the benches take no options of
 /// their own: criterion owns their command line), by the rule every command uses.
 pub fn corpora() -> Option<PathBuf> {
-    CorporaOption::default().folder()
+    corpora_given(None)
 }
 
 /// The line printed when the corpora are left out.

@@ -6,7 +6,7 @@ use crate::runtimes::codec_list;
 use anyhow::Result;
 use codecs::inputs::{prepare, InputKind, Tree};
 use codecs::AnyCodec;
-use documents::catalog::Fixture;
+use fixtures::catalog::Fixture;
 use schema::Op;
 
 /// The input file a codec's child reads for a fixture and op.

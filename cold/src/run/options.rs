@@ -2,7 +2,7 @@
 //! value every step of a run reads.
 
 use codecs::{AnyCodec, Op};
-use documents::Fixture;
+use fixtures::Fixture;
 use schema::run_folder::{CurveSettings, Shard, Stopping};
 use schema::{Drops, Measure, Variant};
 use std::path::PathBuf;

@@ -8,7 +8,7 @@
 //! no other sample's place in its block.
 
 use codecs::{AnyCodec, Op};
-use documents::Fixture;
+use fixtures::Fixture;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -191,13 +191,13 @@ mod tests {
     const PORTABLE: &[Variant] = &[Variant::PORTABLE];
 
     fn default_cells() -> (Vec<Cell>, Vec<Unsupported>) {
-        let fixture = documents::find("users-2kb").unwrap();
+        let fixture = fixtures::find("users-2kb").unwrap();
         cells(&registry(), &Op::ALL, &[1, 10, 100], &[fixture])
     }
 
     #[test]
     fn every_supported_combination_is_a_cell_and_the_rest_are_listed() {
-        let fixture = documents::find("users-2kb").unwrap();
+        let fixture = fixtures::find("users-2kb").unwrap();
         let (cells, unsupported) = default_cells();
         for codec in registry() {
             for op in Op::ALL {
@@ -395,7 +395,7 @@ mod tests {
 
     #[test]
     fn unsupported_cells_are_listed_with_their_reason() {
-        let clients = documents::find("clients-1kb").unwrap();
+        let clients = fixtures::find("clients-1kb").unwrap();
         let (cells, unsupported) = cells(&registry(), &Op::ALL, &[1], &[clients]);
         let ids: HashSet<_> = unsupported.iter().map(|u| u.codec).collect();
         assert!(ids.contains("miniserde") && ids.contains("nanoserde") && ids.contains("jiter"));

@@ -22,8 +22,8 @@ use children::catalog::binary_for;
 use codecs::inputs::InputKind;
 use codecs::verify::GateVerdict;
 use codecs::AnyCodec;
-use documents::gate::verify_all;
-use documents::{catalog, sha256_hex, Fixture};
+use fixtures::gate::verify_all;
+use fixtures::{catalog, sha256_hex, Fixture};
 use schema::rows::{PlanRow, SampleRow};
 use schema::run_folder::{
     CheckEntry, CheckStatus, ChildEntry, FixtureEntry, InputEntry, VariantEntry,

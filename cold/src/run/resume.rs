@@ -16,7 +16,7 @@ use crate::run::status::{self, say};
 use crate::runtimes::{codec_list, ExternalCodec};
 use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
-use documents::{catalog, sha256_hex};
+use fixtures::{catalog, sha256_hex};
 use schema::rows::PlanRow;
 use schema::run_folder::{utc_text, ChildEntry, Manifest, MANIFEST, PLAN, SAMPLES};
 use schema::{GateCell, Variant};

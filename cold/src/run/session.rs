@@ -343,7 +343,7 @@ fn print_summary(samples: &store::cell::Samples, m: &Manifest, tally: Option<&Ev
             Some((c.id().to_string(), floor.to_string()))
         })
         .collect();
-    let fixture_order: Vec<&str> = documents::FIXTURES.iter().map(|f| f.name).collect();
+    let fixture_order: Vec<&str> = fixtures::FIXTURES.iter().map(|f| f.name).collect();
     let cx = summary::Context {
         measure: m.settings.measure,
         codec_order: &codec_order,

@@ -8,7 +8,7 @@
 use crate::runtimes::trained::{self, Places, Trained};
 use crate::runtimes::{ExternalChild, ExternalCodec};
 use anyhow::{Context, Result};
-use documents::{sha256_hex, Fixture};
+use fixtures::{sha256_hex, Fixture};
 use schema::protocol::Args;
 use schema::run_folder::ArchiveEntry;
 use schema::{Drops, GateCell, Op, Variant};
@@ -48,7 +48,7 @@ pub fn train(
         .runtime
         .trained(variant)
         .with_context(|| format!("{variant} is not a trained build"))?;
-    let fixture = documents::catalog::find(&cell.fixture)?;
+    let fixture = fixtures::catalog::find(&cell.fixture)?;
     let on = match trained::training_fixture(t, fixture) {
         Ok(f) => f,
         Err(why) => return Ok(Err(why)),
@@ -113,7 +113,7 @@ pub(crate) fn resumed(
         .runtime
         .trained(variant)
         .with_context(|| format!("{variant} is not a trained build"))?;
-    let on = documents::catalog::find(&recorded.trained_on)?;
+    let on = fixtures::catalog::find(&recorded.trained_on)?;
     let dir = std::path::absolute(dir)?;
     let places = places(ext, variant, &trained::folder(&dir, variant), cell, on)?;
     let bytes = files::read_regular(&places.archive, files::PROGRAM_LIMIT)

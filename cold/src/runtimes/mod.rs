@@ -38,12 +38,12 @@ const DESCRIBE_LIMIT: usize = 16 * 1024;
 
 /// The folder of the descriptions, in this repository.
 pub(crate) fn folder() -> PathBuf {
-    documents::catalog::workspace_root().join("runtimes")
+    fixtures::catalog::workspace_root().join("runtimes")
 }
 
 /// Where a runtime's children are compiled (its `{build}`).
 fn build_folder(runtime: &str) -> PathBuf {
-    documents::catalog::workspace_root()
+    fixtures::catalog::workspace_root()
         .join("target")
         .join("external")
         .join(runtime)
@@ -257,7 +257,7 @@ impl Runtime {
 
     fn probe(&self, build: &BuildFile) -> Result<Found, String> {
         let install = &self.file.install;
-        let root = documents::catalog::workspace_root();
+        let root = fixtures::catalog::workspace_root();
         let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
             .iter()
             .flat_map(std::env::split_paths)
@@ -451,7 +451,7 @@ fn hash_files(files: &[PathBuf]) -> Result<String> {
                 .with_context(|| format!("cannot read {}", file.display()))?,
         );
     }
-    Ok(documents::sha256_hex(&all))
+    Ok(fixtures::sha256_hex(&all))
 }
 
 /// A library of another runtime, as a codec.
@@ -625,7 +625,7 @@ impl ExternalCodec {
             loads: Arc::new(loads),
             files,
             bytes,
-            sha256: documents::sha256_hex(&fingerprint),
+            sha256: fixtures::sha256_hex(&fingerprint),
         })
     }
 

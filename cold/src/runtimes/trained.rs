@@ -10,7 +10,7 @@
 //! proof read from the log); `run::train` runs them.
 
 use anyhow::{bail, Context, Result};
-use documents::Fixture;
+use fixtures::Fixture;
 use schema::Variant;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -95,7 +95,7 @@ pub(crate) fn training_fixture(
 ) -> Result<&'static Fixture, String> {
     let model = measured.model_kind();
     for name in &t.train.fixtures {
-        let Ok(f) = documents::catalog::find(name) else {
+        let Ok(f) = fixtures::catalog::find(name) else {
             continue;
         };
         if f.name != measured.name && f.model_kind() == model {
@@ -227,7 +227,7 @@ count = "source: shared objects file"
     #[test]
     fn trains_on_another_document_of_the_same_model() {
         let t = aot();
-        let on = |m: &str| training_fixture(&t, documents::catalog::find(m).unwrap());
+        let on = |m: &str| training_fixture(&t, fixtures::catalog::find(m).unwrap());
         assert_eq!(on("users-10kb").unwrap().name, "users-1kb");
         assert_eq!(on("users-1kb").unwrap().name, "users-10kb");
         assert!(on("clients-1kb").unwrap_err().contains("clients-1kb"));

@@ -133,7 +133,7 @@ pub(crate) fn names() -> Vec<String> {
 
 /// Where a build's copy of the workspace and its target folder are.
 fn home(variant: Variant) -> PathBuf {
-    documents::catalog::workspace_root()
+    fixtures::catalog::workspace_root()
         .join("target")
         .join("variants")
         .join(variant.name())
@@ -173,7 +173,7 @@ impl Described {
     /// when it only adds flags, else in a copy of the workspace with its Cargo.toml and
     /// Cargo.lock changed as described.
     pub(crate) fn build(&self, binaries: &[String]) -> Result<Built> {
-        let root = documents::catalog::workspace_root();
+        let root = fixtures::catalog::workspace_root();
         let home = home(self.variant);
         let d = &self.description;
         let started = Instant::now();

@@ -23,7 +23,7 @@ fn tmp(name: &str) -> PathBuf {
 /// `repo_files` of its folder) and `own` files written as given; returns the folder to name in
 /// THAW_EXTERNAL.
 fn descriptions(root: &Path, runtime: &str, repo_files: &[&str], own: &[(&str, &str)]) -> PathBuf {
-    let repo = documents::catalog::workspace_root()
+    let repo = fixtures::catalog::workspace_root()
         .join("runtimes")
         .join(runtime);
     let dir = root.join("descriptions").join(runtime);
@@ -605,9 +605,9 @@ fn a_curve_child_of_each_runtime_prints_the_schedule_then_its_line() {
     use schema::curve::CurveLine;
     let root = tmp("curve");
     let doc = root.join("users-1kb.json");
-    let users = documents::catalog::find("users-1kb").unwrap();
-    std::fs::write(&doc, users.document(documents::DEFAULT_SEED, None).unwrap()).unwrap();
-    let external = documents::catalog::workspace_root().join("runtimes");
+    let users = fixtures::catalog::find("users-1kb").unwrap();
+    std::fs::write(&doc, users.document(fixtures::DEFAULT_SEED, None).unwrap()).unwrap();
+    let external = fixtures::catalog::workspace_root().join("runtimes");
     let mut children: Vec<(&str, Command)> = Vec::new();
     if !missing(&python(), "Python environment") {
         let mut c = Command::new(python());

@@ -69,7 +69,7 @@ fn a_cached_run_records_its_archive_and_times_every_sample_with_it() {
     let file = dir.join(a["file"].as_str().unwrap());
     let bytes = std::fs::read(&file).unwrap();
     assert_eq!(a["bytes"], bytes.len() as u64);
-    assert_eq!(a["sha256"], documents::sha256_hex(&bytes));
+    assert_eq!(a["sha256"], fixtures::sha256_hex(&bytes));
     assert_eq!(a["trained_on"], "users-1kb", "trained on another document");
     let command = a["command"].as_array().unwrap();
     assert!(command
@@ -122,7 +122,7 @@ fn an_archive_the_jvm_cannot_use_is_refused_with_its_reason() {
         fixture: "users-2kb".into(),
         op: Op::De,
     };
-    let fixture = documents::catalog::find("users-2kb").unwrap();
+    let fixture = fixtures::catalog::find("users-2kb").unwrap();
     let document = fixture.document(20261130, None).unwrap();
     let input = dir.join("users-2kb.json");
     std::fs::write(&input, &document).unwrap();
@@ -130,7 +130,7 @@ fn an_archive_the_jvm_cannot_use_is_refused_with_its_reason() {
     let made = train::train(&run, floor, aot, &cell, &input)
         .unwrap()
         .unwrap();
-    let on = documents::catalog::find(&made.archive.trained_on).unwrap();
+    let on = fixtures::catalog::find(&made.archive.trained_on).unwrap();
     let archive = dir.join(&made.archive.file);
     assert!(train::prove(&run, floor, aot, &cell, on, &input)
         .unwrap()

@@ -11,9 +11,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use codecs::{visit_codecs, AnyCodec, Codec, CodecError, CodecVisitor, Op};
-use documents::catalog::CorporaOption;
-use documents::catalog::Fixture;
-use documents::gate::Document;
+use fixtures::catalog::Fixture;
+use fixtures::gate::Document;
 use schema::warm_files::{figure_text, AllocRow};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -47,8 +46,10 @@ struct Options {
     /// The CSV to write (default: results/warm/alloc.csv at the workspace root).
     #[arg(long)]
     out: Option<PathBuf>,
-    #[command(flatten)]
-    corpora: CorporaOption,
+    /// The classic corpora folder (twitter, citm_catalog, canada) [default: $THAW_CORPORA]. A
+    /// relative path is taken from the current folder, else from the workspace root.
+    #[arg(long, value_name = "DIR", global = true)]
+    corpora: Option<PathBuf>,
 }
 
 /// What `iterations` operations of codec `C` allocated, after `warmup` uncounted ones.
@@ -108,8 +109,8 @@ fn run(options: Options) -> Result<ExitCode> {
         bail!("--iterations must be at least 1");
     }
     let variant = settings::variant()?;
-    let seed = documents::DEFAULT_SEED;
-    let all_fixtures: Vec<&'static Fixture> = documents::FIXTURES.iter().collect();
+    let seed = fixtures::DEFAULT_SEED;
+    let all_fixtures: Vec<&'static Fixture> = fixtures::FIXTURES.iter().collect();
     let fixtures = select("fixture", &all_fixtures, |f| f.name, &options.fixtures)?;
     let codecs = select(
         "codec",
@@ -122,7 +123,7 @@ fn run(options: Options) -> Result<ExitCode> {
     } else {
         options.ops.clone()
     };
-    let corpora = options.corpora.folder();
+    let corpora = fixtures::catalog::corpora_given(options.corpora.clone());
     let (documents, notes) = load_documents(&fixtures, seed, corpora.as_deref());
     for note in notes {
         eprintln!("{note}");

@@ -3,8 +3,8 @@
 //! does.
 
 use codecs::{Noop, Op, SerdeJsonTyped, SimdJsonTyped};
-use documents::catalog::find;
-use documents::gate::Document;
+use fixtures::catalog::find;
+use fixtures::gate::Document;
 use std::hint::black_box;
 use warm::count::{measure, totals, Allocations, CountingAlloc};
 use warm::run::Workload;
@@ -59,7 +59,7 @@ fn nothing_allocated_is_nothing_counted() {
 
 #[test]
 fn warm_ops_count_as_the_alloc_binary_counts_them() {
-    let seed = documents::DEFAULT_SEED;
+    let seed = fixtures::DEFAULT_SEED;
     let document = Document::make(find("users-1kb").unwrap(), seed, None).unwrap();
     let doc = document.bytes.clone();
 

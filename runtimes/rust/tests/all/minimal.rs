@@ -6,8 +6,8 @@ use std::process::Command;
 
 #[test]
 fn each_reference_decodes_users_and_prints_the_line() {
-    let fixture = documents::find("users-2kb").unwrap();
-    let document = fixture.document(documents::DEFAULT_SEED, None).unwrap();
+    let fixture = fixtures::find("users-2kb").unwrap();
+    let document = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
     let path = std::env::temp_dir().join(format!("thaw-minimal-{}.json", std::process::id()));
     std::fs::write(&path, &document).unwrap();
     for program in [

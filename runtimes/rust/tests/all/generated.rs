@@ -40,7 +40,7 @@ fn every_child_source_is_the_generated_one() {
     }
     assert!(
         cargo_toml == with_bins(&cargo_toml, &bins),
-        "crates/children/Cargo.toml does not list every binary of src/bin with `test = false`; run \
+        "runtimes/rust/Cargo.toml does not list every binary of src/bin with `test = false`; run \
          `THAW_WRITE_CHILDREN=1 cargo test -p children --test all generated`"
     );
     let missing: Vec<&String> = want.keys().filter(|n| !have.contains_key(*n)).collect();

@@ -9,7 +9,7 @@
 
 use codecs::inputs::{self, InputKind};
 use codecs::{visit_codecs, Codec, CodecVisitor, Op};
-use documents::{Fixture, DEFAULT_SEED};
+use fixtures::{Fixture, DEFAULT_SEED};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,7 +23,7 @@ fn fault_on_cpuid() -> bool {
 }
 
 fn generated() -> Vec<&'static Fixture> {
-    documents::FIXTURES
+    fixtures::FIXTURES
         .iter()
         .filter(|f| !f.is_corpus())
         .collect()

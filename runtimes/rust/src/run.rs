@@ -374,9 +374,9 @@ mod tests {
     }
 
     fn users() -> (codecs::models::Model, Vec<u8>) {
-        let fixture = documents::find("users-1kb").unwrap();
-        let document = fixture.document(documents::DEFAULT_SEED, None).unwrap();
-        (fixture.model(documents::DEFAULT_SEED).unwrap(), document)
+        let fixture = fixtures::find("users-1kb").unwrap();
+        let document = fixture.document(fixtures::DEFAULT_SEED, None).unwrap();
+        (fixture.model(fixtures::DEFAULT_SEED).unwrap(), document)
     }
 
     /// users-1kb's document, and its model as a typed `ser` child's prepared input.
