@@ -9,6 +9,7 @@
 use super::cells::{cell_seed, CellKey};
 use super::coldwarm::{break_evens, find_warm, Cost, CostCurve, Scenario};
 use super::contrasts::pair;
+pub(crate) use crate::inputs::curves::Process;
 pub(crate) use stats::cheapest::{crossing, Cross, Side};
 // STAND-IN: becomes `use stats::changepoint;` when the `stats` branch is merged.
 use crate::inputs::criterion::WarmEstimate;
@@ -27,49 +28,6 @@ pub(crate) const CLOCK_SHARE_LIMIT: f64 = 0.001;
 
 /// The operation counts the straight line of `coldwarm` is fed from: its default batches.
 pub(crate) const STRAIGHT_LINE_BATCHES: [u64; 3] = [1, 10, 100];
-
-/// One ok sample of a curve run: its cell and block, its init, the price of 1,000 clock reads,
-/// and C(n) at each read (`ops` the schedule of its batch and window).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Process {
-    pub(crate) key: CellKey,
-    pub(crate) block: u32,
-    pub(crate) init_ns: u64,
-    pub(crate) clock_1000_ns: u64,
-    pub(crate) ops: Vec<u64>,
-    pub(crate) cost_ns: Vec<u64>,
-}
-
-impl Process {
-    /// C(n) at read `n`, if the clock was read after operation n.
-    pub(crate) fn cost_at(&self, n: u64) -> Option<u64> {
-        Some(self.cost_ns[self.ops.binary_search(&n).ok()?])
-    }
-
-    /// The time per operation in each window of `window` operations: t_k = (C(kW) −
-    /// C((k − 1)W)) / W for k = 1..=N/W, C(0) the sample's init.
-    pub(crate) fn windows(&self, window: u64) -> Vec<f64> {
-        let mut prev = self.init_ns as f64;
-        let mut out = Vec::new();
-        if window == 0 {
-            return out;
-        }
-        for k in 1..=u64::from(self.key.batch) / window {
-            let Some(c) = self.cost_at(k * window) else {
-                break;
-            };
-            out.push((c as f64 - prev) / window as f64);
-            prev = c as f64;
-        }
-        out
-    }
-
-    /// The clock's reads over the library's cost: reads × clock_1000_ns / 1000 over C(N).
-    pub(crate) fn clock_share(&self) -> Option<f64> {
-        let total = *self.cost_ns.last()? as f64;
-        (total > 0.0).then(|| self.ops.len() as f64 * self.clock_1000_ns as f64 / 1000.0 / total)
-    }
-}
 
 /// The operation counts the report's tables show: 1, 10, 100, … up to the batch, and the batch.
 pub(crate) fn shown(batch: u64) -> Vec<u64> {

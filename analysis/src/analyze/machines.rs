@@ -20,6 +20,7 @@
 
 use super::cells::{CellKey, Grouped};
 use super::contrasts::{pair, ContrastRow};
+pub(crate) use crate::inputs::machine::{MachineEntry, Machines};
 use crate::parallel::par_map;
 use crate::span::Span;
 use crate::stats::heterogeneity::{cochran_q, log_se, Heterogeneity};
@@ -27,81 +28,8 @@ use crate::stats::holm::holm;
 use crate::stats::paired::{log_ratio_contrast, PairedContrast};
 use crate::stats::quantile::{median, sorted};
 use schema::phases::{Figure, Phase};
-use schema::run_folder::{Machine, Manifest, Shard};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// One machine of a merged run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct MachineEntry {
-    /// `M1`, `M2`, … in the order of their first shard.
-    pub(crate) name: String,
-    pub(crate) machine: Machine,
-    /// Its shards, in order.
-    pub(crate) shards: Vec<MachineShard>,
-    /// Planned samples over its shards.
-    pub(crate) planned: u64,
-}
-
-/// A shard of a machine: which part, the blocks it took, the folder it was merged from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct MachineShard {
-    pub(crate) shard: Shard,
-    /// [start, end).
-    pub(crate) blocks: (u32, u32),
-    pub(crate) from: String,
-}
-
-/// The machines of a merged run, in order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct Machines(pub Vec<MachineEntry>);
-
-impl Machines {
-    /// The machines of the run whose manifest is `m`; `None` for a run that was not merged.
-    pub(crate) fn of(m: &Manifest) -> Option<Machines> {
-        if m.shards.is_empty() {
-            return None;
-        }
-        let blocks = m.settings.samples_per_cell;
-        let mut out: Vec<MachineEntry> = Vec::new();
-        for s in &m.shards {
-            let range = s.shard.blocks(blocks);
-            let shard = MachineShard {
-                shard: s.shard,
-                blocks: (range.start, range.end),
-                from: s.from.clone(),
-            };
-            let planned = s.plan_indexes.1 - s.plan_indexes.0;
-            match out.iter_mut().find(|e| e.machine == s.machine) {
-                Some(e) => {
-                    e.shards.push(shard);
-                    e.planned += planned;
-                }
-                None => out.push(MachineEntry {
-                    name: format!("M{}", out.len() + 1),
-                    machine: s.machine.clone(),
-                    shards: vec![shard],
-                    planned,
-                }),
-            }
-        }
-        Some(Machines(out))
-    }
-
-    /// The machine block `b` ran on (its index in the list).
-    pub(crate) fn of_block(&self, b: u32) -> Option<usize> {
-        self.0.iter().position(|e| {
-            e.shards
-                .iter()
-                .any(|s| (s.blocks.0..s.blocks.1).contains(&b))
-        })
-    }
-
-    /// Whether the run was made on more than one machine.
-    pub(crate) fn several(&self) -> bool {
-        self.0.len() > 1
-    }
-}
 
 /// One comparison against the reference, machine by machine and pooled.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -314,7 +242,7 @@ mod tests {
     use crate::analyze::cells::group;
     use crate::analyze::contrasts::{adjust, against_reference};
     use crate::testing::{samples, timed};
-    use schema::run_folder::ShardEntry;
+    use schema::run_folder::{Machine, Manifest, Shard, ShardEntry};
     use schema::Measure;
     use std::collections::BTreeSet;
     use store::rows::PlanCount;

@@ -1,6 +1,6 @@
 //! What a report says of a `cold run --precision` run ([`PrecisionRun`]): the rule and why the
 //! run stopped, from its manifest, and how many of the rule's intervals this report's own figures
-//! find within the target. The rule itself is `stats::stopping`, which the runner applies and
+//! find within the target. The rule itself is `store::stopping`, which the runner applies and
 //! `analysis synth --precision` applies to simulated runs; it is not repeated here.
 
 use crate::analyze::cells::CellSummary;

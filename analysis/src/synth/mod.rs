@@ -14,7 +14,7 @@
 //!
 //! With a precision ([`SynthOptions::precision`]) the run is sampled as `cold run --precision`
 //! samples: 10 whole blocks, then 5 more at a time until the stopping rule
-//! ([`crate::stats::stopping`]) is met or the most blocks are taken, and the manifest records
+//! ([`store::stopping`]) is met or the most blocks are taken, and the manifest records
 //! the rule and why it stopped. With two variants (`portable,native`) each variant of a cell is
 //! a cell of its own in every block, the native one planted [`CostModel::native`] times the
 //! portable one.

@@ -1,5 +1,5 @@
 //! `cold run --precision 3%`: enough samples and no more. The rule itself (which intervals,
-//! when to stop, its defaults) is `stats::stopping`, shared with `analysis synth --precision`;
+//! when to stop, its defaults) is `store::stopping`, shared with `analysis synth --precision`;
 //! here are what the runner adds: `--max-time`'s durations, the standing of a run folder's rows,
 //! and the progress display's line.
 //!

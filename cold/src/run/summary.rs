@@ -4,7 +4,7 @@
 //! timed run the median wall, how far it sits above its runtime's floor once the input building
 //! is taken out of both, and the child's own peak RSS; the child's size and how a `ser` hands its
 //! output over; with `--cold-cache`, major faults, block reads and how many samples were fully
-//! evicted. Pure: the samples in, text out. The figures are `stats::cells`', the ones the reports
+//! evicted. Pure: the samples in, text out. The figures are `store::cell`', the ones the reports
 //! use; the full statistics are `analysis`'s job.
 
 use schema::phases::{Figure, Phase, Quantity, Whole};

@@ -134,8 +134,7 @@ pub(crate) fn folder(run: &Path, variant: Variant) -> PathBuf {
 /// Reads a trained build's description if `text` is one (it names a `runtime`); `None` for a
 /// Rust build's.
 pub(crate) fn parse(path: &Path, text: &str) -> Result<Option<Trained>> {
-    let table: toml::Table = toml::from_str(text).with_context(|| path.display().to_string())?;
-    if !table.contains_key("runtime") {
+    if !crate::system::variants::of_another_runtime(path, text)? {
         return Ok(None);
     }
     let t: Trained = toml::from_str(text).with_context(|| path.display().to_string())?;

@@ -85,8 +85,8 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let text =
             String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", path.display()))?;
-        if crate::runtimes::trained::parse(&path, &text)?.is_some() {
-            return Ok(None); // a build of another runtime's children
+        if of_another_runtime(&path, &text)? {
+            return Ok(None);
         }
         let description: Description =
             toml::from_str(&text).with_context(|| path.display().to_string())?;
@@ -107,6 +107,13 @@ pub(crate) fn find(variant: Variant) -> Result<Option<Described>> {
     Ok(None)
 }
 
+/// Whether a description beside the Rust builds is of a build of another runtime's children: it
+/// names a `runtime` (a trained build, read by `runtimes::trained`).
+pub(crate) fn of_another_runtime(path: &Path, text: &str) -> Result<bool> {
+    let table: toml::Table = toml::from_str(text).with_context(|| path.display().to_string())?;
+    Ok(table.contains_key("runtime"))
+}
+
 /// Every described variant's name, for `cold list`.
 pub(crate) fn names() -> Vec<String> {
     let mut out = Vec::new();
@@ -119,9 +126,7 @@ pub(crate) fn names() -> Vec<String> {
             let text = files::read_regular(&e.path, DESCRIPTION_LIMIT)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok());
-            let trained = text.is_some_and(|t| {
-                crate::runtimes::trained::parse(&e.path, &t).is_ok_and(|t| t.is_some())
-            });
+            let trained = text.is_some_and(|t| of_another_runtime(&e.path, &t).unwrap_or(false));
             if let Some(stem) = name.strip_suffix(".toml").filter(|_| !trained) {
                 out.push(stem.to_string());
             }
