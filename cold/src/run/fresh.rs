@@ -1,6 +1,7 @@
-//! A fresh `cold run`, step by step: build the children if started by `cargo run`, make the
-//! documents, create the run folder (fresh, or refuse) and lock it, prepare everything before
-//! the first sample (inputs, gate, preflight, plan: see `prepare`), write the manifest and then
+//! A fresh `cold run`, step by step: what the run needs before its folder (`prepare::ready`: its
+//! cells, its children built if started by `cargo run`, the documents), then the run folder
+//! created (fresh, or refuse) and locked, everything else before the first sample in it (inputs,
+//! gate, preflight, plan: `Ready::prepare`), the manifest and then
 //! plan.csv, then take every sample, mark the manifest finished and print the summary the way
 //! `cold resume` does (`resume::check`, `resume::take_rest`): the samples are taken from what the
 //! folder records, so there is one route builder for sampling and every run exercises resume.
@@ -13,17 +14,17 @@
 
 use crate::counting;
 use crate::folder::{self, lock, manifest};
+use crate::run::builds;
 use crate::run::options::RunOptions;
-use crate::run::plan::Unsupported;
-use crate::run::prepare::{self, describe_unsupported, Prepared};
+use crate::run::prepare::{self, describe_unsupported, Prepared, Ready};
 use crate::run::status::{self, say};
 use crate::run::{resume, session};
 use crate::runtimes::codec_list;
-use crate::system::{binaries, interrupt, pin};
-use anyhow::{bail, Context, Result};
+use crate::system::{interrupt, pin};
+use anyhow::{bail, Result};
 use codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
-use schema::{Allocator, Variant};
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -33,13 +34,9 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     if o.dry_run {
         status::status_to_stderr();
     }
-    let (cells, unsupported) = prepare::cells(o)?;
-    let builds = builds(o, &prepare::binaries(&cells)?)?;
-    let documents = prepare::documents(o)?;
-    let env = child_env(&o.env);
-
+    let ready = prepare::ready(o)?;
     if o.dry_run {
-        return dry_run(o, &documents, &builds, &env, &unsupported).map(|()| None);
+        return dry_run(o, &ready).map(|()| None);
     }
 
     // Before any folder is made: a counted run without Valgrind fails here, with how to get it.
@@ -71,8 +68,8 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         None => None,
     };
 
-    let prepared = prepare::prepare_run(o, &documents, &builds, &dir, &env)?;
-    let settings = settings_of(o, builds, pinning, &env);
+    let prepared = ready.prepare(o, &dir)?;
+    let settings = settings_of(o, ready.builds, pinning, &ready.env);
     let mut manifest = manifest_of(o, settings, started_utc, &prepared);
     note_pinned_runtimes(o, &mut manifest);
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
@@ -98,17 +95,11 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
 
 /// `--dry-run`: the plan on stdout, computed in a scratch folder that is removed after, and
 /// what was left out on stderr.
-fn dry_run(
-    o: &RunOptions,
-    documents: &prepare::Documents,
-    builds: &[VariantEntry],
-    env: &[(OsString, OsString)],
-    unsupported: &[Unsupported],
-) -> Result<()> {
+fn dry_run(o: &RunOptions, ready: &Ready) -> Result<()> {
     let scratch = std::env::temp_dir().join(format!("thaw-dry-run-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     folder::create(&scratch)?;
-    let prepared = prepare::prepare_run(o, documents, builds, &scratch, env);
+    let prepared = ready.prepare(o, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     let prepared = prepared?;
     session::print_plan(&prepared.plan)?;
@@ -119,7 +110,7 @@ fn dry_run(
         prepared.plan.len(),
         prepared.excluded.len()
     );
-    for u in unsupported {
+    for u in &ready.unsupported {
         eprintln!("unsupported: {}", describe_unsupported(u));
     }
     Ok(())
@@ -146,7 +137,7 @@ fn settings_of(
         timeout_secs: o.timeout.as_secs_f64(),
         memory_limit_mib: o.memory_limit_mib,
         drops: o.drops,
-        child_env: env_strings(env),
+        child_env: builds::env_strings(env),
         measure: o.measure,
         stopping: o.stopping.clone(),
         shard: o.shard,
@@ -191,174 +182,6 @@ fn announce(o: &RunOptions, prepared: &prepare::Prepared) {
         )),
         if o.cold_cache { ", cold cache" } else { "" }
     );
-}
-
-/// Every build the run takes, of every runtime its codecs run on: the builds asked for with
-/// `--variant` of that runtime, or the runtime's default; a Rust build with the folder of its
-/// children, built first when the runner was started by `cargo run` (only the binaries the cells
-/// need).
-fn builds(o: &RunOptions, needed: &[String]) -> Result<Vec<VariantEntry>> {
-    let mut runtimes: Vec<&'static str> = Vec::new();
-    for c in &o.codecs {
-        let r = codec_list::runtime_of(*c);
-        if !runtimes.contains(&r) {
-            runtimes.push(r);
-        }
-    }
-    for v in &o.variants {
-        let r = codec_list::runtime_of_variant(*v);
-        if !runtimes.contains(&r) {
-            bail!(
-                "--variant {v}: a build of the {r} children, but no codec of the run is {r}'s; \
-                 give a {r} codec too, or another build"
-            );
-        }
-    }
-    let mut entries = Vec::new();
-    for runtime in runtimes {
-        let asked: Vec<Variant> = o
-            .variants
-            .iter()
-            .copied()
-            .filter(|v| codec_list::runtime_of_variant(*v) == runtime)
-            .collect();
-        if runtime != codec_list::RUST {
-            let builds = crate::runtimes::builds(runtime, &asked)?;
-            if o.require_runtimes {
-                require(runtime, &builds, &o.codecs)?;
-            }
-            entries.extend(builds);
-            continue;
-        }
-        let asked = if asked.is_empty() {
-            vec![Variant::PORTABLE]
-        } else {
-            asked
-        };
-        for variant in asked {
-            entries.push(rust_build(o, variant, needed)?);
-        }
-    }
-    Ok(entries)
-}
-
-/// One Rust build: a described one built (or, in a dry run, taken as built), portable or native
-/// built by cargo when the runner was started by `cargo run`, or the children `--children-dir`
-/// names; with its allocator and what it is.
-fn rust_build(o: &RunOptions, variant: Variant, needed: &[String]) -> Result<VariantEntry> {
-    let runtime = codec_list::RUST;
-    let described = if [Variant::PORTABLE, Variant::NATIVE].contains(&variant) {
-        None
-    } else {
-        Some(crate::system::variants::find(variant)?.with_context(|| {
-            format!(
-                "--variant {variant}: no build of that name; give portable, native, a \
-                 runtime's build (`cold list`), or describe it in cold/variants/ or \
-                 ${} (described: {})",
-                crate::system::variants::EXTRA_VAR,
-                crate::system::variants::names().join(", ")
-            )
-        })?)
-    };
-    let mut entry = match (&o.children_dir, &described) {
-        (Some(dir), _) => VariantEntry::new(
-            variant,
-            runtime,
-            std::path::absolute(dir)?.display().to_string(),
-        ),
-        // a dry run builds nothing (no cargo, no linker): it takes what is built
-        (None, Some(_)) if o.dry_run => VariantEntry::new(
-            variant,
-            runtime,
-            crate::system::variants::children_dir(variant)
-                .display()
-                .to_string(),
-        ),
-        (None, Some(d)) => {
-            say!("building the {variant} children ({})", d.description.about);
-            let built = d.build(needed)?;
-            let mut e = VariantEntry::new(variant, runtime, built.dir.display().to_string());
-            e.described = Some(d.record(&built));
-            e
-        }
-        (None, None) => {
-            let command = match o.dry_run {
-                true => None,
-                false => binaries::cargo_build_command(variant, needed)?,
-            };
-            if let Some(command) = command {
-                say!("building the {variant} children (started by cargo run)");
-                binaries::build(command)?;
-            }
-            VariantEntry::new(
-                variant,
-                runtime,
-                binaries::default_dir(variant)?.display().to_string(),
-            )
-        }
-    };
-    // children given by folder were built by someone else: their allocator is not known
-    if o.children_dir.is_none() {
-        entry.allocator = Some(
-            described
-                .as_ref()
-                .map_or(Allocator::default(), |d| d.description.allocator),
-        );
-    }
-    entry.about = described.map(|d| d.description.about).or_else(|| {
-        Some(
-            if variant == Variant::PORTABLE {
-                "the default target (libraries detect CPU features at run time)"
-            } else {
-                "-C target-cpu=native"
-            }
-            .to_string(),
-        )
-    });
-    Ok(entry)
-}
-
-/// `--require-runtimes`: an error when a build of `runtime`, or the library of one of its codecs
-/// among `codecs`, is not there.
-fn require(runtime: &str, builds: &[VariantEntry], codecs: &[&dyn AnyCodec]) -> Result<()> {
-    for c in codecs {
-        let Some(ext) = codec_list::external_of(*c).filter(|e| e.runtime.name == runtime) else {
-            continue;
-        };
-        for b in builds {
-            if let Err(why) = ext.runtime.found(b.variant) {
-                bail!("--require-runtimes: {} ({}): {why}", c.id(), b.variant);
-            }
-        }
-        if let Err(why) = ext.available() {
-            bail!("--require-runtimes: {}: {why}", c.id());
-        }
-    }
-    Ok(())
-}
-
-/// What the children are started with, and nothing else: `PATH` and `HOME` from the runner's
-/// own environment (where set), then every `--env KEY=VALUE` (which may replace them).
-pub(crate) fn child_env(extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
-    let mut env: Vec<(OsString, OsString)> = PASSED
-        .iter()
-        .filter_map(|key| Some(((*key).into(), std::env::var_os(key)?)))
-        .collect();
-    for (key, value) in extra {
-        env.retain(|(k, _)| k != key.as_str());
-        env.push((key.into(), value.into()));
-    }
-    env
-}
-
-/// The variables passed through from the runner's environment.
-pub(crate) const PASSED: [&str; 2] = ["PATH", "HOME"];
-
-/// The environment as the manifest records it.
-pub(crate) fn env_strings(env: &[(OsString, OsString)]) -> Vec<String> {
-    env.iter()
-        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
-        .collect()
 }
 
 /// The manifest of a run that has just started (`finished: false`).
@@ -422,27 +245,5 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
         excluded: p.excluded.clone(),
         notes: Vec::new(),
         shards: Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn children_get_path_and_home_and_what_is_asked_only() {
-        let env = child_env(&[("LANG".into(), "C".into()), ("HOME".into(), "/x".into())]);
-        let keys: Vec<String> = env
-            .iter()
-            .map(|(k, _)| k.to_string_lossy().into_owned())
-            .collect();
-        assert!(!keys
-            .iter()
-            .any(|k| k.starts_with("CARGO") || k == "LD_LIBRARY_PATH"));
-        assert!(keys.contains(&"LANG".to_string()));
-        let home: Vec<_> = env.iter().filter(|(k, _)| k == "HOME").collect();
-        assert_eq!(home.len(), 1);
-        assert_eq!(home[0].1, "/x", "--env replaces a passed variable");
-        assert!(env_strings(&env).contains(&"LANG=C".to_string()));
     }
 }

@@ -1,14 +1,18 @@
-//! Everything a run does before its first timed sample, shared by a fresh run and its dry run:
-//! the cells (and the unsupported ones), each fixture's document, the child binary of every codec
-//! × op × fixture (found and fingerprinted), the input files the children read (written into
-//! `dir`), what each child must print, the correctness gate, one unrecorded preflight child per
-//! cell, and the plan without the cells that failed either check.
+//! Everything a run does before its first timed sample, shared by a fresh run and its dry run, in
+//! two stages on one value. [`ready`] takes the run's options and writes nothing: the cells (and
+//! the unsupported ones), the builds of the children (built when started by `cargo run`), each
+//! fixture's document, the children's environment; so a build or a document that cannot be had
+//! leaves no folder behind. [`Ready::prepare`] then works in the run's folder: the child binary
+//! of every codec × op × fixture (found and fingerprinted), the input files the children read,
+//! what each child must print, the correctness gate, one unrecorded preflight child per cell, and
+//! the plan without the cells that failed either check.
 //!
 //! The order of the plan is drawn over every supported cell before anything is left out (see
 //! `plan`), so a dry run, which does all of this in a temporary folder, prints exactly the plan
 //! the run takes.
 
 use crate::folder;
+use crate::run::builds;
 use crate::run::classify::Expected;
 use crate::run::input::Input;
 use crate::run::options::RunOptions;
@@ -71,8 +75,35 @@ pub(crate) struct Route {
     pub(crate) loads: std::sync::Arc<Vec<PathBuf>>,
 }
 
+/// What a run knows before its folder exists; nothing of it is written yet.
+pub struct Ready {
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) unsupported: Vec<Unsupported>,
+    /// Every build of every runtime the run takes, each with the folder of its children.
+    pub(crate) builds: Vec<VariantEntry>,
+    pub(crate) documents: Documents,
+    /// What the children start with (`builds::child_env`).
+    pub(crate) env: Vec<(OsString, OsString)>,
+}
+
+/// The first stage: the run's cells, builds, documents and the children's environment, from
+/// its options alone.
+pub fn ready(o: &RunOptions) -> Result<Ready> {
+    let (cells, unsupported) = cells(o)?;
+    let builds = builds::of(o, &binaries(&o.codecs, &cells)?)?;
+    let documents = documents(o)?;
+    let env = builds::child_env(&o.env);
+    Ok(Ready {
+        cells,
+        unsupported,
+        builds,
+        documents,
+        env,
+    })
+}
+
 /// The cells of the options, and the unsupported ones; an error when nothing can run.
-pub(crate) fn cells(o: &RunOptions) -> Result<(Vec<Cell>, Vec<Unsupported>)> {
+fn cells(o: &RunOptions) -> Result<(Vec<Cell>, Vec<Unsupported>)> {
     let (cells, unsupported) = plan::cells(&o.codecs, &o.ops, &o.batches, &o.fixtures);
     if cells.is_empty() {
         let why: Vec<String> = unsupported.iter().map(describe_unsupported).collect();
@@ -88,11 +119,20 @@ pub(crate) fn describe_unsupported(u: &Unsupported) -> String {
     format!("{} {} on {}: {}", u.codec, u.op, u.fixture, u.reason)
 }
 
+/// The run's codec of a cell (`codecs`: the run's).
+fn codec_of<'c>(codecs: &[&'c dyn AnyCodec], cell: &Cell) -> Result<&'c dyn AnyCodec> {
+    codecs
+        .iter()
+        .copied()
+        .find(|c| c.id() == cell.codec)
+        .with_context(|| format!("no codec {} in the run", cell.codec))
+}
+
 /// The Rust child binaries the cells need.
-pub(crate) fn binaries(cells: &[Cell]) -> Result<Vec<String>> {
+fn binaries(codecs: &[&dyn AnyCodec], cells: &[Cell]) -> Result<Vec<String>> {
     let mut names = BTreeSet::new();
     for cell in cells {
-        let codec = codec_list::find(cell.codec)?;
+        let codec = codec_of(codecs, cell)?;
         if codec_list::external_of(codec).is_some() {
             continue; // A runtime's child, not a Rust binary.
         }
@@ -104,7 +144,7 @@ pub(crate) fn binaries(cells: &[Cell]) -> Result<Vec<String>> {
 
 /// Makes each fixture's canonical document (before anything is written, so a fixture that
 /// cannot be had leaves no folder behind).
-pub fn documents(o: &RunOptions) -> Result<Documents> {
+fn documents(o: &RunOptions) -> Result<Documents> {
     o.fixtures
         .iter()
         .map(|fixture| {
@@ -133,10 +173,7 @@ pub(crate) fn units(
 ) -> Result<Vec<Unit>> {
     let mut units = Vec::new();
     for cell in cells {
-        let codec = *codecs
-            .iter()
-            .find(|c| c.id() == cell.codec)
-            .with_context(|| format!("no codec {} in the run", cell.codec))?;
+        let codec = codec_of(codecs, cell)?;
         units.extend(
             builds_of(codec, builds)
                 .iter()
@@ -146,16 +183,23 @@ pub(crate) fn units(
     Ok(units)
 }
 
-/// Everything before the first sample, with the input files written under `dir`.
-pub fn prepare_run(
-    o: &RunOptions,
-    documents: &Documents,
-    builds: &[VariantEntry],
-    dir: &Path,
-    env: &[(OsString, OsString)],
-) -> Result<Prepared> {
-    let (cells, unsupported) = cells(o)?;
-    let units = units(&cells, builds, &o.codecs)?;
+impl Ready {
+    /// The second stage: everything else before the first sample, with the input files written
+    /// under `dir` (the run's folder, or a dry run's scratch folder).
+    pub fn prepare(&self, o: &RunOptions, dir: &Path) -> Result<Prepared> {
+        prepare(o, self, dir)
+    }
+}
+
+fn prepare(o: &RunOptions, ready: &Ready, dir: &Path) -> Result<Prepared> {
+    let Ready {
+        cells,
+        unsupported,
+        builds,
+        documents,
+        env,
+    } = ready;
+    let units = units(cells, builds, &o.codecs)?;
     let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
     let fixtures = fixture_entries(o, documents);
 
@@ -208,7 +252,7 @@ pub fn prepare_run(
     );
     Ok(Prepared {
         units,
-        unsupported,
+        unsupported: unsupported.clone(),
         fixtures,
         inputs,
         children,

@@ -6,7 +6,7 @@ use codecs::models::{Model, ModelKind};
 use codecs::verify::GateVerdict;
 use codecs::{find_codec, AnyCodec, ChildOutput, CodecError, Op, OutputMode, Style, Support};
 use cold::run::options::RunOptions;
-use cold::run::prepare::{documents, prepare_run};
+use cold::run::prepare;
 use schema::run_folder::CheckStatus;
 use schema::{Drops, Variant};
 use std::path::PathBuf;
@@ -103,9 +103,9 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         drops: Drops::End,
         timeout: Duration::from_secs(30),
         memory_limit_mib: 8192,
-        env: Vec::new(),
+        env: vec![("PATH".into(), "/usr/bin:/bin".into())],
         variants: vec![Variant::PORTABLE],
-        children_dir: None,
+        children_dir: Some(children_dir()),
         corpora: None,
         measure: schema::Measure::Time,
         stopping: None,
@@ -114,13 +114,7 @@ fn a_misreading_codec_is_left_out_before_anything_is_timed() {
         require_runtimes: false,
         dry_run: false,
     };
-    let env = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    let dirs = [schema::run_folder::VariantEntry::new(
-        Variant::PORTABLE,
-        "rust",
-        children_dir().display().to_string(),
-    )];
-    let prepared = prepare_run(&o, &documents(&o).unwrap(), &dirs, &dir, &env).unwrap();
+    let prepared = prepare::ready(&o).unwrap().prepare(&o, &dir).unwrap();
     let planned: Vec<&str> = prepared.plan.iter().map(|r| r.codec.as_str()).collect();
     assert!(planned.iter().all(|c| *c == "noop"), "{planned:?}");
     assert_eq!(planned.len(), 2 * 3, "noop at two batches, three blocks");

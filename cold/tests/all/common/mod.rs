@@ -41,7 +41,7 @@ pub fn beside_runner(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The test child (crates/doubles) beside the runner.
+/// The test child (runtimes/rust/doubles) beside the runner.
 pub fn test_child() -> PathBuf {
     beside_runner("test-child")
 }
