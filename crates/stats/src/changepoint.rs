@@ -54,16 +54,15 @@
 //!   (`cpt.meanvar`'s default);
 //! - the last segment is the candidate steady state. Walking back from it, segments
 //!   *equivalent* to it are skipped, and so are *interruptions*: a segment slower than it, not
-//!   equivalent, with an equivalent segment somewhere before it (the process came back to its
-//!   level: another tenant's work on a shared machine, which only adds time and lasts longer
-//!   than the outliers' few windows). The steady run starts at the earliest equivalent segment
-//!   so reached. If it starts in the last quarter of the series (Barrett: the last 500 of 2,000
+//!   equivalent, with a segment at its level (means within 2%) somewhere before it (the process
+//!   came back to its level: another tenant's work on a shared machine, which only adds time and
+//!   lasts longer than the outliers' few windows). The steady run starts at the earliest
+//!   equivalent segment so reached. If it starts in the last quarter of the series (Barrett: the last 500 of 2,000
 //!   iterations), i.e. the steady run is shorter than ⌊n/4⌋ windows, the process has **no
 //!   steady state**. Otherwise, if any non-equivalent segment before the run is faster than the
 //!   last, it is a **slowdown** (the steady state is not the best the process did); else if
 //!   any is slower, **warmup**; else (no changepoint, or only equivalent segments and
-//!   interruptions) **flat**. The steady state is the mean of the steady run's windows, its
-//!   interruptions and outliers left out;
+//!   interruptions) **flat**. The steady state is the last segment's mean, as Barrett's;
 //! - *equivalent*: means within max(2% of the larger mean, 3 standard errors of their
 //!   difference, 3·√(s₁²/m₁ + s₂²/m₂), s the windows' standard deviation in each segment).
 //!   Barrett count two segments equivalent when mean ± max(variance, 0.001 s) of the last
@@ -74,8 +73,7 @@
 //!   short, noisy segment (such as the window or two straddling a change) count as the same as
 //!   its neighbour rather than as a regime.
 //!
-//! Where thaw differs from Barrett, besides the equivalence above: interruptions; the steady
-//! state is its whole run's mean, not the last segment's; the steady run is "at least the last
+//! Where thaw differs from Barrett, besides the equivalence above: interruptions; the steady run is "at least the last
 //! quarter" for any n rather than 500 iterations; the outliers' run is n/10 windows
 //! rather than 200, and on a coarse grid their band is at least 3 steps; a changepoint is
 //! reported as the first kept window of its segment (outliers just before it stay with the
@@ -332,9 +330,8 @@ pub struct Classified {
     pub changepoints: Vec<usize>,
     /// The segments they delimit, in order, covering the whole series.
     pub segments: Vec<Segment>,
-    /// The steady state's time per operation: the mean of the steady run's windows (the last
-    /// segment and those equivalent to it back to the run's start, interruptions and outliers
-    /// left out); `None` for [`Class::NoSteadyState`].
+    /// The last segment's mean, the steady state's time per operation; `None` for
+    /// [`Class::NoSteadyState`].
     pub steady_mean: Option<f64>,
     /// The windows left out as outliers before PELT (see [`outliers`]), ascending.
     pub outliers: Vec<usize>,
@@ -485,26 +482,32 @@ pub fn classify(series: &[f64]) -> Classified {
 }
 
 /// The class of a process cut into `segs` (n windows in all), and its steady state's time per
-/// operation: walking back from the last segment, past segments equivalent to it and past
-/// interruptions (a segment slower than it, not equivalent, with a segment equivalent to it
-/// somewhere before: the process came back to its level), to the first segment of the steady
-/// run. The steady run must span the last quarter; the class is then read on the segments
-/// before it (interruptions inside it count for nothing), and the steady state is the mean of
-/// the run's windows, interruptions and outliers left out.
+/// operation (the last segment's mean): walking back from the last segment, past segments
+/// equivalent to it and past interruptions (a segment slower than it, not equivalent, with a
+/// segment at its level, within [`EQUIVALENT_FRACTION`], somewhere before: the process came back
+/// to its level), to the first segment of the steady run. The steady run must span the last
+/// quarter; the class is then read on the segments before it (interruptions inside it count for
+/// nothing).
 fn class_of(segs: &[Segment], n: usize) -> (Class, Option<f64>) {
     let Some((&steady, earlier)) = segs.split_last() else {
         return (Class::NoSteadyState, None);
     };
-    // `first`: the steady run's first segment; `run`: its equivalent segments. A slower
-    // segment is passed over: it is an interruption if an equivalent one comes before it (then
-    // `first` moves before it), else it stays before `first`, where it makes a warmup.
+    // `first`: the steady run's first segment. A slower segment is passed over: it is an
+    // interruption if a segment at the steady level comes before it (then `first` moves before
+    // it), else it stays before `first`, where it makes a warmup. Beyond a slower stretch, a
+    // segment equivalent only by its standard errors (a short, wild one) is no return to the
+    // level.
     let mut first = earlier.len();
-    let mut run: Vec<&Segment> = vec![&segs[first]];
+    let mut passed_slower = false;
     for (i, seg) in earlier.iter().enumerate().rev() {
         if equivalent(seg, &steady) {
-            run.push(seg);
-            first = i;
-        } else if seg.mean < steady.mean {
+            if !passed_slower || same_level(seg, &steady) {
+                first = i;
+                passed_slower = false;
+            }
+        } else if seg.mean > steady.mean {
+            passed_slower = true;
+        } else {
             break;
         }
     }
@@ -518,14 +521,13 @@ fn class_of(segs: &[Segment], n: usize) -> (Class, Option<f64>) {
         _ if seg.mean < steady.mean => Class::Slowdown,
         _ => Class::Warmup,
     });
-    let counted = run.iter().filter(|s| s.kept() > 0);
-    let kept: usize = counted.clone().map(|s| s.kept()).sum();
-    let mean = if kept == 0 {
-        steady.mean
-    } else {
-        counted.map(|s| s.mean * s.kept() as f64).sum::<f64>() / kept as f64
-    };
-    (class, Some(mean))
+    (class, Some(steady.mean))
+}
+
+/// Whether two segments' means are within [`EQUIVALENT_FRACTION`] of the larger: the same level,
+/// whatever their spread.
+fn same_level(a: &Segment, b: &Segment) -> bool {
+    (a.mean - b.mean).abs() <= EQUIVALENT_FRACTION * a.mean.abs().max(b.mean.abs())
 }
 
 /// How many of `classes` fall in each class, in [`Class::ALL`]'s order.
@@ -692,19 +694,17 @@ mod tests {
         let c = classify(&planted(&[(1900, 5_000.0), (100, 5_010.0)]));
         assert_eq!(c.changepoints, vec![1900]);
         assert_eq!(c.class, Class::Flat);
-        // The steady state is the mean of the whole steady run's windows.
-        assert_eq!(c.steady_mean, Some(5_000.5));
+        assert_eq!(c.steady_mean, Some(5_010.0));
     }
 
     #[test]
     fn levels_within_the_machines_margin_are_one_steady_state() {
         // A plateau that moves by 1.5% and back, as a shared machine's does (users-2kb `de`:
-        // two quiet levels of one process differ by up to 1.6% in 95% of pairs): flat, its
-        // steady state the mean of all its windows.
+        // two quiet levels of one process differ by up to 1.6% in 95% of pairs): flat.
         let c = classify(&planted(&[(1000, 5_000.0), (700, 5_075.0), (300, 5_000.0)]));
         assert_eq!(c.changepoints, vec![1000, 1700]);
         assert_eq!(c.class, Class::Flat);
-        assert_eq!(c.steady_mean, Some(5_026.25));
+        assert_eq!(c.steady_mean, Some(5_000.0));
         // 2.5% apart is another level: a change in the last quarter is no steady state.
         let c = classify(&planted(&[(1800, 5_000.0), (200, 5_125.0)]));
         assert_eq!(c.class, Class::NoSteadyState);
@@ -713,8 +713,7 @@ mod tests {
     #[test]
     fn an_interruption_neither_ends_the_steady_state_nor_warms() {
         // Another tenant's work slows the process for 100 windows in its last quarter, and
-        // again for 50 near its end; it comes back to its level each time: flat, its steady
-        // state the level's mean, the interruptions left out.
+        // again for 50 near its end; it comes back to its level each time: flat.
         let c = classify(&planted(&[
             (1600, 5_000.0),
             (100, 6_000.0),
@@ -734,6 +733,18 @@ mod tests {
         ]));
         assert_eq!(c.class, Class::Warmup);
         assert_eq!(c.steady_mean, Some(5_000.0));
+    }
+
+    #[test]
+    fn a_wild_first_segment_is_no_return_to_the_level() {
+        // A JVM's first windows: wild (interpretation, compilation), so equivalent to anything
+        // by their standard errors; then a long slower tier, then the compiled steady state.
+        // The slower tier is a warmup, not an interruption the process came back from.
+        let mut s = planted(&[(4, 0.0), (1476, 6_000.0), (520, 1_400.0)]);
+        s[..4].copy_from_slice(&[300_000.0, 5_000.0, 100_000.0, 6_000.0]);
+        let c = classify(&s);
+        assert_eq!(c.class, Class::Warmup, "{:?}", c.segments);
+        assert_eq!(c.steady_mean, Some(1_400.0));
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub(super) fn curve(r: &Report) -> Vec<Block> {
         if let Some(t) = crossings_table(r, curve, s) {
             out.push(t);
         }
-        out.push(p(format!("Each process's time per operation by window, t_k = (C(kW) − C((k − 1)W)) / W with C(0) its init, classified by changepoint analysis (Barrett et al., OOPSLA 2017) as flat, warmup, slowdown or without a steady state; the steady state per operation is the median across processes of each one's steady run (its last segment and those within 2% of it, interruptions left out), set beside criterion's or JMH's warm figure. The clock's price is the reads' cost (their number × the child's time of one read) over C(N), the median across processes; above {} the curve is inflated by as much.", format::percent(CLOCK_SHARE_LIMIT))));
+        out.push(p(format!("Each process's time per operation by window, t_k = (C(kW) − C((k − 1)W)) / W with C(0) its init, classified by changepoint analysis (Barrett et al., OOPSLA 2017) as flat, warmup, slowdown or without a steady state; the steady state per operation is the median across processes of each one's last segment, set beside criterion's or JMH's warm figure. The clock's price is the reads' cost (their number × the child's time of one read) over C(N), the median across processes; above {} the curve is inflated by as much.", format::percent(CLOCK_SHARE_LIMIT))));
         out.push(processes_table(r, &cells));
         out.extend(charts(r, curve, s, i, reference));
     }

@@ -54,7 +54,7 @@ pub(super) fn warm_measures(r: &Report) -> Vec<Block> {
     vec![
         h(2, "Three measures of the warm cost"),
         p(format!(
-            "Per operation, with each interval across processes (×n: how many): criterion's figure (the median of the processes' estimates), the fastest sample (the median of each process's fastest) and, in a curve run, the in-process steady state (the median of each process's steady run; processes with no steady state left out). \"disagree\" names the pairs whose intervals do not overlap: {parted} of {} cells here.",
+            "Per operation, with each interval across processes (×n: how many): criterion's figure (the median of the processes' estimates), the fastest sample (the median of each process's fastest) and, in a curve run, the in-process steady state (the median of each process's last steady segment; processes with no steady state left out). \"disagree\" names the pairs whose intervals do not overlap: {parted} of {} cells here.",
             rows.len()
         )),
         Block::Table(t),
