@@ -466,6 +466,37 @@ mod tests {
     }
 
     #[test]
+    fn a_dom_child_prints_the_runners_checksum_for_an_object_its_library_hashes() {
+        // simd-json's trees keep an object of more than 32 members in a hash map seeded at
+        // random for every map: the checksum must not depend on the order it iterates in, or
+        // the preflight refuses the child (as it did simd-json's DOMs on twitter and
+        // citm_catalog, curve or not).
+        let members: Vec<String> = (0..40).map(|i| format!("\"m{i}\":{{\"k\":{i}}}")).collect();
+        let document = format!("{{\"wide\":{{{}}}}}", members.join(",")).into_bytes();
+        fn check<C: Codec>(document: &[u8]) {
+            let want = codecs::run_once::<C>(Op::De, None, document).unwrap();
+            for window in [None, Some(2)] {
+                for batch in [1, 5] {
+                    let a = Args {
+                        window,
+                        ..args(Op::De, batch, document, Drops::Each)
+                    };
+                    let line = run_de::<C, Dom>(monotonic_ns(), &a).unwrap().0;
+                    assert_eq!(
+                        (line.checksum, line.bytes),
+                        (want.checksum, want.bytes),
+                        "{} batch {batch} window {window:?}",
+                        C::ID
+                    );
+                }
+            }
+        }
+        check::<codecs::SimdJsonDom>(&document);
+        check::<codecs::SimdJsonBorrowedDom>(&document);
+        check::<SerdeJsonDom>(&document);
+    }
+
+    #[test]
     fn a_wrong_input_is_an_error_not_a_misreading() {
         let (_, document) = users();
         let a = args(Op::Ser, 1, &document, Drops::End);
