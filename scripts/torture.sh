@@ -1968,6 +1968,75 @@ r07_edited_counts() {
   sweep
 }
 
+# A racer: exchanges the names A and B (renameat2 RENAME_EXCHANGE) in a loop until the file STOP
+# exists (120 s at most), then prints how many exchanges it made; its command line holds the
+# temporary folder, so that nothing of it outlives a probe unseen.
+racer() {
+  cat >"$work/racer.py" <<'PY'
+import ctypes, os, sys, time
+a, b, stop = (os.fsencode(x) for x in sys.argv[1:4])
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+n, end = 0, time.time() + 120
+while not os.path.exists(stop) and time.time() < end:
+    if libc.renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0:
+        n += 1
+print(n)
+PY
+  python3 "$work/racer.py" "$@"
+}
+
+# 8. A racer exchanges the run folder with a link to another folder while `analysis report`
+# runs (issue 50, severe 5): the report opens the run folder once and reaches every file from
+# that descriptor, so the other folder never gets a file (a report that opened the link's side
+# finds no run there and says so). Its neighbour: the same race on the report's own folder
+# (RUN/report exchanged with a link to the other folder), which is reached from the run's
+# descriptor without following a link.
+r08_report_swapped() {
+  local d=$work/r08 i code ok=0 refused=0 other=0 before swaps where
+  mkdir -p "$d/victim"; victim "$d/victim/precious"; before=$(tree_sha "$d/victim")
+  synth_run "$d/run"
+  ln -s "$d/victim" "$d/swap"
+  local n=20; $quick && n=12
+  racer "$d/run" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  local rpid=$!
+  for ((i = 0; i < n; i++)); do
+    report "$d/run" >"$d/said.$i" 2>&1; code=$?
+    case $code in
+      0) ok=$((ok + 1)) ;;
+      2) has "$d/said.$i" "not a cold run folder" && refused=$((refused + 1)) || other=$((other + 1)) ;;
+      *) other=$((other + 1)) ;;
+    esac
+  done
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  # the run folder is under one of the two names now; the other is the link
+  where=$d/run; [ -L "$d/run" ] && where=$d/swap
+  record "r08 a racer exchanges RUN with a link to another folder (renameat2 RENAME_EXCHANGE, in a loop) during $n reports" \
+    "the other folder unchanged; every report exit 0 (written into the run's report/) or 2 (no run where the link pointed); at least one exit 0; nothing left" \
+    "$swaps exchanges; $ok exit 0, $refused exit 2, $other other; other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); run's report.md $([ -f "$where/report/report.md" ] && echo written || echo MISSING); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a $other = 0 -a $ok -gt 0 -a "${swaps:-0}" -gt 0 -a -f "$where/report/report.md" -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+  # the neighbour: the report's folder itself raced against a link to the other folder
+  [ -L "$d/run" ] && { rm "$d/run"; mv "$d/swap" "$d/run"; ln -s "$d/victim" "$d/swap"; }
+  mkdir -p "$d/run/report"; rm -f "$d/stop"; ok=0 refused=0 other=0
+  racer "$d/run/report" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  rpid=$!
+  for ((i = 0; i < n; i++)); do
+    report "$d/run" >"$d/sub.$i" 2>&1; code=$?
+    case $code in
+      0) ok=$((ok + 1)) ;;
+      2) has "$d/sub.$i" "symbolic link" && refused=$((refused + 1)) || other=$((other + 1)) ;;
+      *) other=$((other + 1)) ;;
+    esac
+  done
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  record "r08 the neighbour: RUN/report exchanged with a link to the other folder in a loop during $n reports" \
+    "the other folder unchanged; every report exit 0 or 2 (naming the link, never followed); nothing left" \
+    "$swaps exchanges; $ok exit 0, $refused exit 2, $other other; other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a $other = 0 -a "${swaps:-0}" -gt 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
 
 # ---- run ---------------------------------------------------------------------------------------
 
@@ -1983,7 +2052,7 @@ all=(
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
-  r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts
+  r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts r08_report_swapped
   slow
   p07_huge_name o_disk_full
 )

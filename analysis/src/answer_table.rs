@@ -80,7 +80,7 @@ fn read(dir: &Path) -> Result<Committed> {
         .with_context(|| format!("{}: not a folder name", dir.display()))?
         .to_string();
     let folder = Folder::new(dir);
-    let report = Folder::new(dir.join("report"));
+    let report = folder.sub("report");
     let summary_folder = if folder.exists("summary.json") {
         &folder
     } else {

@@ -136,6 +136,7 @@ mod tests {
         }
         let run = Run {
             dir: ".".into(),
+            folder: schema::files::Folder::new("."),
             manifest: None,
             plan: PlanCount::default(),
             samples: store(&samples),

@@ -71,8 +71,7 @@ pub(crate) struct Merged {
 /// The shard in folder `path` (or in the folder a `latest` file names).
 pub(crate) fn read_part(path: &Path) -> Result<Part> {
     let from = path.display().to_string();
-    let dir = resolve_run_dir(path)?;
-    let folder = Folder::new(&dir);
+    let folder = resolve_run_dir(path)?;
     ensure!(
         !being_written(&folder),
         "{from}: a run or resume is writing this folder now; merge it once it has stopped"
@@ -92,9 +91,9 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         folder.exists(PLAN),
         "{from}: no {PLAN}: the shard stopped before its plan was written; resume it first (cold resume)"
     );
-    let (plan, plan_note) = read_plan(&dir.join(PLAN))?;
+    let (plan, plan_note) = read_plan(folder.file(PLAN))?;
     let (samples, samples_note) = if folder.exists(SAMPLES) {
-        read_samples(&dir.join(SAMPLES), Some(&plan))?
+        read_samples(folder.file(SAMPLES), Some(&plan))?
     } else {
         (Vec::new(), None)
     };
@@ -103,7 +102,9 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         .chain(samples_note)
         .map(|n| format!("{from}: {n}"))
         .collect();
-    let last_change = std::fs::metadata(dir.join(SAMPLES))
+    let last_change = folder
+        .open_read(SAMPLES)
+        .and_then(|f| f.metadata())
         .and_then(|f| f.modified())
         .ok()
         .map(utc_text);
@@ -455,7 +456,7 @@ pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
         .create_dirs("")
         .with_context(|| format!("cannot create {}", out.display()))?;
     ensure!(
-        schema::files::entries(out)?.is_empty(),
+        folder.entries()?.is_empty(),
         "{} is not empty; merge writes only into a new or empty folder",
         out.display()
     );
@@ -470,8 +471,8 @@ pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
             (serde_json::to_string_pretty(&m.manifest)? + "\n").as_bytes(),
         )
         .with_context(|| format!("cannot write {}", out.join(MANIFEST).display()))?;
-    write_rows(&out.join(PLAN), &m.plan)?;
-    write_rows(&out.join(SAMPLES), &m.samples)?;
+    write_rows(folder.file(PLAN), &m.plan)?;
+    write_rows(folder.file(SAMPLES), &m.samples)?;
     Ok(())
 }
 
