@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// The command line parsed and run; what the process exits with.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parsed();
     let result = match cli.command {
         Command::Report(a) => report(a),
         Command::Compare(a) => compare_cmd(a),
@@ -41,6 +41,23 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The command line, parsed; a refusal of it printed as every error is, each argument it
+/// quotes echoed as every value is (`schema::text::with_args_echoed`), with clap's exit code;
+/// help and version printed as clap prints them.
+fn parsed() -> Cli {
+    Cli::try_parse().unwrap_or_else(|e| {
+        if !e.use_stderr() {
+            e.exit()
+        }
+        let args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+        eprint!(
+            "{}",
+            schema::text::with_args_echoed(&e.render().to_string(), args)
+        );
+        std::process::exit(e.exit_code())
+    })
 }
 
 fn report(a: ReportArgs) -> Result<ExitCode> {
