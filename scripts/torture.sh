@@ -1968,6 +1968,296 @@ r07_edited_counts() {
   sweep
 }
 
+# A racer: exchanges the names A and B (renameat2 RENAME_EXCHANGE) in a loop until the file STOP
+# exists (120 s at most), then prints how many exchanges it made; its command line holds the
+# temporary folder, so that nothing of it outlives a probe unseen.
+racer() {
+  cat >"$work/racer.py" <<'PY'
+import ctypes, os, sys, time
+a, b, stop = (os.fsencode(x) for x in sys.argv[1:4])
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+n, end = 0, time.time() + 120
+while not os.path.exists(stop) and time.time() < end:
+    if libc.renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0:
+        n += 1
+print(n)
+PY
+  python3 "$work/racer.py" "$@"
+}
+
+# 8. A racer exchanges the run folder with a link to another folder while `analysis report`
+# runs (issue 50, severe 5): the report opens the run folder once and reaches every file from
+# that descriptor, so the other folder never gets a file (a report that opened the link's side
+# finds no run there and says so). Its neighbour: the same race on the report's own folder
+# (RUN/report exchanged with a link to the other folder), which is reached from the run's
+# descriptor without following a link.
+r08_report_swapped() {
+  local d=$work/r08 i code ok=0 refused=0 other=0 before swaps where
+  mkdir -p "$d/victim"; victim "$d/victim/precious"; before=$(tree_sha "$d/victim")
+  synth_run "$d/run"
+  ln -s "$d/victim" "$d/swap"
+  local n=20; $quick && n=12
+  racer "$d/run" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  local rpid=$!
+  for ((i = 0; i < n; i++)); do
+    report "$d/run" >"$d/said.$i" 2>&1; code=$?
+    case $code in
+      0) ok=$((ok + 1)) ;;
+      2) has "$d/said.$i" "not a cold run folder" && refused=$((refused + 1)) || other=$((other + 1)) ;;
+      *) other=$((other + 1)) ;;
+    esac
+  done
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  # the run folder is under one of the two names now; the other is the link
+  where=$d/run; [ -L "$d/run" ] && where=$d/swap
+  record "r08 a racer exchanges RUN with a link to another folder (renameat2 RENAME_EXCHANGE, in a loop) during $n reports" \
+    "the other folder unchanged; every report exit 0 (written into the run's report/) or 2 (no run where the link pointed); at least one exit 0; nothing left" \
+    "$swaps exchanges; $ok exit 0, $refused exit 2, $other other; other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); run's report.md $([ -f "$where/report/report.md" ] && echo written || echo MISSING); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a $other = 0 -a $ok -gt 0 -a "${swaps:-0}" -gt 0 -a -f "$where/report/report.md" -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+  # the neighbour: the report's folder itself raced against a link to the other folder
+  [ -L "$d/run" ] && { rm "$d/run"; mv "$d/swap" "$d/run"; ln -s "$d/victim" "$d/swap"; }
+  mkdir -p "$d/run/report"; rm -f "$d/stop"; ok=0 refused=0 other=0
+  racer "$d/run/report" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  rpid=$!
+  for ((i = 0; i < n; i++)); do
+    report "$d/run" >"$d/sub.$i" 2>&1; code=$?
+    case $code in
+      0) ok=$((ok + 1)) ;;
+      2) has "$d/sub.$i" "symbolic link" && refused=$((refused + 1)) || other=$((other + 1)) ;;
+      *) other=$((other + 1)) ;;
+    esac
+  done
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  record "r08 the neighbour: RUN/report exchanged with a link to the other folder in a loop during $n reports" \
+    "the other folder unchanged; every report exit 0 or 2 (naming the link, never followed); nothing left" \
+    "$swaps exchanges; $ok exit 0, $refused exit 2, $other other; other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a $other = 0 -a "${swaps:-0}" -gt 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
+# 9. A manifest child's binary that is no path of names (`../../x`, `/bin/true`) is refused with
+# the value as given, not the part that failed (issue 50, low: mangled values). Its neighbour:
+# the honest binary name resumes.
+r09_values_as_given() {
+  local d=$work/r09 code v kind
+  mkdir -p "$d"
+  for v in ../../x /bin/true; do
+    kind=${v//\//_}
+    unfinished_run "$d/run$kind"
+    VALUE=$v edit "$d/run$kind/manifest.json" 's/"binary": "child-noop-de-any"/"binary": "$ENV{VALUE}"/'
+    run "$d/$kind.said" cold resume "$d/run$kind"; code=$?
+    record "r09 a manifest child's binary \`$v\`, then cold resume" \
+      "exit 1 echoing \`$v\` whole (and the part that is no name)" \
+      "exit $code: $(said "$d/$kind.said" binary | cut -c1-120)" \
+      "$(test $code = 1 && has "$d/$kind.said" "binary \`$v\`" && echo 0 || echo 1)"
+  done
+  unfinished_run "$d/honest"
+  run "$d/honest.said" cold resume "$d/honest"; code=$?
+  record "r09 the neighbour: the honest binary child-noop-de-any, cold resume" \
+    "exit 0; finished true" "exit $code; finished $(finished "$d/honest")" \
+    "$(test $code = 0 -a "$(finished "$d/honest")" = true && echo 0 || echo 1)"
+  sweep
+}
+
+# 10. One clip and escape for every echo, clap's own refusals included: a 100 KB value (ending in
+# an escape sequence) that the argument parser refuses is echoed clipped and inert, under its
+# exit code 2; `--env` with a 100 KB key is refused at the input, naming the limit (issue 50,
+# low). Neighbours: a short wrong value is still echoed whole, and `--env` that fits is taken.
+r10_echoes() {
+  local d=$work/r10 code long esc bad=() shown=()
+  mkdir -p "$d"
+  long=$(head -c 100000 /dev/zero | tr '\0' y)
+  esc=$'\e[2J'
+  local cases=(
+    "cold run --ops" "cold run --variant" "cold run --batches" "cold run --seed"
+    "cold run --memory-limit" "cold run --drops" "cold run --curve" "cold run --measure"
+    "analysis compare $d/a $d/b --phase" "analysis compare $d/a $d/b --figure"
+    "analysis export $d/a --format" "analysis synth --out $d/s --samples"
+    "analysis synth --out $d/s --machine" "analysis report $d/a --resamples"
+  )
+  local c i=0 n=0
+  for c in "${cases[@]}"; do
+    i=$((i + 1))
+    local cmd=${c%% *} rest=${c#* }
+    # shellcheck disable=SC2086
+    run "$d/c$i.said" timeout -k 5 "$LIMIT" "$bin/$cmd" $rest "$long$esc"; code=$?
+    local bytes longest ctl
+    bytes=$(wc -c <"$d/c$i.said")
+    longest=$(awk '{ if (length > m) m = length } END {print m + 0}' "$d/c$i.said")
+    ctl=$(raw_controls "$d/c$i.said")
+    n=$((n + 1))
+    if [ $code = 2 ] && [ "$bytes" -lt 2000 ] && [ "$longest" -lt 400 ] && [ "$ctl" = 0 ] && has "$d/c$i.said" "yyyy…"; then :; else
+      bad+=("$c: exit $code, $bytes bytes, longest line $longest, $ctl raw controls")
+    fi
+  done
+  record "r10 a 100 KB value ending in ESC[2J refused by the parser, for ${n} options (cold run's --ops --variant --batches --seed --memory-limit --drops --curve --measure; compare's --phase --figure; export's --format; synth's --samples --machine; report's --resamples)" \
+    "each exit 2, the value echoed clipped (…), under 2,000 bytes, no line over 400 characters, no raw control character" \
+    "$([ ${#bad[@]} = 0 ] && echo "all $n so" || echo "${bad[*]}" | cut -c1-300)" \
+    "$([ ${#bad[@]} = 0 ] && echo 0 || echo 1)"
+  run "$d/short.said" cold run --ops dx; code=$?
+  record "r10 the neighbour: cold run --ops dx (a short wrong value)" \
+    "exit 2 echoing 'dx' whole" "exit $code: $(said "$d/short.said" "invalid value" | cut -c1-100)" \
+    "$(test $code = 2 && has "$d/short.said" "invalid value 'dx'" && echo 0 || echo 1)"
+  kids "$d/kids"
+  run "$d/env.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 1 \
+    --children-dir "$d/kids" --env "$long=1" --out "$d/env-run"; code=$?
+  run "$d/env-ok.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 1 \
+    --children-dir "$d/kids" --env "$(head -c 16000 /dev/zero | tr '\0' K)=1" --out "$d/env-ok"; local okcode=$?
+  run "$d/env-report.said" report "$d/env-ok" --out "$d/env-ok-report"; local rcode=$?
+  record "r10 cold run --env <100 KB key>=1 (the neighbour: a 16,000-character key, then its report)" \
+    "exit 2 naming the limit (at most 16384), the key clipped, no run folder; the neighbour runs (exit 0) and its report is written (exit 0)" \
+    "exit $code: $(said "$d/env.said" "at most" | cut -c1-120); folder $([ -e "$d/env-run" ] && echo MADE || echo none); neighbour exit $okcode, report exit $rcode" \
+    "$(test $code = 2 -a ! -e "$d/env-run" -a $okcode = 0 -a $rcode = 0 -a "$(wc -c <"$d/env.said")" -lt 2000 && has "$d/env.said" "at most 16384" && echo 0 || echo 1)"
+  sweep
+}
+
+# 11. A lock whose recorded pid has ended: the refusal says it is stale and what to do; the held
+# lock is never taken over (issue 50, low). Its neighbour: a lock held by the live pid it names
+# is refused naming that pid. The lock is held by a helper (flock) whose command line holds the
+# temporary folder.
+r11_stale_lock() {
+  local d=$work/r11 code holder dead bs
+  mkdir -p "$d"
+  unfinished_run "$d/run"
+  bs=$(sha "$d/run/samples.csv")
+  "$bin/tsleep" 0 & dead=$!; wait $dead
+  python3 -c 'import fcntl, sys, time, os
+f = open(sys.argv[1], "r+"); fcntl.flock(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]): time.sleep(0.01)' "$d/run/.lock" "$d/held" "$d/release" "$work/" &
+  holder=$!
+  until_true 30 test -e "$d/held"
+  printf 'pid %s: cold run --out %s' "$dead" "$d/run" >"$d/run/.lock"
+  run "$d/stale.said" cold resume "$d/run"; code=$?
+  record "r11 a held .lock naming pid $dead, which has ended; cold resume" \
+    "exit 1 saying stale, naming pid $dead and fuser; samples.csv unchanged" \
+    "exit $code: $(said "$d/stale.said" stale | cut -c1-140); samples.csv $([ "$bs" = "$(sha "$d/run/samples.csv")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$bs" = "$(sha "$d/run/samples.csv")" && has "$d/stale.said" "stale" && has "$d/stale.said" "pid $dead" && has "$d/stale.said" fuser && echo 0 || echo 1)"
+  printf 'pid %s: cold run --out %s' "$holder" "$d/run" >"$d/run/.lock"
+  run "$d/live.said" cold resume "$d/run"; code=$?
+  touch "$d/release"; wait $holder
+  record "r11 the neighbour: the .lock held by the live pid it names" \
+    "exit 1: being written by another cold run (pid $holder), not stale; nothing left" \
+    "exit $code: $(said "$d/live.said" "being written" | cut -c1-120); $(ours) left" \
+    "$(test $code = 1 -a "$(ours)" = 0 && has "$d/live.said" "being written by another cold run (pid $holder" && ! has "$d/live.said" stale && echo 0 || echo 1)"
+  sweep
+}
+
+# 12. A full disk while a report is written over an older one: the report's folder is the old
+# report whole, never a mix of new and old files (issue 50, low). Its neighbour: with room, the
+# new report replaces the old whole, nothing temporary left. Needs root (a small tmpfs).
+r12_report_disk_full() {
+  local mnt=$work/r12 code before
+  mkdir -p "$mnt"
+  if ! mount -t tmpfs -o size=4m tmpfs "$mnt" 2>/dev/null; then
+    skip "r12 a full disk while a report is replaced" "the old report whole" "cannot mount a tmpfs (not root)"
+    return
+  fi
+  mounted=$mnt
+  synth_run "$mnt/run"
+  report "$mnt/run" >"$work/r12.first" 2>&1
+  before=$(tree_sha "$mnt/run/report")
+  local size; size=$(du -sk "$mnt/run/report" | cut -f1)
+  # fill the disk, then free a third of the report's size: the new report cannot fit
+  cat /dev/zero >"$mnt/fill" 2>/dev/null
+  truncate -s "-$((size / 3))K" "$mnt/fill"
+  run "$work/r12.said" report "$mnt/run" --seed 2; code=$?
+  record "r12 a full disk while analysis report replaces an older report" \
+    "exit 2: No space left on device; the old report's folder unchanged; no temporary folder left" \
+    "exit $code: $(said "$work/r12.said" 'No space left' | cut -c1-100); old report $([ "$before" = "$(tree_sha "$mnt/run/report")" ] && echo unchanged || echo CHANGED); $(ls -a "$mnt/run" | grep -c 'tmp-') temporary" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$mnt/run/report")" -a "$(ls -a "$mnt/run" | grep -c 'tmp-')" = 0 && has "$work/r12.said" 'No space left' && echo 0 || echo 1)"
+  rm -f "$mnt/fill"
+  run "$work/r12.again" report "$mnt/run" --seed 2; code=$?
+  record "r12 the neighbour: room again, the same report" \
+    "exit 0; the report's folder changed (the new one whole, its summary.json from this report); no temporary folder left" \
+    "exit $code; report $([ "$before" = "$(tree_sha "$mnt/run/report")" ] && echo UNCHANGED || echo replaced); $(ls -a "$mnt/run" | grep -c 'tmp-') temporary" \
+    "$(test $code = 0 -a "$before" != "$(tree_sha "$mnt/run/report")" -a "$(ls -a "$mnt/run" | grep -c 'tmp-')" = 0 && grep -q '"seed": 2' "$mnt/run/report/summary.json" && echo 0 || echo 1)"
+  umount "$mnt"; mounted=""
+}
+
+# 13. A run that fails before its manifest (--children-dir /nonexistent) leaves nothing it made:
+# no folder where there was none, an empty folder empty again (issue 50, low). Its neighbour: a
+# folder holding someone's file is refused before anything is made, and kept whole.
+r13_nothing_left_on_failure() {
+  local d=$work/r13 code code2 code3
+  mkdir -p "$d/empty" "$d/mine"; victim "$d/mine/notes.txt"
+  local before; before=$(tree_sha "$d/mine")
+  run "$d/new.said" cold run --codecs noop --ops de --fixture small --batches 1 --children-dir /nonexistent --out "$d/new"; code=$?
+  run "$d/empty.said" cold run --codecs noop --ops de --fixture small --batches 1 --children-dir /nonexistent --out "$d/empty"; code2=$?
+  record "r13 cold run --children-dir /nonexistent into a new folder and into an empty one" \
+    "exit 1 and 1, naming the children's folder; no new folder; the empty folder still there and empty" \
+    "exit $code and $code2: $(last "$d/new.said" | cut -c1-90); new $([ -e "$d/new" ] && echo LEFT || echo absent); empty folder $(ls -A "$d/empty" 2>/dev/null | wc -l) entries" \
+    "$(test $code = 1 -a $code2 = 1 -a ! -e "$d/new" -a -d "$d/empty" && [ -z "$(ls -A "$d/empty")" ] && has "$d/new.said" /nonexistent && echo 0 || echo 1)"
+  run "$d/mine.said" cold run --codecs noop --ops de --fixture small --batches 1 --children-dir /nonexistent --out "$d/mine"; code3=$?
+  record "r13 the neighbour: --out a folder holding someone's file" \
+    "exit 1: not an empty folder; the folder unchanged" \
+    "exit $code3: $(last "$d/mine.said" | cut -c1-90); folder $([ "$before" = "$(tree_sha "$d/mine")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code3 = 1 -a "$before" = "$(tree_sha "$d/mine")" && has "$d/mine.said" "not an empty folder" && echo 0 || echo 1)"
+  sweep
+}
+
+# 14. Every output under one rule: `synth --out` on or inside warm results, and `fixtures
+# conformance --out` over a file there already (issue 50, low). Neighbours: synth into a new
+# folder, and conformance with --force.
+r14_outputs_one_rule() {
+  local d=$work/r14 code code2 before
+  mkdir -p "$d"
+  synth_run "$d/run" "$d/warm"
+  before=$(tree_sha "$d/warm")
+  run "$d/warm.said" analysis synth --out "$d/warm" --samples 60; code=$?
+  run "$d/inner.said" analysis synth --out "$d/warm/criterion/x" --samples 60; code2=$?
+  record "r14 analysis synth --out WARM and --out WARM/criterion/x" \
+    "exit 2 and 2, each naming the warm folder (holds warm results); the warm folder unchanged" \
+    "exit $code and $code2: $(last "$d/warm.said" | cut -c1-100); warm $([ "$before" = "$(tree_sha "$d/warm")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a $code2 = 2 -a "$before" = "$(tree_sha "$d/warm")" && has "$d/warm.said" "holds warm results" && has "$d/inner.said" "holds warm results" && echo 0 || echo 1)"
+  run "$d/fresh.said" analysis synth --out "$d/fresh" --samples 60; code=$?
+  record "r14 the neighbour: analysis synth --out a new folder" "exit 0; a run there" \
+    "exit $code; $([ -f "$d/fresh/samples.csv" ] && echo 'samples.csv written' || echo 'NO samples.csv')" \
+    "$(test $code = 0 -a -f "$d/fresh/samples.csv" && echo 0 || echo 1)"
+  mkdir -p "$d/cases"; echo '[1]' >"$d/cases/y_array.json"; echo '[1,]' >"$d/cases/n_comma.json"
+  victim "$d/table.csv"; before=$(sha "$d/table.csv")
+  run "$d/conf.said" "$bin/fixtures" conformance --codecs serde_json-value --cases "$d/cases" --out "$d/table.csv"; code=$?
+  record "r14 fixtures conformance --out EXISTING (no --force)" \
+    "exit 1: a file is there already (--force); the file unchanged" \
+    "exit $code: $(last "$d/conf.said" | cut -c1-100); file $([ "$before" = "$(sha "$d/table.csv")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$before" = "$(sha "$d/table.csv")" && has "$d/conf.said" "a file is there already" && echo 0 || echo 1)"
+  run "$d/force.said" "$bin/fixtures" conformance --codecs serde_json-value --cases "$d/cases" --out "$d/table.csv" --force; code=$?
+  record "r14 the neighbour: fixtures conformance --out EXISTING --force" \
+    "exit 0; the file replaced by the table" \
+    "exit $code; file $(grep -q y_array "$d/table.csv" && echo 'the table' || echo 'NOT the table')" \
+    "$(test $code = 0 && grep -q y_array "$d/table.csv" && echo 0 || echo 1)"
+  sweep
+}
+
+# 15. A warm estimate of 0.01 ns (below the clock's resolution) gives no cold penalty, not a
+# 2,422,950× one (issue 50, low). Its neighbour: 1 ns, the floor, gives one.
+r15_penalty_floor() {
+  local d=$work/r15 code v
+  mkdir -p "$d"
+  synth_run "$d/run" "$d/warm"
+  local est=$d/warm/criterion/portable/users-2kb_de/serde_json/new/estimates.json
+  cp "$est" "$d/est.good"
+  for v in 0.01 1.0; do
+    cp "$d/est.good" "$est"
+    edit "$est" 's/"point_estimate":[0-9.e+-]+/"point_estimate":'"$v"'/g; s/"(lower|upper)_bound":[0-9.e+-]+/"$1_bound":'"$v"'/g'
+    rm -rf "$d/report"
+    run "$d/said" analysis report "$d/run" --warm "$d/warm" --conformance "$work/none.csv" --out "$d/report"; code=$?
+    # the cold penalty table's row of serde_json on users-2kb de
+    local row; row=$(awk '/^### Cold penalty/ {on=1; next} /^#/ {on=0} on && /^\| users-2kb \| de \| serde_json \|/' "$d/report/report.md" | head -1)
+    if [ "$v" = 0.01 ]; then
+      record "r15 serde_json's warm estimate 0.01 ns (users-2kb de)" \
+        "exit 0; no cold penalty row for it" "exit $code; row: ${row:-(none)}" \
+        "$(test $code = 0 -a -z "$row" && echo 0 || echo 1)"
+    else
+      record "r15 the neighbour: its warm estimate 1 ns" \
+        "exit 0; a cold penalty row for it" "exit $code; row: $(echo "${row:-(none)}" | cut -c1-120)" \
+        "$(test $code = 0 -a -n "$row" && echo 0 || echo 1)"
+    fi
+  done
+}
+
 
 # ---- run ---------------------------------------------------------------------------------------
 
@@ -1983,7 +2273,9 @@ all=(
   q07_runner_stopped q08_notes q09_dry_run q10_list_escapes q11_urls q12_tiny_estimates
   q13_empty_shard q14_manifest_names q15_long_values q16_killed_before_manifest
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
-  r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts
+  r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts r08_report_swapped
+  r09_values_as_given r10_echoes r11_stale_lock r12_report_disk_full r13_nothing_left_on_failure
+  r14_outputs_one_rule r15_penalty_floor
   slow
   p07_huge_name o_disk_full
 )

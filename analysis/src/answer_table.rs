@@ -12,10 +12,11 @@ use ::answer::form::{count, Answer};
 use anyhow::{bail, Context, Result};
 use files::Folder;
 use schema::rows::check_name;
-use schema::run_folder::{parse_manifest, Manifest};
+use schema::run_folder::Manifest;
 use schema::{Op, Variant};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use store::manifest::parse_manifest;
 
 /// The most thaw reads of a summary.json (a curve run's holds every median curve: a few MB).
 const SUMMARY_LIMIT: u64 = 64 * 1024 * 1024;
@@ -80,7 +81,7 @@ fn read(dir: &Path) -> Result<Committed> {
         .with_context(|| format!("{}: not a folder name", dir.display()))?
         .to_string();
     let folder = Folder::new(dir);
-    let report = Folder::new(dir.join("report"));
+    let report = folder.sub("report");
     let summary_folder = if folder.exists("summary.json") {
         &folder
     } else {

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// The command line parsed and run; what the process exits with.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parsed();
     let result = match cli.command {
         Command::Report(a) => report(a),
         Command::Compare(a) => compare_cmd(a),
@@ -40,6 +40,20 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The command line, parsed; a refusal of it printed as every error is, each argument it
+/// quotes echoed as every value is (`text::with_args_echoed`), with clap's exit code;
+/// help and version printed as clap prints them.
+fn parsed() -> Cli {
+    Cli::try_parse().unwrap_or_else(|e| {
+        if !e.use_stderr() {
+            e.exit()
+        }
+        let args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+        eprint!("{}", text::with_args_echoed(&e.render().to_string(), args));
+        std::process::exit(e.exit_code())
+    })
+}
+
 fn report(a: ReportArgs) -> Result<ExitCode> {
     let start = Instant::now();
     if let Some(out) = &a.out {
@@ -56,7 +70,7 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
     if let Some(name) = &a.machine {
         crate::inputs::machine::restrict(&mut run, name)?;
     }
-    let out = report_folder(&a, &run.dir);
+    let out = report_folder(&a, &run.folder);
     let warm = warm_figures(&a.warm)?;
     let alloc_path = a.warm.join("alloc.csv");
     let alloc = alloc::load_alloc(&alloc_path)?;
@@ -136,18 +150,19 @@ pub(crate) fn committed_runs(dir: &std::path::Path) -> Result<Vec<std::path::Pat
     Ok(out)
 }
 
-/// Where the report is written: `--out`, else `report/` (or `report-MACHINE/` for one machine
-/// of a merged run) in the run folder, reached from it without following a link.
-fn report_folder(a: &ReportArgs, run_dir: &std::path::Path) -> files::Folder {
+/// Where the report is written: `--out` (opened once, when the report is written), else
+/// `report/` (or `report-MACHINE/` for one machine of a merged run) in the run folder, reached
+/// from the run's held descriptor without following a link.
+fn report_folder(a: &ReportArgs, run: &files::Folder) -> files::Folder {
     match (&a.out, &a.machine) {
         (Some(out), _) => files::Folder::new(out),
-        (None, None) => files::Folder::new(run_dir).sub("report"),
+        (None, None) => run.sub("report"),
         (None, Some(name)) => {
             let safe: String = name
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
                 .collect();
-            files::Folder::new(run_dir).sub(format!("report-{safe}"))
+            run.sub(format!("report-{safe}"))
         }
     }
 }
@@ -432,6 +447,16 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         );
     }
     refuse_output(a.conformance.as_deref(), "--conformance", a.force)?;
+    // the one rule of outputs: a new run never lands on or inside a run or warm results
+    // (a run is never replaced, even forced: `write_run` refuses it)
+    if let Some((holder, what)) = store::outputs::inside_inputs(&a.out).filter(|_| !a.force) {
+        bail!(
+            "--out {}: {} holds {what}, an input of thaw's, and the synthetic run would land \
+             on or inside it; give a new or empty folder elsewhere (or --force)",
+            a.out.display(),
+            holder.display()
+        );
+    }
     if let Some(dir) = &a.warm {
         if let Some(what) = store::outputs::holds_inputs(dir).filter(|_| !a.force) {
             bail!(
@@ -468,11 +493,13 @@ fn synth_cmd(a: SynthArgs) -> Result<ExitCode> {
         );
     }
     if let Some(dir) = &a.warm {
-        let root = dir.join("criterion");
+        // the warm folder opened once; every file below it reached from it
+        let warm = files::Folder::new(dir);
+        let root = warm.sub("criterion");
         for w in &s.warm {
             criterion::write_fake_bench(&root, VARIANT, w)?;
         }
-        let path = dir.join(schema::warm_files::ALLOC);
+        let path = warm.file(schema::warm_files::ALLOC);
         files::csv_rows::write_rows(&path, &s.alloc)?;
         println!(
             "wrote {} warm estimates and {} under {}",

@@ -126,8 +126,10 @@ pub(crate) struct RunArgs {
     /// Seconds a child may run before it is killed and recorded as `timeout` (at most a day).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub(crate) timeout: f64,
-    /// The most memory a child may take (its data segment), MiB, 64 to 1,048,576: beyond it its
-    /// allocations fail and the sample is recorded as `memory`.
+    /// The most memory a sample may take, MiB, 64 to 1,048,576: where contained, its memory
+    /// cgroup's limit, swap, shared memory and every process of the sample included (the kernel
+    /// ends a process past it); elsewhere each child's hard RLIMIT_DATA, its peak and the
+    /// system's Shmem checked after. A sample past it is recorded as `memory`.
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MEMORY_LIMIT_MIB)]
     pub(crate) memory_limit: u64,
     /// Add whole blocks until every cell's 95% interval of the median init_plus_ops, and every
@@ -207,12 +209,23 @@ pub(crate) const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 pub(crate) const MEMORY_LIMIT_MIB: std::ops::RangeInclusive<u64> = 64..=1 << 20;
 
 /// `KEY=VALUE`, for `--env`.
+/// `--env KEY=VALUE`: a key and a value without NUL, the whole at most the manifest's longest
+/// text (it is recorded there whole, and a manifest with a longer one is refused by every reader).
 fn key_value(text: &str) -> Result<(String, String), String> {
+    use schema::run_folder::MAX_TEXT;
+    let shown = text::echo(text);
+    let chars = text.chars().count();
+    if chars > MAX_TEXT {
+        return Err(format!(
+            "`{shown}` is {chars} characters; KEY=VALUE is at most {MAX_TEXT} (the manifest \
+             records it whole, and holds no longer text)"
+        ));
+    }
     match text.split_once('=') {
         Some((key, value)) if !key.is_empty() && !key.contains('\0') && !value.contains('\0') => {
             Ok((key.to_string(), value.to_string()))
         }
-        _ => Err(format!("`{text}` is not KEY=VALUE")),
+        _ => Err(format!("`{shown}` is not KEY=VALUE")),
     }
 }
 
@@ -499,6 +512,18 @@ fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn env_entries_are_bounded_at_the_input() {
+        assert_eq!(key_value("A=1").unwrap(), ("A".into(), "1".into()));
+        let max = schema::run_folder::MAX_TEXT;
+        let fits = format!("{}=1", "K".repeat(max - 2));
+        assert!(key_value(&fits).is_ok());
+        let e = key_value(&format!("{}=1", "K".repeat(100_000))).unwrap_err();
+        assert!(e.contains("100002 characters") && e.contains(&format!("at most {max}")));
+        assert!(e.len() < 200, "the value is echoed clipped: {e}");
+        assert!(key_value("=1").is_err() && key_value("A").is_err());
+    }
 
     fn resolve(args: &[&str]) -> Result<RunRequest> {
         let mut argv = vec!["cold", "run"];

@@ -7,7 +7,7 @@ use clap::Parser;
 
 /// The command line parsed and run; a failure exits as the shells expect.
 pub fn main() {
-    let cli = Cli::parse();
+    let cli = parsed();
     if let Err(error) = dispatch(cli) {
         // A reader that went away (`cold run --dry-run | head`) is not an error.
         let broken_pipe = error.chain().any(|cause| {
@@ -35,6 +35,20 @@ pub fn main() {
         );
         std::process::exit(1);
     }
+}
+
+/// The command line, parsed; a refusal of it printed as every error is, each argument it
+/// quotes echoed as every value is (`text::with_args_echoed`), with clap's exit code;
+/// help and version printed as clap prints them.
+fn parsed() -> Cli {
+    Cli::try_parse().unwrap_or_else(|e| {
+        if !e.use_stderr() {
+            e.exit()
+        }
+        let args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+        eprint!("{}", text::with_args_echoed(&e.render().to_string(), args));
+        std::process::exit(e.exit_code())
+    })
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {

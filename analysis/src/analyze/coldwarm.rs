@@ -73,6 +73,21 @@ fn in_ns(cells: &[CellSummary]) -> impl Iterator<Item = &CellSummary> {
     cells.iter().filter(|c| c.quantity == Quantity::Ns)
 }
 
+/// The smallest warm time per operation a cold penalty is given for: 1 ns, the resolution of the
+/// cold side's clock (every cold figure is whole nanoseconds). Below it, the ratio would divide a
+/// measured time by less than the unit it was measured in (a warm estimate of 0.01 ns made a
+/// users-2kb `de` 2,422,950 times dearer cold): no penalty is given, the warm figure is still
+/// shown beside the cold ones.
+pub(crate) const PENALTY_FLOOR_NS: f64 = 1.0;
+
+/// A first operation of `first_op_ns` over a warm time of `warm_ns` per operation; `None` below
+/// [`PENALTY_FLOOR_NS`].
+fn penalty(first_op_ns: f64, warm_ns: f64) -> Option<f64> {
+    (warm_ns >= PENALTY_FLOOR_NS).then(|| first_op_ns / warm_ns)
+}
+
+/// The cold penalty of every codec with a first operation and a warm figure of at least
+/// [`PENALTY_FLOOR_NS`].
 pub(crate) fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Penalty> {
     let mut first: BTreeMap<(Scenario, String), (u32, f64)> = BTreeMap::new();
     for c in in_ns(cells) {
@@ -89,8 +104,8 @@ pub(crate) fn penalties(cells: &[CellSummary], warm: &[WarmEstimate]) -> Vec<Pen
         .into_iter()
         .filter_map(|((s, codec), (batch, fo))| {
             let w = find_warm(warm, &s, &codec)?;
-            (w.median_ns > 0.0).then(|| Penalty {
-                penalty: fo / w.median_ns,
+            penalty(fo, w.median_ns).map(|penalty| Penalty {
+                penalty,
                 scenario: s,
                 codec,
                 batch,
@@ -476,6 +491,15 @@ mod tests {
             warm_ns: warm,
             boot: Vec::new(),
         }
+    }
+
+    #[test]
+    fn no_penalty_below_the_clocks_resolution() {
+        // the case: 24,229.5 ns cold over 0.01 ns warm was 2,422,950×
+        assert_eq!(penalty(24_229.5, 0.01), None);
+        assert_eq!(penalty(24_229.5, 0.999), None);
+        assert_eq!(penalty(24_229.5, 1.0), Some(24_229.5));
+        assert_eq!(penalty(24_000.0, 1_000.0), Some(24.0));
     }
 
     #[test]

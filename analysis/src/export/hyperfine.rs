@@ -137,6 +137,7 @@ mod tests {
         }
         let run = Run {
             dir: ".".into(),
+            folder: files::Folder::new("."),
             manifest: None,
             plan: PlanCount::default(),
             samples: store(&samples),

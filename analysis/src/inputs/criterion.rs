@@ -10,7 +10,6 @@ use files::Kind;
 use schema::{Allocator, Op, Variant};
 use serde::{Deserialize, Serialize};
 use stats::size_effect::SizeEffect;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// One warm benchmark's median time per operation.
@@ -283,14 +282,22 @@ fn find_new_dirs(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()>
     Ok(())
 }
 
-/// Write one fake criterion bench (used by `synth` and tests): the two files this module reads.
-pub(crate) fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate) -> Result<()> {
-    let dir = root
-        .join(variant.name())
-        .join(format!("{}_{}", est.fixture, est.op))
-        .join(&est.codec)
-        .join("new");
-    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+/// Write one fake criterion bench (used by `synth` and tests): the two files this module reads,
+/// below `root` (held: reached from it without following a link).
+pub(crate) fn write_fake_bench(
+    root: &files::Folder,
+    variant: Variant,
+    est: &WarmEstimate,
+) -> Result<()> {
+    let folder = root.sub(
+        Path::new(variant.name())
+            .join(format!("{}_{}", est.fixture, est.op))
+            .join(&est.codec)
+            .join("new"),
+    );
+    folder
+        .create_dirs("")
+        .with_context(|| format!("cannot create {}", folder.path().display()))?;
     let id = format!("{}/{}/{}", est.fixture, est.op, est.codec);
     let bench = serde_json::json!({
         "group_id": format!("{}/{}", est.fixture, est.op),
@@ -312,7 +319,6 @@ pub(crate) fn write_fake_bench(root: &Path, variant: Variant, est: &WarmEstimate
         "std_dev": estimate,
     });
     // written new and renamed: a link or a hard link planted in the folder is never written through
-    let folder = files::Folder::new(&dir);
     folder.write_atomically("benchmark.json", bench.to_string().as_bytes())?;
     folder.write_atomically("estimates.json", estimates.to_string().as_bytes())?;
     if let Some(n) = est.criterion_samples {
@@ -349,7 +355,7 @@ mod tests {
     #[test]
     fn reads_fake_criterion_tree() {
         let root = std::env::temp_dir().join(format!("thaw-criterion-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
+        let _ = std::fs::remove_dir_all(&root);
         let est = WarmEstimate {
             fixture: "users-2kb".into(),
             op: Op::De,
@@ -368,13 +374,13 @@ mod tests {
             allocator: None,
             size_effects: Vec::new(),
         };
-        write_fake_bench(&root, Variant::PORTABLE, &est).unwrap();
+        write_fake_bench(&files::Folder::new(&root), Variant::PORTABLE, &est).unwrap();
         // a bench with a foreign id is skipped with a note
         let other = WarmEstimate {
             codec: "x/y".into(),
             ..est.clone()
         };
-        write_fake_bench(&root, Variant::NATIVE, &other).unwrap();
+        write_fake_bench(&files::Folder::new(&root), Variant::NATIVE, &other).unwrap();
         // impossible estimates (the 1e308 that once hung a report's chart) are skipped with a note
         for (i, bad) in [1e308, f64::NAN, -5.0, 0.0, 1e-9, 1e-300, 5e-324]
             .into_iter()
@@ -385,7 +391,7 @@ mod tests {
                 median_ns: bad,
                 ..est.clone()
             };
-            write_fake_bench(&root, Variant::PORTABLE, &impossible).unwrap();
+            write_fake_bench(&files::Folder::new(&root), Variant::PORTABLE, &impossible).unwrap();
         }
         let (got, notes) = load_criterion(&root).unwrap().unwrap();
         assert_eq!(got, vec![est], "{notes:?}");

@@ -5,7 +5,6 @@
 
 use crate::inputs::run::Run;
 use anyhow::{Context, Result};
-use files::Folder;
 use schema::curve::{read_curves, schedule, window_for, CURVES};
 use schema::phases::{Figure, Phase};
 use schema::run_folder::SAMPLES;
@@ -15,14 +14,14 @@ use store::rows::read_samples;
 /// The processes of a curve run and the notes about what was left out; `None` when the run
 /// folder holds no curves.csv.
 pub(crate) fn load_curves(run: &Run) -> Result<Option<(Vec<Process>, Vec<String>)>> {
-    let folder = Folder::new(&run.dir);
+    let folder = &run.folder;
     if !folder.exists(CURVES) {
         return Ok(None);
     }
-    let path = run.dir.join(CURVES);
+    let path = folder.file(CURVES);
     let (curves, torn) = read_curves(&path).with_context(|| format!("{}", path.display()))?;
     let mut notes: Vec<String> = torn.into_iter().collect();
-    let (samples, _) = read_samples(&run.dir.join(SAMPLES), None)?;
+    let (samples, _) = read_samples(folder.file(SAMPLES), None)?;
     let mut processes = Vec::new();
     let mut off_schedule = 0usize;
     let mut schedules: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();

@@ -357,7 +357,7 @@ mod tests {
         for (k, m) in [(0, 500.0), (1, 700.0), (2, 600.0)] {
             // each fork's criterion root holds the variant folder's contents directly
             let fork_root = root.join("portable").join(format!("fork-{k}"));
-            write_fake_bench(&fork_root, variant, &est(m, 100)).unwrap();
+            write_fake_bench(&files::Folder::new(&fork_root), variant, &est(m, 100)).unwrap();
             // write_fake_bench files under <root>/<variant>/: lift it to the fork's root
             let from = fork_root.join("portable");
             for e in files::entries(&from).unwrap() {

@@ -49,9 +49,9 @@ pub(crate) fn restrict(run: &mut Run, name: &str) -> Result<()> {
         );
     };
     let on = |block: u32| machines.of_block(block) == Some(at);
-    let (plan, _) = read_plan(&dir.join(PLAN))?;
+    let (plan, _) = read_plan(run.folder.file(PLAN))?;
     let plan: Vec<_> = plan.into_iter().filter(|p| on(p.block)).collect();
-    let (rows, _) = read_samples(&dir.join(SAMPLES), None)?;
+    let (rows, _) = read_samples(run.folder.file(SAMPLES), None)?;
     let rows: Vec<_> = rows.into_iter().filter(|r| on(r.block)).collect();
     let entry = &machines.0[at];
     manifest.shards.retain(|s| s.machine == entry.machine);

@@ -3,7 +3,9 @@
 //! of `schema::rows`, checked against the plan. Resolves `results/cold/latest` whether it is a
 //! symlink or a file naming the folder. A file that lacks a column the run's measure needs, or
 //! holds an implausible figure, is refused with the file (and line), never read as empty; the
-//! files below the folder are opened without following a link, and read within bounds.
+//! files below the folder are opened without following a link, and read within bounds. The
+//! folder is opened once and held ([`Run::folder`]): every file of it, and a report written into
+//! it, is reached from that descriptor, never by the folder's path again.
 
 use anyhow::{bail, Context, Result};
 use files::csv_rows::write_rows;
@@ -20,7 +22,10 @@ use store::rows::{Plan, PlanCount};
 /// Everything a run folder holds, as read.
 #[derive(Debug, Clone)]
 pub(crate) struct Run {
+    /// Where the folder is, for messages.
     pub(crate) dir: PathBuf,
+    /// The folder, opened once: what reads or writes anything of the run goes through it.
+    pub(crate) folder: Folder,
     /// `None` when manifest.json is missing or not a thaw manifest (see `notes`).
     pub(crate) manifest: Option<Manifest>,
     /// The planned samples per cell; empty when plan.csv is missing (see `notes`).
@@ -60,10 +65,11 @@ pub(crate) fn writer_of(folder: &Folder) -> Option<String> {
 /// The most read of a file that names a run folder (`results/cold/latest` as a file).
 const POINTER_LIMIT: u64 = 4096;
 
-/// The folder `path` names: itself if a folder (symlinks followed), or the folder named by the
-/// first line of the file `path`, relative to that file's folder. Only a regular file of at most
-/// [`POINTER_LIMIT`] bytes is read: a FIFO or a device (`/dev/zero`) is refused at once.
-pub(crate) fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
+/// The folder `path` names, opened and held ([`Folder::open`], named by where it is): itself if a
+/// folder (symlinks followed), or the folder named by the first line of the file `path`,
+/// relative to that file's folder. Only a regular file of at most [`POINTER_LIMIT`] bytes is
+/// read: a FIFO or a device (`/dev/zero`) is refused at once.
+pub(crate) fn resolve_run_dir(path: &Path) -> Result<Folder> {
     let meta = fs::metadata(path).with_context(|| {
         format!(
             "no run folder at {} (run `cold run` first, or give RUN_DIR)",
@@ -98,13 +104,13 @@ pub(crate) fn resolve_run_dir(path: &Path) -> Result<PathBuf> {
         }
         target
     };
-    fs::canonicalize(&dir).with_context(|| format!("cannot resolve {}", dir.display()))
+    Folder::open(&dir).with_context(|| format!("cannot open {}", dir.display()))
 }
 
 /// Read a run folder. samples.csv is required; the manifest and plan are optional.
 pub(crate) fn load_run(path: &Path) -> Result<Run> {
-    let dir = resolve_run_dir(path)?;
-    let folder = Folder::new(&dir);
+    let folder = resolve_run_dir(path)?;
+    let dir = folder.path();
     let mut notes = Vec::new();
     let manifest = read_manifest(&folder, &dir, &mut notes)?;
     let plan = read_plan(&folder, &dir, manifest.as_ref(), &mut notes)?;
@@ -120,13 +126,14 @@ pub(crate) fn load_run(path: &Path) -> Result<Run> {
     // samples.csv holds counts and no time, which only a counted run writes.
     let said = manifest.as_ref().map(|m| m.settings.measure);
     let required = said.map_or(&[][..], |m| m.required());
-    let (samples, note) = Samples::read(&samples_path, plan.as_ref(), required)?;
+    let (samples, note) = Samples::read(folder.file(SAMPLES), plan.as_ref(), required)?;
     notes.extend(note);
     let measure = said.unwrap_or_else(|| measure_of_samples(&samples, &dir, &mut notes));
 
     let writing = writer_of(&folder);
     Ok(Run {
         dir,
+        folder,
         writing,
         manifest,
         plan: plan.as_ref().map(Plan::count).unwrap_or_default(),
@@ -141,9 +148,9 @@ pub(crate) fn load_run(path: &Path) -> Result<Run> {
 fn read_manifest(folder: &Folder, dir: &Path, notes: &mut Vec<String>) -> Result<Option<Manifest>> {
     let manifest_path = dir.join(MANIFEST);
     Ok(match folder.read_bounded(MANIFEST, MANIFEST_LIMIT) {
-        Ok(bytes) => match schema::run_folder::parse_manifest(&bytes) {
+        Ok(bytes) => match store::manifest::parse_manifest(&bytes) {
             Ok(m) => Some(m),
-            Err(schema::run_folder::ManifestError::Beyond(e)) => {
+            Err(store::manifest::ManifestError::Beyond(e)) => {
                 // a text or a list no run writes: refused, not passed on to a reader
                 bail!("{}: {e}", manifest_path.display())
             }
@@ -175,7 +182,7 @@ fn read_plan(
     // The plan, compactly: a million planned samples are eight megabytes, not a row of strings
     // each.
     Ok(if folder.exists(PLAN) {
-        let (rows, note) = Plan::read(&plan_path)?;
+        let (rows, note) = Plan::read(folder.file(PLAN))?;
         notes.extend(note);
         if let Some(m) = manifest.filter(|m| rows.is_empty() && m.samples_planned > 0) {
             bail!(
@@ -231,8 +238,8 @@ pub(crate) fn write_run(
             (serde_json::to_string_pretty(manifest)? + "\n").as_bytes(),
         )
         .with_context(|| format!("cannot write {}", dir.join(MANIFEST).display()))?;
-    write_rows(&dir.join(PLAN), plan)?;
-    write_rows(&dir.join(SAMPLES), samples)?;
+    write_rows(folder.file(PLAN), plan)?;
+    write_rows(folder.file(SAMPLES), samples)?;
     Ok(())
 }
 
@@ -267,12 +274,12 @@ mod tests {
         fs::create_dir_all(&run).unwrap();
         fs::write(root.join("latest"), "2026-01-01T00-00-00Z\n").unwrap();
         assert_eq!(
-            resolve_run_dir(&root.join("latest")).unwrap(),
+            resolve_run_dir(&root.join("latest")).unwrap().path(),
             fs::canonicalize(&run).unwrap()
         );
         std::os::unix::fs::symlink(&run, root.join("link")).unwrap();
         assert_eq!(
-            resolve_run_dir(&root.join("link")).unwrap(),
+            resolve_run_dir(&root.join("link")).unwrap().path(),
             fs::canonicalize(&run).unwrap()
         );
         fs::write(root.join("bad"), "nowhere\n").unwrap();

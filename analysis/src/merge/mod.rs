@@ -34,11 +34,10 @@ use anyhow::{bail, ensure, Context, Result};
 use files::csv_rows::write_rows;
 use files::Folder;
 use schema::rows::{PlanRow, SampleRow};
-use schema::run_folder::{
-    utc_text, Machine, Manifest, ManifestError, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES,
-};
+use schema::run_folder::{utc_text, Machine, Manifest, Shard, ShardEntry, MANIFEST, PLAN, SAMPLES};
 use std::collections::BTreeSet;
 use std::path::Path;
+use store::manifest::ManifestError;
 use store::rows::{read_plan, read_samples};
 
 /// One shard as read from its folder.
@@ -72,8 +71,7 @@ pub(crate) struct Merged {
 /// The shard in folder `path` (or in the folder a `latest` file names).
 pub(crate) fn read_part(path: &Path) -> Result<Part> {
     let from = path.display().to_string();
-    let dir = resolve_run_dir(path)?;
-    let folder = Folder::new(&dir);
+    let folder = resolve_run_dir(path)?;
     ensure!(
         !being_written(&folder),
         "{from}: a run or resume is writing this folder now; merge it once it has stopped"
@@ -85,7 +83,7 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
                 "{from}: cannot read its {MANIFEST}; merge needs each shard's manifest to place it"
             )
         })?;
-    let manifest = schema::run_folder::parse_manifest(&manifest_bytes).map_err(|e| match e {
+    let manifest = store::manifest::parse_manifest(&manifest_bytes).map_err(|e| match e {
         ManifestError::Beyond(e) => anyhow::anyhow!("{from}: {MANIFEST}: {e}"),
         ManifestError::Other(e) => anyhow::anyhow!("{from}: {MANIFEST} is {e}"),
     })?;
@@ -93,9 +91,9 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         folder.exists(PLAN),
         "{from}: no {PLAN}: the shard stopped before its plan was written; resume it first (cold resume)"
     );
-    let (plan, plan_note) = read_plan(&dir.join(PLAN))?;
+    let (plan, plan_note) = read_plan(folder.file(PLAN))?;
     let (samples, samples_note) = if folder.exists(SAMPLES) {
-        read_samples(&dir.join(SAMPLES), Some(&plan))?
+        read_samples(folder.file(SAMPLES), Some(&plan))?
     } else {
         (Vec::new(), None)
     };
@@ -104,7 +102,9 @@ pub(crate) fn read_part(path: &Path) -> Result<Part> {
         .chain(samples_note)
         .map(|n| format!("{from}: {n}"))
         .collect();
-    let last_change = std::fs::metadata(dir.join(SAMPLES))
+    let last_change = folder
+        .open_read(SAMPLES)
+        .and_then(|f| f.metadata())
         .and_then(|f| f.modified())
         .ok()
         .map(utc_text);
@@ -456,7 +456,7 @@ pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
         .create_dirs("")
         .with_context(|| format!("cannot create {}", out.display()))?;
     ensure!(
-        files::entries(out)?.is_empty(),
+        folder.entries()?.is_empty(),
         "{} is not empty; merge writes only into a new or empty folder",
         out.display()
     );
@@ -471,8 +471,8 @@ pub(crate) fn write(out: &Path, m: &Merged) -> Result<()> {
             (serde_json::to_string_pretty(&m.manifest)? + "\n").as_bytes(),
         )
         .with_context(|| format!("cannot write {}", out.join(MANIFEST).display()))?;
-    write_rows(&out.join(PLAN), &m.plan)?;
-    write_rows(&out.join(SAMPLES), &m.samples)?;
+    write_rows(folder.file(PLAN), &m.plan)?;
+    write_rows(folder.file(SAMPLES), &m.samples)?;
     Ok(())
 }
 

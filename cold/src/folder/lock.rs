@@ -28,7 +28,18 @@ pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         let mut holder = String::new();
         let _ = (&mut file).take(4096).read_to_string(&mut holder);
-        let holder = holder.trim();
+        let holder = text::for_terminal(&text::clip(holder.trim(), 300), false);
+        if let Some(pid) = recorded_pid(&holder).filter(|&pid| !alive(pid)) {
+            bail!(
+                "{} is locked by another process, but the pid its {LOCK} names has ended \
+                 (stale: {holder}): the lock is held by a run that has only just started and not \
+                 yet written its name (try again in a moment), or by a process that inherited \
+                 it from pid {pid} (`fuser -v {}` names it; end it, and the kernel frees the \
+                 lock). thaw never takes over a lock that is held",
+                dir.display(),
+                path.display()
+            );
+        }
         bail!(
             "{} is being written by another cold run ({}); wait for it to end, or give another \
              folder",
@@ -36,7 +47,7 @@ pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
             if holder.is_empty() {
                 "its pid is not recorded".to_string()
             } else {
-                holder.to_string()
+                holder
             }
         );
     }
@@ -51,6 +62,19 @@ pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
         .and_then(|()| file.flush())
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(FolderLock { _file: file })
+}
+
+/// The pid a lock file records (`pid 123: cold run …`), if it records one.
+fn recorded_pid(holder: &str) -> Option<libc::pid_t> {
+    let rest = holder.strip_prefix("pid ")?;
+    rest[..rest.find(':')?].parse().ok().filter(|&pid| pid > 0)
+}
+
+/// Whether process `pid` exists (a signal 0 reaches it, or it is another user's).
+fn alive(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let reached = unsafe { libc::kill(pid, 0) } == 0;
+    reached || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 #[cfg(test)]
@@ -77,6 +101,19 @@ mod tests {
         if let Ok(status) = other {
             assert!(!status.success(), "another process took a held lock");
         }
+        // a lock whose recorded pid has ended (a holder that inherited it, or one that has not
+        // yet written its name) is said to be stale, never taken over
+        let mut gone = Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        std::fs::write(dir.join(LOCK), format!("pid {dead}: cold run --out x")).unwrap();
+        let e = lock(&dir).unwrap_err().to_string();
+        assert!(
+            e.contains("stale") && e.contains(&format!("pid {dead}")) && e.contains("fuser"),
+            "{e}"
+        );
+        assert_eq!(recorded_pid("pid 42: cold run"), Some(42));
+        assert_eq!(recorded_pid("its pid"), None);
         drop(held);
         let again = lock(&dir).unwrap();
         drop(again);

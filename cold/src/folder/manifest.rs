@@ -101,8 +101,7 @@ pub(crate) fn read(dir: &Path) -> Result<Manifest> {
     let bytes = Folder::new(dir)
         .read_bounded(MANIFEST, MANIFEST_LIMIT)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    schema::run_folder::parse_manifest(&bytes)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    store::manifest::parse_manifest(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

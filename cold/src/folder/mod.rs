@@ -92,6 +92,68 @@ pub fn create(dir: &Path) -> Result<()> {
         .with_context(|| format!("cannot create the run folder {}", dir.display()))
 }
 
+/// What a fresh run made of its folder, undone if it fails before its manifest is written (a
+/// missing `--children-dir`, a gate that cannot start): a folder it created is removed, a
+/// folder that was empty is emptied again of the names a run writes before its manifest, and a
+/// folder a killed run left ([`unstarted`]) stays as it was. Nothing else is removed: a folder
+/// that holds another name by then is left whole.
+pub(crate) struct Made {
+    dir: PathBuf,
+    /// The folder did not exist (`Some(true)`), or was empty (`Some(false)`); `None`: neither,
+    /// or the manifest is written and the folder is the run's.
+    undo: Option<bool>,
+    /// The run holds the folder's lock: only then is anything undone (before, the folder may
+    /// be another run's).
+    armed: bool,
+}
+
+impl Made {
+    /// What `dir` is before a fresh run creates it.
+    pub(crate) fn before(dir: &Path) -> Made {
+        let undo = match files::entries(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(true),
+            Ok(entries) if entries.is_empty() => Some(false),
+            _ => None,
+        };
+        Made {
+            dir: dir.to_path_buf(),
+            undo,
+            armed: false,
+        }
+    }
+
+    /// The run holds the folder's lock: a failure from now on undoes what it made.
+    pub(crate) fn arm(&mut self) {
+        self.armed = true;
+    }
+
+    /// The manifest is written: the folder is the run's from now on.
+    pub(crate) fn keep(&mut self) {
+        self.undo = None;
+    }
+}
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        let Some(created) = self.undo.filter(|_| self.armed) else {
+            return;
+        };
+        if !unstarted(&self.dir) {
+            return;
+        }
+        if created {
+            let _ = fs::remove_dir_all(&self.dir);
+            return;
+        }
+        for entry in files::entries(&self.dir).unwrap_or_default() {
+            let _ = match entry.kind {
+                files::Kind::Folder => fs::remove_dir_all(&entry.path),
+                _ => fs::remove_file(&entry.path),
+            };
+        }
+    }
+}
+
 /// Removes the temporary files (`.<name>.tmp-<pid>`) a writer killed mid-write left behind.
 pub(crate) fn clear_temporaries(dir: &Path) -> Result<()> {
     let run = Folder::new(dir);

@@ -54,6 +54,7 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .out
         .clone()
         .unwrap_or_else(|| folder::default_dir(started));
+    let before = folder::Made::before(&dir);
     if let Err(refused) = folder::create(&dir) {
         // A run still writing the folder: say whose it is.
         if dir.join(schema::run_folder::LOCK).exists() {
@@ -62,6 +63,10 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         return Err(refused);
     }
     let _lock = lock::lock(&dir)?;
+    // once the folder is this run's (locked): a failure before the manifest leaves nothing this
+    // run made (undone before the lock is let go)
+    let mut made = before;
+    made.arm();
     say!("run folder: {}", dir.display());
     let counter = match counting_tools {
         Some((valgrind, library)) => Some(counting::start(&dir, valgrind, &library)?),
@@ -74,6 +79,7 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
     note_pinned_runtimes(o, &mut manifest);
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
+    made.keep();
     if o.out.is_none() {
         // results/cold/latest names the newest default run (once it has a manifest); a folder
         // given with --out is left alone, and so are its neighbours.

@@ -4,12 +4,12 @@
 
 use crate::rows::{for_each_sample, Plan};
 use anyhow::Result;
+use files::FileAt;
 use schema::phases::{Figure, Phase, Quantity, FIGURES};
 use schema::rows::{Figures, SampleRow};
 use schema::words::{CellKey, Status};
 use stats::quantile::{median, sorted};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The samples of one cell, column by column: each figure's values in file order (absent ones
 /// as [`ABSENT`]), beside each sample's block and status.
@@ -285,10 +285,11 @@ impl Samples {
     /// `required` for the figures whose columns must be there); returns the note about a torn
     /// last row, if any.
     pub fn read(
-        path: &Path,
+        path: impl Into<FileAt>,
         plan: Option<&Plan>,
         required: &[Figure],
     ) -> Result<(Samples, Option<String>)> {
+        let path = &path.into();
         let mut by_cell: Vec<CellSamples> = Vec::new();
         let mut count = 0;
         let planned = plan.map(Plan::count);

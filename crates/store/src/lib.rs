@@ -6,9 +6,11 @@
 //! - [`cell`]: one cell's samples stored compactly, a run's samples by cell, and the figures of a
 //!   cell every table shows;
 //! - [`stopping`]: the `--precision` rule, from the rows so far to the decision after a check;
+//! - [`manifest`]: manifest.json read back, every text and list bounded and every name checked;
 //! - [`outputs`]: where an output the user names may be written (never on or inside an input).
 
 pub mod cell;
+pub mod manifest;
 pub mod outputs;
 pub mod rows;
 pub mod stopping;

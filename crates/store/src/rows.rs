@@ -8,6 +8,7 @@
 use anyhow::{anyhow, bail, ensure, Result};
 use files::csv_rows::for_each_prepared;
 use files::csv_split::Record;
+use files::FileAt;
 use schema::phases::{Figure, Phase};
 use schema::rows::{check_name, Figures, PlanRow, SampleRow, IDENTITY, MAX_BATCH, MAX_ERROR, TAIL};
 use schema::words::{CellKey, Op, Status, Variant};
@@ -124,11 +125,12 @@ impl Cells {
 /// line. Returns the note about a torn last row, if any. A file whose header lacks the identity,
 /// the status, or one of `required` is refused, naming what it lacks.
 pub fn for_each_sample(
-    path: &Path,
+    path: impl Into<FileAt>,
     plan: Option<&Plan>,
     required: &[Figure],
     mut each: impl FnMut(SampleView, &Cells) -> Result<()>,
 ) -> Result<(Cells, Option<String>)> {
+    let path = &path.into();
     let mut cells = Cells::default();
     let mut against = AgainstPlan::new(plan);
     let cells_ref = &mut cells;
@@ -314,9 +316,10 @@ fn view_of<'r>(
 /// Every row of samples.csv at `path`, checked against `plan` when given, and the note about a
 /// torn last row.
 pub fn read_samples(
-    path: &Path,
+    path: impl Into<FileAt>,
     plan: Option<&[PlanRow]>,
 ) -> Result<(Vec<SampleRow>, Option<String>)> {
+    let path = &path.into();
     let plan = plan.map(Plan::of);
     let mut rows = Vec::new();
     let (_, note) = for_each_sample(path, plan.as_ref(), &[], |v, cells| {
@@ -345,7 +348,8 @@ pub fn read_samples(
 /// Every row of plan.csv at `path`, each checked, and the note about a torn last row. A plan
 /// numbers its samples consecutively: from 0, or, for a shard (`cold run --shard`), from its
 /// first block's first index in the whole plan.
-pub fn read_plan(path: &Path) -> Result<(Vec<PlanRow>, Option<String>)> {
+pub fn read_plan(path: impl Into<FileAt>) -> Result<(Vec<PlanRow>, Option<String>)> {
+    let path = &path.into();
     let mut rows: Vec<PlanRow> = Vec::new();
     let note = for_each_plan_row(path, |row| {
         rows.push(row);
@@ -357,9 +361,10 @@ pub fn read_plan(path: &Path) -> Result<(Vec<PlanRow>, Option<String>)> {
 /// Calls `each` on every row of plan.csv at `path`, each checked as [`read_plan`] says, without
 /// holding the file.
 fn for_each_plan_row(
-    path: &Path,
+    path: impl Into<FileAt>,
     mut each: impl FnMut(PlanRow) -> Result<()>,
 ) -> Result<Option<String>> {
+    let path = &path.into();
     let mut next: Option<u64> = None;
     files::csv_rows::for_each_row(path, |row: PlanRow| {
         row.check()?;
@@ -401,7 +406,8 @@ impl Plan {
     /// Reads plan.csv at `path` (the rules of [`read_plan`]); returns the note about a torn
     /// last row, if any. Its fields are parsed from the record's bytes, as samples.csv's are:
     /// a cell's strings are made once, not once a row.
-    pub fn read(path: &Path) -> Result<(Plan, Option<String>)> {
+    pub fn read(path: impl Into<FileAt>) -> Result<(Plan, Option<String>)> {
+        let path = &path.into();
         let mut plan = Plan::default();
         let mut cells = Cells::default();
         let (plan_ref, cells_ref) = (&mut plan, &mut cells);

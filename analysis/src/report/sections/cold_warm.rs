@@ -55,7 +55,7 @@ fn settles_text(b: &BreakEven) -> String {
 pub(super) fn cold_warm(r: &Report) -> Vec<Block> {
     let mut out = vec![
         h(2, "Cold against warm"),
-        p("The cold penalty is the median first operation in a fresh process (smallest batch) over the median time per operation in a warm loop (criterion's for Rust, JMH's for the JVM). The cumulative cost C(n) of n operations in one process is the cold median of init_plus_ops at each measured batch, linear between them, and beyond the largest batch that figure plus the warm time per operation for each further one. Two codecs break even where their curves cross."),
+        p("The cold penalty is the median first operation in a fresh process (smallest batch) over the median time per operation in a warm loop (criterion's for Rust, JMH's for the JVM); none is given where the warm time is below 1 ns, the resolution of the cold side's clock (its figures are whole nanoseconds), since the ratio would then divide a measured time by less than the unit it was measured in. The cumulative cost C(n) of n operations in one process is the cold median of init_plus_ops at each measured batch, linear between them, and beyond the largest batch that figure plus the warm time per operation for each further one. Two codecs break even where their curves cross."),
     ];
     if !r.warm_source.present {
         out.push(p(format!(
