@@ -95,13 +95,27 @@ fn count_fns() -> Vec<(&'static str, CountFn)> {
 }
 
 fn main() -> ExitCode {
-    match run(Options::parse()) {
+    match run(parsed()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("alloc: {e:#}");
+            eprintln!("{}", text::for_terminal(&format!("alloc: {e:#}"), true));
             ExitCode::from(2)
         }
     }
+}
+
+/// The command line, parsed; a refusal of it printed as the other commands print theirs, each
+/// argument it quotes echoed as every value is (`text::with_args_echoed`), with clap's exit
+/// code; help and version printed as clap prints them.
+fn parsed() -> Options {
+    Options::try_parse().unwrap_or_else(|e| {
+        if !e.use_stderr() {
+            e.exit()
+        }
+        let args = std::env::args_os().map(|a| a.to_string_lossy().into_owned());
+        eprint!("{}", text::with_args_echoed(&e.render().to_string(), args));
+        std::process::exit(e.exit_code())
+    })
 }
 
 fn run(options: Options) -> Result<ExitCode> {
