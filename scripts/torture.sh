@@ -1975,6 +1975,7 @@ racer() {
   cat >"$work/racer.py" <<'PY'
 import ctypes, os, sys, time
 a, b, stop = (os.fsencode(x) for x in sys.argv[1:4])
+open(stop + b".started", "w").close()  # a probe may wait for the racer before it starts
 libc = ctypes.CDLL(None, use_errno=True)
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 n, end = 0, time.time() + 120
@@ -2262,6 +2263,49 @@ r15_penalty_floor() {
 # ---- run ---------------------------------------------------------------------------------------
 
 # The probes, in order; those after `slow` run only without --quick.
+
+# 16. A racer exchanges a run's folder with a link to another folder while `cold run` writes it
+# (issue 50: one handle per folder, the runner's too): the runner holds its folder from the
+# moment it made it (a link already in its name is refused, not followed), so no write lands in
+# the other folder; the children, given paths, may find their inputs gone, which the run records
+# as failed samples. Its neighbour: the same race during `cold resume` of an unfinished run,
+# which holds the folder it was named before it reads anything.
+r16_run_swapped() {
+  local d=$work/r16 code before swaps where
+  mkdir -p "$d/victim"; victim "$d/victim/precious"; before=$(tree_sha "$d/victim")
+  kids "$d/kids"
+  ln -s "$d/victim" "$d/swap"
+  racer "$d/run" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  local rpid=$!
+  until_true 30 test -e "$d/stop.started"
+  run "$d/run.said" cold run --codecs noop --fixture small --batches 1,2 --samples 30 \
+    --children-dir "$d/kids" --out "$d/run"; code=$?
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  where=$d/run; [ -L "$d/run" ] && where=$d/swap
+  record "r16 a racer exchanges a running run's folder with a link to another folder (renameat2 RENAME_EXCHANGE, in a loop)" \
+    "the other folder unchanged; the run exits 0, 1 (refused) or 3 (samples failed: their inputs gone with the swap); nothing left" \
+    "$swaps exchanges; exit $code: $(last "$d/run.said" | cut -c1-80); other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a \( $code = 0 -o $code = 1 -o $code = 3 \) -a "${swaps:-0}" -gt 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+  # the neighbour: an unfinished run resumed while raced
+  [ -L "$d/run" ] && { rm "$d/run"; mv "$d/swap" "$d/run"; ln -s "$d/victim" "$d/swap"; }
+  # a run of 120 samples of which 2 were taken
+  cold run --codecs noop --fixture small --batches 1,2 --samples 60 --children-dir "$d/kids" \
+    --out "$d/again" >"$d/again.out" 2>&1
+  sed -i '4,$d' "$d/again/samples.csv"
+  rm -f "$d/stop" "$d/stop.started"
+  racer "$d/again" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
+  rpid=$!
+  until_true 30 test -e "$d/stop.started"
+  run "$d/resume.said" cold resume "$d/again"; code=$?
+  touch "$d/stop"; wait $rpid; swaps=$(cat "$d/swaps")
+  record "r16 the neighbour: cold resume of an unfinished run, its folder exchanged with a link in a loop" \
+    "the other folder unchanged; exit 0, 1, 2 (no run where the link pointed) or 3 (samples failed); nothing left" \
+    "$swaps exchanges; exit $code: $(last "$d/resume.said" | cut -c1-80); other folder $([ "$before" = "$(tree_sha "$d/victim")" ] && echo unchanged || echo CHANGED); $(ours) left" \
+    "$(test "$before" = "$(tree_sha "$d/victim")" -a $code -le 3 -a "${swaps:-0}" -gt 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
 all=(
   p01_links p02_huge_estimate p03_setsid_daemon p04_spawner p05_escapes p06_markdown p07_bounds
   p08_foreign_json p09_synth_over_run p10_memory p11_long_errors p12_formulas p13_hint
@@ -2275,7 +2319,7 @@ all=(
   r01_memory_outside r02_kills_both r03_inherited_fd r04_samples_replaced
   r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts r08_report_swapped
   r09_values_as_given r10_echoes r11_stale_lock r12_report_disk_full r13_nothing_left_on_failure
-  r14_outputs_one_rule r15_penalty_floor
+  r14_outputs_one_rule r15_penalty_floor r16_run_swapped
   slow
   p07_huge_name o_disk_full
 )

@@ -21,7 +21,7 @@ use crate::run::status::{self, say};
 use crate::run::{resume, session};
 use crate::runtimes::codec_list;
 use crate::system::{interrupt, pin};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use codecs::AnyCodec;
 use schema::run_folder::{CodecEntry, Manifest, Settings, UnsupportedEntry, VariantEntry};
 
@@ -62,6 +62,10 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         }
         return Err(refused);
     }
+    // held from here on: every file of the run is reached from this descriptor, so the folder
+    // swapped for a link (by a child) moves no write elsewhere; made just now, its name is not
+    // followed if it has become a link already
+    files::hold(&dir, false).with_context(|| format!("cannot hold {}", dir.display()))?;
     let _lock = lock::lock(&dir)?;
     // once the folder is this run's (locked): a failure before the manifest leaves nothing this
     // run made (undone before the lock is let go)

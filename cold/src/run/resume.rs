@@ -29,6 +29,12 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     if dry_run {
         status::status_to_stderr();
     }
+    // held before anything is read, as a fresh run holds its folder (following a link in its
+    // name, as the user gave it: `results/cold/latest`): every file is then the held folder's
+    if let Err(e) = files::hold(dir, true) {
+        is_a_started_run(dir)?; // no folder, or no run in it: said as without a hold
+        return Err(e).with_context(|| format!("cannot hold {}", dir.display()));
+    }
     is_a_started_run(dir)?;
     let _lock = if dry_run {
         None
