@@ -1971,6 +1971,9 @@ r07_edited_counts() {
 # A racer: exchanges the names A and B (renameat2 RENAME_EXCHANGE) in a loop until the file STOP
 # exists (120 s at most), then prints how many exchanges it made; its command line holds the
 # temporary folder, so that nothing of it outlives a probe unseen.
+# unswap D: after a racer stopped, the run folder back at D/run and the link at D/swap.
+unswap() { [ -L "$1/run" ] && { rm "$1/run"; mv "$1/swap" "$1/run"; ln -s "$1/victim" "$1/swap"; }; return 0; }
+
 racer() {
   cat >"$work/racer.py" <<'PY'
 import ctypes, os, sys, time
@@ -2018,7 +2021,7 @@ r08_report_swapped() {
     "$(test "$before" = "$(tree_sha "$d/victim")" -a $other = 0 -a $ok -gt 0 -a "${swaps:-0}" -gt 0 -a -f "$where/report/report.md" -a "$(ours)" = 0 && echo 0 || echo 1)"
   sweep
   # the neighbour: the report's folder itself raced against a link to the other folder
-  [ -L "$d/run" ] && { rm "$d/run"; mv "$d/swap" "$d/run"; ln -s "$d/victim" "$d/swap"; }
+  unswap "$d"
   mkdir -p "$d/run/report"; rm -f "$d/stop"; ok=0 refused=0 other=0
   racer "$d/run/report" "$d/swap" "$d/stop" >"$d/swaps" 2>&1 &
   rpid=$!
@@ -2288,7 +2291,7 @@ r16_run_swapped() {
     "$(test "$before" = "$(tree_sha "$d/victim")" -a \( $code = 0 -o $code = 1 -o $code = 3 \) -a "${swaps:-0}" -gt 0 -a "$(ours)" = 0 && echo 0 || echo 1)"
   sweep
   # the neighbour: an unfinished run resumed while raced
-  [ -L "$d/run" ] && { rm "$d/run"; mv "$d/swap" "$d/run"; ln -s "$d/victim" "$d/swap"; }
+  unswap "$d"
   # a run of 120 samples of which 2 were taken
   cold run --codecs noop --fixture small --batches 1,2 --samples 60 --children-dir "$d/kids" \
     --out "$d/again" >"$d/again.out" 2>&1

@@ -420,7 +420,7 @@ fn merge_cmd(a: MergeArgs) -> Result<ExitCode> {
         eprintln!("warning: {}", text::for_terminal(w, false));
     }
     let m = &merged.manifest;
-    let machines = crate::analyze::machines::Machines::of(m).map_or(1, |x| x.0.len());
+    let machines = crate::inputs::machine::Machines::of(m).map_or(1, |x| x.0.len());
     println!(
         "merged {} shards ({} machine{}): {} of {} planned samples into {}{}",
         m.shards.len(),

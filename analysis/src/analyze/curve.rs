@@ -9,7 +9,7 @@
 use super::cells::{cell_seed, CellKey};
 use super::coldwarm::{break_evens, find_warm, Cost, CostCurve, Scenario};
 use super::contrasts::pair;
-pub(crate) use crate::inputs::curves::Process;
+use crate::inputs::curves::Process;
 pub(crate) use stats::cheapest::{crossing, Cross, Side};
 // STAND-IN: becomes `use stats::changepoint;` when the `stats` branch is merged.
 use crate::inputs::criterion::WarmEstimate;

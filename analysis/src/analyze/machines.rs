@@ -20,7 +20,7 @@
 
 use super::cells::{CellKey, Grouped};
 use super::contrasts::{pair, ContrastRow};
-pub(crate) use crate::inputs::machine::{MachineEntry, Machines};
+use crate::inputs::machine::Machines;
 use crate::parallel::par_map;
 use crate::span::Span;
 use crate::stats::heterogeneity::{cochran_q, log_se, Heterogeneity};

@@ -16,7 +16,7 @@ fn words<T: ToString>(items: &[T]) -> String {
 /// (label, value) pairs of the run's conditions, in the order the report lists them.
 pub(crate) fn conditions(m: &Manifest) -> Vec<(String, String)> {
     let s = &m.settings;
-    let several = super::machines::Machines::of(m).is_some_and(|x| x.several());
+    let several = crate::inputs::machine::Machines::of(m).is_some_and(|x| x.several());
     let or_dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".into());
     // a run merged from several machines has no one machine: the Machines section has each
     let machine = |v: String| {

@@ -3,7 +3,7 @@
 //! and the report prints them.
 
 use super::cells::CellSummary;
-use super::machines::Machines;
+use crate::inputs::machine::Machines;
 use schema::phases::Phase;
 use schema::run_folder::{CheckStatus, Manifest};
 use schema::Measure;

@@ -11,8 +11,8 @@ use crate::analyze::contrasts::{
     adjust, against_reference, between_builds, process_ratios, variant_order, ContrastRow,
     ProcessRatio,
 };
-use crate::analyze::curve::{CurveOptions, CurveReport, Process};
-use crate::analyze::machines::{across, AcrossReport, Machines};
+use crate::analyze::curve::{CurveOptions, CurveReport};
+use crate::analyze::machines::{across, AcrossReport};
 use crate::analyze::manifest;
 use crate::analyze::noise::{noise, NoiseRow};
 use crate::analyze::precision::PrecisionRun;
@@ -22,6 +22,8 @@ use crate::analyze::warnings::warnings;
 use crate::inputs::alloc::AllocRow;
 use crate::inputs::conformance::ConformanceRow;
 use crate::inputs::criterion::{WarmEstimate, FULL_SAMPLES};
+use crate::inputs::curves::Process;
+use crate::inputs::machine::Machines;
 use crate::inputs::run::Run;
 use crate::inputs::warm_gate::GateRow;
 use crate::parallel::par_map;

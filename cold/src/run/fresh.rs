@@ -16,6 +16,7 @@ use crate::counting;
 use crate::folder::{self, lock, manifest};
 use crate::run::builds;
 use crate::run::options::RunOptions;
+use crate::run::plan::Unsupported;
 use crate::run::prepare::{self, describe_unsupported, Prepared, Ready};
 use crate::run::status::{self, say};
 use crate::run::{resume, session};
@@ -79,7 +80,7 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
 
     let prepared = ready.prepare(o, &dir)?;
     let settings = settings_of(o, ready.builds, pinning, &ready.env);
-    let mut manifest = manifest_of(o, settings, started_utc, &prepared);
+    let mut manifest = manifest_of(o, settings, started_utc, &prepared, &ready.unsupported);
     note_pinned_runtimes(o, &mut manifest);
     manifest.counting = counter.as_ref().map(|c| c.record(&dir)).transpose()?;
     manifest::write(&dir, &manifest)?;
@@ -195,7 +196,13 @@ fn announce(o: &RunOptions, prepared: &prepare::Prepared) {
 }
 
 /// The manifest of a run that has just started (`finished: false`).
-fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prepared) -> Manifest {
+fn manifest_of(
+    o: &RunOptions,
+    settings: Settings,
+    started_utc: String,
+    p: &Prepared,
+    unsupported: &[Unsupported],
+) -> Manifest {
     let ids: std::collections::BTreeSet<&str> = p.units.iter().map(|(c, _)| c.codec).collect();
     let codecs = o
         .codecs
@@ -240,8 +247,7 @@ fn manifest_of(o: &RunOptions, settings: Settings, started_utc: String, p: &Prep
         stopped_utc: Vec::new(),
         finished: false,
         finished_utc: None,
-        unsupported: p
-            .unsupported
+        unsupported: unsupported
             .iter()
             .map(|u| UnsupportedEntry {
                 codec: u.codec.to_string(),

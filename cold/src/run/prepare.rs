@@ -44,7 +44,6 @@ pub(crate) type Documents = HashMap<&'static str, Vec<u8>>;
 pub struct Prepared {
     /// Every cell in each build of its runtime, in table order: what each block holds once.
     pub(crate) units: Vec<Unit>,
-    pub(crate) unsupported: Vec<Unsupported>,
     pub(crate) fixtures: Vec<FixtureEntry>,
     pub(crate) inputs: Vec<InputEntry>,
     pub(crate) children: Vec<ChildEntry>,
@@ -194,10 +193,10 @@ impl Ready {
 fn prepare(o: &RunOptions, ready: &Ready, dir: &Path) -> Result<Prepared> {
     let Ready {
         cells,
-        unsupported,
         builds,
         documents,
         env,
+        ..
     } = ready;
     let units = units(cells, builds, &o.codecs)?;
     let gate_cells: BTreeSet<GateCell> = cells.iter().map(Cell::gate_cell).collect();
@@ -252,7 +251,6 @@ fn prepare(o: &RunOptions, ready: &Ready, dir: &Path) -> Result<Prepared> {
     );
     Ok(Prepared {
         units,
-        unsupported: unsupported.clone(),
         fixtures,
         inputs,
         children,

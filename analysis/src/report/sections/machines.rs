@@ -3,7 +3,8 @@
 //! each machine's floor and price of CPU-feature detection. Nothing for a run made in one piece.
 
 use super::common::*;
-use crate::analyze::machines::{AcrossMachines, AcrossReport, MachineEntry};
+use crate::analyze::machines::{AcrossMachines, AcrossReport};
+use crate::inputs::machine::MachineEntry;
 
 fn or_dash(v: &Option<String>) -> Cell {
     match v {
