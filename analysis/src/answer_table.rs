@@ -1,201 +1,219 @@
-//! `analysis answer`: the answer table of committed runs, as README.md shows it. Each run is a
-//! folder holding the `summary.json` and `manifest.json` its report wrote (`docs/runs/<name>/`,
-//! or a run folder whose report is in `report/`); each answer of each run is one row: the
-//! question (the run's name, the op and the fixture), the cheapest codec at one operation and at
-//! 100, the cheapest warm (criterion's or JMH's figure, else a curve's in-process steady state),
-//! and where the answer flips, with its interval. Under the table, each run's date, machine and
-//! command, and the answers in words. A figure can change only by committing a new run: a test
-//! holds README.md's table to this output.
+//! `analysis answer`: the answer table of committed runs, as README.md shows it, rebuilt from the
+//! raw runs. Each committed answer is a folder per runtime (`docs/runs/<runtime>/`) holding raw
+//! run folders: a cold run at batches (`batches/`: init + operations and the whole process at ×1,
+//! ×10, ×100) and a curve run (`curve/`: C(n) up to N in one process, and each process's steady
+//! state), or a run folder itself. Each run is analysed as `analysis report` analyses it, and each
+//! fixture × op × style (× build) is one row: the cheapest at ×1 and ×100 in a running program and
+//! as a whole process, the codecs tied with it named beside it; the cheapest warm, which is the
+//! curve's in-process steady state where at least 3 processes ran and at least half found one;
+//! and where the answer flips, with its interval. Under the table, each runtime's date, machine,
+//! commit and commands, and the answers in words. A figure changes only by committing a new run: a
+//! test holds README.md's table to this output.
 
+use crate::analyze::curve::CurveCell;
+use crate::inputs::{curves, run};
 use crate::report::format;
-use ::answer::form::{count, Answer};
+use crate::report::model::{build, Report, ReportInputs, ReportOptions};
+use ::answer::form::{count, Answer, Basis, Cheapest, Source};
 use anyhow::{bail, Context, Result};
-use files::Folder;
-use schema::rows::check_name;
-use schema::run_folder::Manifest;
-use schema::{Op, Variant};
-use serde::Deserialize;
+use schema::{Op, Style};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use store::manifest::parse_manifest;
 
-/// The most thaw reads of a summary.json (a curve run's holds every median curve: a few MB).
-const SUMMARY_LIMIT: u64 = 64 * 1024 * 1024;
 /// The committed runs' names in the table's order; any other name follows, by name.
 const RUNTIME_ORDER: [&str; 5] = ["rust", "jvm", "go", "python", "node"];
 
-/// The most thaw reads of a manifest.json.
-const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
+/// A warm figure stands when at least this many processes ran its curve…
+pub(crate) const WARM_MIN_PROCESSES: usize = 3;
 
-/// What the table reads of a summary.json.
-#[derive(Deserialize)]
-struct Summary {
-    #[serde(default)]
-    answers: Vec<Answer>,
-    #[serde(default)]
-    warm: Vec<Warm>,
-    #[serde(default)]
-    curve: Option<Curve>,
+/// …and at least half of them found a steady state.
+pub(crate) fn warm_stands(c: &CurveCell) -> bool {
+    c.steady_ns.is_some()
+        && c.processes >= WARM_MIN_PROCESSES
+        && 2 * c.steady_processes >= c.processes
 }
 
-#[derive(Deserialize)]
-struct Warm {
-    fixture: String,
-    op: Op,
-    codec: String,
-    variant: Option<Variant>,
-    median_ns: f64,
-}
-
-#[derive(Deserialize)]
-struct Curve {
-    cells: Vec<CurveCell>,
-}
-
-#[derive(Deserialize)]
-struct CurveCell {
-    key: Key,
-    steady_ns: Option<f64>,
-}
-
-#[derive(Deserialize)]
-struct Key {
-    fixture: String,
-    op: Op,
-    variant: Variant,
-    codec: String,
-}
-
-/// One committed run: its name (the folder's), what its report said, and its manifest.
+/// One committed runtime: its name (the folder's) and each of its runs as a report sees it.
 struct Committed {
     name: String,
-    summary: Summary,
-    manifest: Manifest,
+    runs: Vec<Report>,
 }
 
-/// Reads the run at `dir`: `summary.json` and `manifest.json` in it, or the summary in its
-/// `report/` folder.
+/// The run folders of a committed answer at `dir`: itself when it is a run, else each subfolder
+/// that is, in name order.
+fn run_folders(dir: &Path) -> Result<Vec<PathBuf>> {
+    if files::Folder::new(dir).exists(schema::run_folder::MANIFEST) {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let mut out: Vec<PathBuf> = files::entries(dir)
+        .with_context(|| format!("{}: a committed answer", dir.display()))?
+        .into_iter()
+        .filter(|e| e.kind == files::Kind::Folder)
+        .map(|e| e.path)
+        .filter(|p| files::Folder::new(p).exists(schema::run_folder::MANIFEST))
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        bail!(
+            "{}: neither a run folder nor a folder of runs (no manifest.json in it or in a subfolder)",
+            dir.display()
+        );
+    }
+    Ok(out)
+}
+
+/// The report `analysis report` builds of the run at `dir` (without warm results: the warm
+/// figure is the curve's own), written nowhere.
+fn report_of(dir: &Path) -> Result<Report> {
+    let run = run::load_run(dir)?;
+    let curves = curves::load_curves(&run)?;
+    let inputs = ReportInputs {
+        run,
+        warm_dir: PathBuf::from("(none: the curve's steady state)"),
+        warm: None,
+        alloc_path: PathBuf::from("(none)"),
+        alloc: None,
+        warm_gate: None,
+        conformance_path: PathBuf::from("(none)"),
+        conformance: None,
+        timed: None,
+        curves,
+    };
+    let opts = ReportOptions {
+        reference: None,
+        resamples: ::answer::RESAMPLES,
+        level: ::answer::LEVEL,
+        alpha: 0.05,
+        seed: None,
+    };
+    build(inputs, &opts).with_context(|| format!("{}: its report", dir.display()))
+}
+
 fn read(dir: &Path) -> Result<Committed> {
     let name = dir
         .file_name()
         .and_then(|n| n.to_str())
-        .with_context(|| format!("{}: not a folder name", dir.display()))?
-        .to_string();
-    let folder = Folder::new(dir);
-    let report = folder.sub("report");
-    let summary_folder = if folder.exists("summary.json") {
-        &folder
-    } else {
-        &report
-    };
-    let text = summary_folder
-        .read_bounded("summary.json", SUMMARY_LIMIT)
-        .with_context(|| {
-            format!(
-                "{}: no readable summary.json (run `analysis report` on it)",
-                dir.display()
-            )
-        })?;
-    let summary: Summary = serde_json::from_slice(&text)
-        .with_context(|| format!("{}/summary.json: not a report's summary", dir.display()))?;
-    check_names(&name, &summary).with_context(|| format!("{}/summary.json", dir.display()))?;
-    let manifest = folder
-        .read_bounded("manifest.json", MANIFEST_LIMIT)
-        .map_err(anyhow::Error::from)
-        .and_then(|b| parse_manifest(&b).map_err(|e| anyhow::anyhow!("{e}")))
-        .with_context(|| format!("{}/manifest.json", dir.display()))?;
+        .with_context(|| format!("{}: not a folder name", dir.display()))?;
+    schema::rows::check_name("run folder", name)?;
+    let runs = run_folders(dir)?
+        .iter()
+        .map(|d| report_of(d))
+        .collect::<Result<_>>()?;
     Ok(Committed {
-        name,
-        summary,
-        manifest,
+        name: name.to_string(),
+        runs,
     })
 }
 
-/// Every name the table shows from a folder must be a name (no markup can ride in one).
-fn check_names(run: &str, summary: &Summary) -> Result<()> {
-    check_name("run folder", run)?;
-    for a in &summary.answers {
-        check_name("fixture", &a.fixture)?;
-        for codec in a
-            .stretches
-            .iter()
-            .map(|s| &s.codec)
-            .chain(a.at.iter().map(|c| &c.codec))
-        {
-            check_name("codec", codec)?;
-        }
-        if let Some(v) = &a.variant {
-            Variant::parse(v).map_err(anyhow::Error::msg)?;
-        }
-    }
-    for w in &summary.warm {
-        check_name("codec", &w.codec)?;
-    }
-    for c in summary.curve.iter().flat_map(|c| &c.cells) {
-        check_name("codec", &c.key.codec)?;
-    }
-    Ok(())
+/// A row of the table: one fixture × op × style (× build) of one runtime.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Row {
+    op: Op,
+    fixture: String,
+    /// Typed before DOM.
+    style: usize,
+    variant: Option<String>,
 }
 
-/// The cheapest warm figure among the run's libraries (its codecs but the floors and probes):
-/// criterion's or JMH's, else a curve's in-process steady state (so marked).
-fn cheapest_warm(run: &Committed, a: &Answer) -> String {
-    let library = |codec: &str| {
-        run.manifest
-            .codecs
-            .iter()
-            .any(|c| c.id == codec && c.style != schema::Style::Baseline)
-    };
-    let scenario = |fixture: &str, op: Op, v: Option<Variant>| {
-        let build = match (&a.variant, v) {
-            (Some(want), Some(v)) => v.name() == want,
-            _ => true,
-        };
-        fixture == a.fixture && op == a.op && build
-    };
-    let warm = run
-        .summary
-        .warm
-        .iter()
-        .filter(|w| scenario(&w.fixture, w.op, w.variant) && library(&w.codec))
-        .min_by(|x, y| x.median_ns.total_cmp(&y.median_ns));
-    if let Some(w) = warm {
-        return format!("{} ({})", w.codec, format::ns(w.median_ns));
+impl Row {
+    fn of(a: &Answer) -> Row {
+        Row {
+            op: a.op,
+            fixture: a.fixture.clone(),
+            style: Style::ALL.iter().position(|s| *s == a.style).unwrap_or(0),
+            variant: a.variant.clone(),
+        }
     }
-    let steady = run
-        .summary
-        .curve
+
+    fn holds(&self, a: &Answer) -> bool {
+        Row::of(a) == *self
+    }
+}
+
+/// The answer of `row` from a run's reports, by source and basis.
+fn find<'a>(c: &'a Committed, row: &Row, source: Source, basis: Basis) -> Option<&'a Answer> {
+    c.runs
         .iter()
-        .flat_map(|c| &c.cells)
-        .filter(|c| {
-            scenario(&c.key.fixture, c.key.op, Some(c.key.variant)) && library(&c.key.codec)
-        })
-        .filter_map(|c| Some((c, c.steady_ns?)))
-        .min_by(|x, y| x.1.total_cmp(&y.1));
-    match steady {
-        Some((c, ns)) => format!(
-            "{} ({}, in-process steady state)",
-            c.key.codec,
-            format::ns(ns)
+        .flat_map(|r| &r.answers)
+        .find(|a| row.holds(a) && a.source == source && a.basis == basis)
+}
+
+/// `a ≈ b ≈ c (24.5 µs)`: the cheapest and those tied with it, and its median (with what it
+/// costs over its floor, for a whole process).
+fn pick(c: &Cheapest) -> String {
+    let names = c.names().join(" ≈ ");
+    match c.over_floor_ns {
+        Some(over) => format!(
+            "{names} ({}, {} over the floor)",
+            format::ns(c.median_ns),
+            format::ns(over)
         ),
-        None => "no warm figure".into(),
+        None => format!("{names} ({})", format::ns(c.median_ns)),
     }
 }
 
-/// The cheapest codec at `n`, with its median.
-fn at(a: &Answer, n: u64) -> String {
-    match a.cheapest_at(n) {
-        Some(c) => format!("{} ({})", c.codec, format::ns(c.median_ns)),
-        None => format!("not measured at {}", count(n)),
-    }
-}
-
-/// Where the answer flips: each switch after the first stretch, with its interval.
-fn flips(a: &Answer) -> String {
-    if a.stretches.len() < 2 {
-        return format!("none up to {}", count(a.last));
-    }
-    a.stretches[1..]
+/// The picks at ×1 and ×100 on one basis: `… · …`.
+fn picks(a: Option<&Answer>) -> String {
+    let Some(a) = a else {
+        return "not measured".into();
+    };
+    [1, 100]
         .iter()
+        .map(|&n| match a.cheapest_at(n) {
+            Some(c) => format!("×{n}: {}", pick(c)),
+            None => format!("×{n}: not measured"),
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The cheapest warm figure of `row`'s codecs that stands (the curve's steady state), with how
+/// many processes found it.
+fn warm(c: &Committed, row: &Row) -> String {
+    let mut standing: Vec<(&str, f64, usize, usize)> = Vec::new();
+    let mut fallen: Vec<String> = Vec::new();
+    for r in &c.runs {
+        let style_of = |codec: &str| {
+            r.codecs
+                .iter()
+                .find(|e| e.id == codec)
+                .map_or(Style::Typed, |e| e.style)
+        };
+        for cell in r.curve.iter().flat_map(|cr| &cr.cells) {
+            let k = &cell.key;
+            let style = style_of(&k.codec);
+            let in_row = k.op == row.op
+                && k.fixture == row.fixture
+                && Style::ALL.iter().position(|s| *s == style) == Some(row.style)
+                && row.variant.as_ref().is_none_or(|v| v == k.variant.name());
+            if !in_row || style == Style::Baseline {
+                continue;
+            }
+            match cell.steady_ns {
+                Some(ns) if warm_stands(cell) => {
+                    standing.push((&k.codec, ns, cell.steady_processes, cell.processes))
+                }
+                _ => fallen.push(k.codec.clone()),
+            }
+        }
+    }
+    let best = standing.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+    match best {
+        Some((codec, ns, steady, all)) => {
+            format!("{codec} ({}, steady in {steady} of {all})", format::ns(*ns))
+        }
+        None if fallen.is_empty() => "no curve run".into(),
+        None => "no figure stands".into(),
+    }
+}
+
+/// Where the answer flips: each switch the curves make, with its interval.
+fn flips(a: Option<&Answer>) -> String {
+    let Some(a) = a else {
+        return "not measured".into();
+    };
+    let switches: Vec<String> = a
+        .switches()
         .map(|s| {
             let bound = |b: Option<u64>| b.map_or(format!("beyond {}", count(a.last)), count);
             match s.interval {
@@ -209,8 +227,16 @@ fn flips(a: &Answer) -> String {
                 None => format!("{} from {}", s.codec, count(s.from)),
             }
         })
-        .collect::<Vec<_>>()
-        .join("; ")
+        .collect();
+    if switches.is_empty() {
+        let tied = a.at.iter().any(|c| !c.tied.is_empty()) || a.stretches.len() > 1;
+        return if tied {
+            format!("none that parts up to {}", count(a.last))
+        } else {
+            format!("none up to {}", count(a.last))
+        };
+    }
+    switches.join("; ")
 }
 
 /// The table, the runs it came from, and the answers in words, in Markdown.
@@ -228,47 +254,87 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
     };
     runs.sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
     let mut out = String::from(
-        "| question | cheapest at ×1 | cheapest at ×100 | cheapest warm | where it flips [95%] |\n|---|---|---|---|---|\n",
+        "| question | cheapest in a running program (init + operations) | cheapest as a whole process (spawn to exit) | cheapest warm: the curve's steady state | where it flips [95%] |\n|---|---|---|---|---|\n",
     );
-    for run in &runs {
-        for a in &run.summary.answers {
+    for c in &runs {
+        let rows: BTreeSet<Row> = c
+            .runs
+            .iter()
+            .flat_map(|r| &r.answers)
+            .map(Row::of)
+            .collect();
+        for row in &rows {
+            let running = find(c, row, Source::Batches, Basis::Running)
+                .or_else(|| find(c, row, Source::Curve, Basis::Running));
+            let process = find(c, row, Source::Batches, Basis::Process);
+            let curve = find(c, row, Source::Curve, Basis::Running).or(running);
+            let any = running.or(process).or(curve);
+            let style = match Style::ALL.get(row.style) {
+                Some(Style::Dom) => "DOM",
+                _ => "typed",
+            };
+            let only = if any.is_some_and(|a| a.only_style) {
+                " (only)"
+            } else {
+                ""
+            };
+            let build = row
+                .variant
+                .as_ref()
+                .map_or(String::new(), |v| format!(" ({v})"));
             out.push_str(&format!(
-                "| {} · `{}` {} | {} | {} | {} | {} |\n",
-                run.name,
-                a.op,
-                a.variant
-                    .as_ref()
-                    .map_or(a.fixture.clone(), |v| format!("{} ({v})", a.fixture)),
-                at(a, 1),
-                at(a, 100),
-                cheapest_warm(run, a),
-                flips(a)
+                "| {} · `{}` {}{build} · {style}{only} | {} | {} | {} | {} |\n",
+                c.name,
+                row.op,
+                row.fixture,
+                picks(running),
+                picks(process),
+                warm(c, row),
+                flips(curve)
             ));
         }
     }
-    out.push('\n');
-    for run in &runs {
-        let m = &run.manifest;
-        let date = m.started_utc.get(..10).unwrap_or(&m.started_utc);
-        let cpu = text::for_markdown(m.machine.cpu_model.as_deref().unwrap_or("an unnamed CPU"));
-        let date = text::for_markdown(date);
-        // the command as the user typed it after the program's name, inert in Markdown
-        let command = text::for_markdown(
-            &m.command_line
+    out.push_str("\nA pick names every codec tied with the cheapest (≈: its paired ratio's 95% interval reaches 1). A warm figure stands where at least 3 processes ran and at least half found a steady state. Under each runtime, the runs it is made from:\n\n");
+    for c in &runs {
+        out.push_str(&format!("- **{}**\n", c.name));
+        for r in &c.runs {
+            let Some(m) = &r.manifest else { continue };
+            let date = m.started_utc.get(..16).unwrap_or(&m.started_utc);
+            let cpu = m.machine.cpu_model.as_deref().unwrap_or("an unnamed CPU");
+            let commit = m
+                .commit
+                .as_deref()
+                .map_or("unknown", |c| c.get(..10).unwrap_or(c));
+            // the command as the user typed it after the program's name, inert in Markdown
+            let command = m
+                .command_line
                 .iter()
                 .skip(1)
                 .cloned()
                 .collect::<Vec<_>>()
-                .join(" "),
-        )
-        .replace('`', "'");
-        // the runner's own name, as `cargo run --release -p cold --` starts it
-        out.push_str(&format!(
-            "- **{}** ({date}, {cpu}, {} cores): `cold {}`\n",
-            run.name, m.machine.cores, command
-        ));
-        for a in &run.summary.answers {
-            out.push_str(&format!("  - {}\n", a.line()));
+                .join(" ")
+                .replace('`', "'");
+            let folder = Path::new(&r.run_dir)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("run");
+            out.push_str(&format!(
+                "  - {}: {} UTC, {}, {} cores, commit {}: ",
+                text::for_markdown(folder),
+                text::for_markdown(date),
+                text::for_markdown(cpu),
+                m.machine.cores,
+                text::for_markdown(commit)
+            ));
+            out.push_str(&format!("`cold {}`", text::for_markdown(&command)));
+            if r.curve.is_some() {
+                out.push_str(" (its warm figures too)");
+            }
+            out.push('\n');
+            for a in &r.answers {
+                // every name in it was checked when the run was read
+                out.push_str(&format!("    - {}\n", a.line()));
+            }
         }
     }
     Ok(out)
@@ -278,73 +344,69 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
 mod tests {
     use super::*;
 
-    /// A committed run folder named `name` holding a synthetic run's manifest and `summary`.
-    fn plant(root: &Path, name: &str, summary: &serde_json::Value) -> PathBuf {
+    /// A committed answer `name` holding a synthetic batch run (its manifest names the codecs'
+    /// styles; `noop` is the floor).
+    fn plant(root: &Path, name: &str) -> PathBuf {
         let dir = root.join(name);
+        let run = dir.join("batches");
         std::fs::create_dir_all(&dir).unwrap();
-        let folder = Folder::new(&dir);
-        let manifest = serde_json::to_string(
-            &crate::synth::synth(crate::synth::SynthOptions {
-                samples: 1,
-                ..Default::default()
-            })
-            .manifest,
-        )
-        .unwrap();
-        folder
-            .write_atomically("manifest.json", manifest.as_bytes())
-            .unwrap();
-        folder
-            .write_atomically("summary.json", summary.to_string().as_bytes())
-            .unwrap();
+        let s = crate::synth::synth(crate::synth::SynthOptions {
+            samples: 400,
+            ..Default::default()
+        });
+        run::write_run(&run, &s.manifest, &s.plan, &s.samples).unwrap();
         dir
     }
 
-    fn summary(codec: &str) -> serde_json::Value {
-        serde_json::json!({
-            "answers": [{
-                "fixture": "users-2kb", "op": "de", "source": "batches", "last": 100, "level": 0.95,
-                "stretches": [
-                    {"codec": "serde_json", "from": 1},
-                    {"codec": codec, "from": 13, "interval": [9, 26]}
-                ],
-                "at": [
-                    {"n": 1, "codec": "serde_json", "median_ns": 20700.0},
-                    {"n": 100, "codec": codec, "median_ns": 450000.0}
-                ]
-            }],
-            "warm": [{"fixture": "users-2kb", "op": "de", "codec": codec, "variant": "portable", "median_ns": 4700.0}]
-        })
-    }
-
     #[test]
-    fn a_committed_run_becomes_a_row_and_its_words() {
+    fn a_committed_run_becomes_rows_by_style_with_both_bases_and_its_words() {
         let root = std::env::temp_dir().join(format!("thaw-answer-table-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let dir = plant(&root, "rust", &summary("simd-json"));
+        let dir = plant(&root, "rust");
         let t = table(&[dir]).unwrap();
-        let row = t.lines().nth(2).unwrap();
+        let rows: Vec<&str> = t.lines().filter(|l| l.starts_with("| rust ·")).collect();
+        // de and ser, typed and DOM
+        assert_eq!(rows.len(), 4, "{t}");
         assert!(
-            row.starts_with(
-                "| rust · `de` users-2kb | serde_json (20.7 µs) | simd-json (450 µs) |"
-            ),
-            "{row}"
+            rows[0].starts_with("| rust · `de` users-2kb · typed | ×1: "),
+            "{t}"
         );
-        assert!(row.contains("simd-json from 13 [9, 26]"), "{row}");
-        assert!(t.contains("  - de users-2kb: serde_json is cheapest from 1 to 12 operations; simd-json from 13 [9, 26] up to 100"), "{t}");
+        assert!(
+            rows[1].starts_with("| rust · `de` users-2kb · DOM | ×1: "),
+            "{t}"
+        );
+        for row in &rows {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            assert!(cells[1].contains(" · ×100: "), "{row}");
+            assert!(
+                cells[2].contains("over the floor"),
+                "the whole process: {row}"
+            );
+            assert_eq!(cells[3], "no curve run", "{row}");
+        }
+        assert!(t.contains("  - batches: "), "{t}");
+        assert!(
+            t.contains("    - de users-2kb, typed, as a whole process: "),
+            "{t}"
+        );
         let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
-    fn a_name_that_is_not_a_name_is_refused_naming_the_file() {
+    fn a_folder_that_is_not_a_run_and_a_name_that_is_not_a_name_are_refused() {
         let root = std::env::temp_dir().join(format!("thaw-answer-hostile-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let dir = plant(&root, "rust", &summary("<img src=x onerror=alert(1)>"));
-        let e = format!("{:#}", table(&[dir]).unwrap_err());
+        let empty = root.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let e = format!("{:#}", table(&[empty]).unwrap_err());
         assert!(
-            e.contains("summary.json") && e.contains("a name is 1 to"),
+            e.contains("neither a run folder nor a folder of runs"),
             "{e}"
         );
+        let hostile = root.join("<img src=x>");
+        std::fs::create_dir_all(&hostile).unwrap();
+        let e = format!("{:#}", table(&[hostile]).unwrap_err());
+        assert!(e.contains("a name is 1 to"), "{e}");
         assert!(table(&[]).is_err(), "no run named");
         let _ = std::fs::remove_dir_all(&root);
     }

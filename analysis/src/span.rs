@@ -63,9 +63,7 @@ impl Span {
             // the columns the runner wrote (the reader checked init_plus_ops against its phases)
             (Measure::Time, Span::InitPlusOps) => cell.get(Figure::INIT_PLUS_OPS, i),
             (Measure::Time, Span::Wall) => cell.get(Figure::WALL, i),
-            (Measure::Time, Span::Process) => cell
-                .get(Figure::WALL, i)?
-                .checked_sub(cell.get(Figure::time(Phase::Fixture), i)?),
+            (Measure::Time, Span::Process) => store::cell::process(cell, i),
             (Measure::Instructions, _) => {
                 store::cell::sum(cell, Quantity::Instructions, self.phases(), i)
             }

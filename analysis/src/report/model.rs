@@ -281,7 +281,8 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
     let alloc = with_note(inputs.alloc, &mut notes);
     let (conformance, conformance_failures) = conformance_of(inputs.conformance, &mut notes);
     let processes = inputs.curves.as_ref().map(|(p, _)| p.as_slice());
-    let answers = answers_of(&run, processes, &baselines, seed, opts);
+    let lineup = manifest.map_or_else(answer::Lineup::default, |m| answer::Lineup::of(&m.codecs));
+    let answers = answers_of(&run, processes, &lineup, seed, opts);
     let curve = curve_of(inputs.curves, against, &warm, (seed, opts), &mut notes);
     let warnings = warnings_of(&run, &cells, &warm, curve.as_ref());
     let warm_measures = warm_measures(
@@ -499,7 +500,7 @@ fn curve_of(
 fn answers_of(
     run: &Run,
     processes: Option<&[Process]>,
-    baselines: &BTreeSet<String>,
+    lineup: &answer::Lineup,
     seed: u64,
     opts: &ReportOptions,
 ) -> Vec<Answer> {
@@ -511,8 +512,8 @@ fn answers_of(
         seed,
     };
     match processes {
-        Some(ps) => answer::from_curves(&answer_curves(ps), baselines, draws),
-        None => answer::from_batches(&run.samples, baselines, draws),
+        Some(ps) => answer::from_curves(&answer_curves(ps), lineup, draws),
+        None => answer::from_batches(&run.samples, lineup, draws),
     }
 }
 

@@ -3,13 +3,12 @@
 //! samples, or from its curves in a curve run. A counted run measures no time and has none.
 
 use answer::form::Answer;
-use answer::Draws;
+use answer::{Draws, Lineup};
 use anyhow::{Context, Result};
 use files::Folder;
 use schema::curve::{read_curves, CURVES};
 use schema::run_folder::{Manifest, SAMPLES};
-use schema::{Measure, Style};
-use std::collections::BTreeSet;
+use schema::Measure;
 use std::path::Path;
 use store::cell::Samples;
 use store::rows::read_samples;
@@ -19,23 +18,18 @@ pub(crate) fn of_run(dir: &Path, manifest: &Manifest, samples: &Samples) -> Resu
     if manifest.settings.measure != Measure::Time {
         return Ok(Vec::new());
     }
-    let baselines: BTreeSet<String> = manifest
-        .codecs
-        .iter()
-        .filter(|c| c.style == Style::Baseline)
-        .map(|c| c.id.clone())
-        .collect();
+    let lineup = Lineup::of(&manifest.codecs);
     // the report's default draws, so that `analysis report` prints the same lines
     let draws = Draws {
         resamples: answer::RESAMPLES,
         seed: manifest.settings.seed,
     };
     if !Folder::new(dir).exists(CURVES) {
-        return Ok(answer::from_batches(samples, &baselines, draws));
+        return Ok(answer::from_batches(samples, &lineup, draws));
     }
     let path = dir.join(CURVES);
     let (curves, _) = read_curves(&path).with_context(|| format!("{}", path.display()))?;
     let (rows, _) = read_samples(&dir.join(SAMPLES), None)?;
     let curves = answer::curves_of(&rows, &curves);
-    Ok(answer::from_curves(&curves, &baselines, draws))
+    Ok(answer::from_curves(&curves, &lineup, draws))
 }

@@ -1,19 +1,23 @@
-//! The answer a run gives first: for each fixture and op (and build), which codec is cheapest
-//! from which number of operations, each switch with a bootstrap interval over blocks. From a
-//! cold run's samples (init + operations, a fresh process per sample, at each batch) or a curve
-//! run's curves (C(n) at each clock read of one process). The numbers are `stats::cheapest`'s,
-//! the form and the words [`form`]'s; the runner's closing lines and every report call this one crate,
-//! so they say the same.
+//! The answer a run gives first: for each fixture and op (and build), among codecs of one style
+//! (typed against typed, DOM against DOM), which codec is cheapest from which number of
+//! operations, each switch with a bootstrap interval over blocks, the codecs that cannot be told
+//! apart from the cheapest named together, and whether a switch's curves part at all. From a
+//! cold run's samples (a fresh process per sample at each batch, on two bases: init + operations,
+//! and the whole process) or a curve run's curves (C(n) at each clock read of one process). The
+//! numbers are `stats`', the form and the words [`form`]'s; the runner's closing lines and every
+//! report call this one crate, so they say the same.
 
-use form::{Answer, Cheapest, Source, Stretch};
+use form::{Answer, Basis, Cheapest, Source, Stretch, Tie};
 use schema::curve::CurveRow;
-use schema::phases::{Figure, Whole};
+use schema::phases::Figure;
 use schema::rows::SampleRow;
-use schema::{CellKey, Op, Variant};
+use schema::run_folder::CodecEntry;
+use schema::{CellKey, Op, Style, Variant};
 use stats::cheapest::{cheapest, Bootstrap, Costs};
+use stats::paired::log_ratio_contrast;
 use stats::quantile::median_unsorted;
 use std::collections::{BTreeMap, BTreeSet};
-use store::cell::Samples;
+use store::cell::{CellSamples, Samples};
 
 pub mod form;
 
@@ -29,6 +33,61 @@ pub const RESAMPLES: usize = 2000;
 pub struct Draws {
     pub resamples: usize,
     pub seed: u64,
+}
+
+/// What the answer needs to know of each codec: its style (the floors and probes are
+/// `baseline`, never compared) and the floor its whole process is read against.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lineup {
+    roles: BTreeMap<String, (Style, Option<String>)>,
+}
+
+impl Lineup {
+    /// From a manifest's codecs: each one's style, and its floor (the one the manifest names,
+    /// else its runtime's first baseline, as the report reads it).
+    pub fn of(codecs: &[CodecEntry]) -> Lineup {
+        let first_baseline = |runtime: &Option<String>| {
+            codecs
+                .iter()
+                .find(|c| c.style == Style::Baseline && &c.runtime == runtime)
+                .map(|c| c.id.clone())
+        };
+        Lineup {
+            roles: codecs
+                .iter()
+                .map(|c| {
+                    let floor = c.floor.clone().or_else(|| first_baseline(&c.runtime));
+                    (c.id.clone(), (c.style, floor))
+                })
+                .collect(),
+        }
+    }
+
+    /// Codecs given by id, style and floor (a test's, or a run without a manifest).
+    pub fn from_roles<'a>(
+        roles: impl IntoIterator<Item = (&'a str, Style, Option<&'a str>)>,
+    ) -> Lineup {
+        Lineup {
+            roles: roles
+                .into_iter()
+                .map(|(id, s, f)| (id.to_string(), (s, f.map(String::from))))
+                .collect(),
+        }
+    }
+
+    /// The style `codec` is compared in; `None` for a floor or probe. A codec the lineup does
+    /// not know (a run folder without a manifest) is taken as typed.
+    fn style(&self, codec: &str) -> Option<Style> {
+        match self.roles.get(codec) {
+            Some((Style::Baseline, _)) => None,
+            Some((s, _)) => Some(*s),
+            None => Some(Style::Typed),
+        }
+    }
+
+    fn floor(&self, codec: &str) -> Option<&str> {
+        self.roles.get(codec)?.1.as_deref()
+    }
 }
 
 /// One cell's curve: each process's cost at each of `ops` (its block and its costs, in order).
@@ -74,48 +133,87 @@ pub fn group<'a>(
     out
 }
 
-/// A fixture × op × build: the codecs compared in one answer.
-type Scenario = (String, Op, Variant);
-
-fn scenario(k: &CellKey) -> Scenario {
-    (k.fixture.clone(), k.op, k.variant)
+/// A fixture × op × build × style: the codecs compared in one answer.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Scenario {
+    fixture: String,
+    op: Op,
+    variant: Variant,
+    /// The style's place in `Style::ALL` (typed before DOM).
+    style: usize,
 }
 
-/// The answers of a cold run's samples: per fixture × op × build, the codecs other than
-/// `baselines` (the floors and probes, which are not libraries), their init + operations at each
-/// batch. A counted run's samples hold no time, and give none.
-pub fn from_batches(samples: &Samples, baselines: &BTreeSet<String>, draws: Draws) -> Vec<Answer> {
-    let figure = Figure::Whole(Whole::InitPlusOps);
-    // per scenario: the batches, and per codec per batch the (block, cost) of its ok samples
-    type ByCodec = BTreeMap<String, BTreeMap<u64, Vec<(u32, f64)>>>;
-    let mut by: BTreeMap<Scenario, ByCodec> = BTreeMap::new();
-    for (key, cell) in &samples.cells {
-        if baselines.contains(&key.codec) {
-            continue;
+impl Scenario {
+    fn of(k: &CellKey, style: Style) -> Scenario {
+        Scenario {
+            fixture: k.fixture.clone(),
+            op: k.op,
+            variant: k.variant,
+            style: Style::ALL.iter().position(|s| *s == style).unwrap_or(0),
         }
-        let costs: Vec<(u32, f64)> = cell
-            .by_block(figure)
-            .into_iter()
-            .map(|(b, v)| (b, v as f64))
-            .collect();
-        if costs.is_empty() {
-            continue;
-        }
-        by.entry(scenario(key))
-            .or_default()
-            .entry(key.codec.clone())
-            .or_default()
-            .insert(u64::from(key.batch), costs);
     }
-    let variants = variants(by.keys());
-    by.into_iter()
-        .filter_map(|(s, codecs)| {
+
+    fn style(&self) -> Style {
+        Style::ALL[self.style]
+    }
+}
+
+/// A basis's cost of each ok sample of `cell`, by block: init + operations, or the whole process
+/// less its input (`store::cell::process`).
+fn costs_of(basis: Basis, cell: &CellSamples) -> Vec<(u32, f64)> {
+    let by = match basis {
+        Basis::Running => cell.by_block(Figure::INIT_PLUS_OPS),
+        Basis::Process => cell.by_block_of(|i| store::cell::process(cell, i)),
+    };
+    by.into_iter().map(|(b, v)| (b, v as f64)).collect()
+}
+
+/// The answers of a cold run's samples: per fixture × op × build × style, the library codecs of
+/// `lineup` (the floors and probes left out), at each batch, on each basis: init + operations
+/// (what a running program pays) and the whole process (what a short-lived one pays, its floor
+/// named). A counted run's samples hold no time, and give none.
+pub fn from_batches(samples: &Samples, lineup: &Lineup, draws: Draws) -> Vec<Answer> {
+    let mut out = Vec::new();
+    for basis in Basis::ALL {
+        type ByCodec = BTreeMap<String, BTreeMap<u64, Vec<(u32, f64)>>>;
+        let mut by: BTreeMap<Scenario, ByCodec> = BTreeMap::new();
+        for (key, cell) in &samples.cells {
+            let Some(style) = lineup.style(&key.codec) else {
+                continue;
+            };
+            let costs = costs_of(basis, cell);
+            if costs.is_empty() {
+                continue;
+            }
+            by.entry(Scenario::of(key, style))
+                .or_default()
+                .entry(key.codec.clone())
+                .or_default()
+                .insert(u64::from(key.batch), costs);
+        }
+        let shape = Shape::of(by.keys());
+        for (s, codecs) in by {
             let ops: Vec<u64> = codecs
                 .values()
                 .flat_map(|b| b.keys().copied())
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
+            // each codec's floor's median at each batch, for the whole process
+            let floors: BTreeMap<String, Vec<Option<f64>>> = match basis {
+                Basis::Running => BTreeMap::new(),
+                Basis::Process => codecs
+                    .keys()
+                    .filter_map(|c| Some((c.clone(), lineup.floor(c)?)))
+                    .map(|(c, floor)| {
+                        let at = ops
+                            .iter()
+                            .map(|&n| floor_median(samples, &s, floor, n))
+                            .collect();
+                        (c, at)
+                    })
+                    .collect(),
+            };
             let named: Vec<(String, Costs)> = codecs
                 .into_iter()
                 .map(|(codec, batches)| {
@@ -126,71 +224,173 @@ pub fn from_batches(samples: &Samples, baselines: &BTreeSet<String>, draws: Draw
                     (codec, Costs { at })
                 })
                 .collect();
-            answer(s, Source::Batches, &ops, named, variants > 1, draws)
-        })
-        .collect()
-}
-
-/// The answers of a curve run's curves: per fixture × op × build, the codecs other than
-/// `baselines`, C(n) at every read they share.
-pub fn from_curves(curves: &[Curve], baselines: &BTreeSet<String>, draws: Draws) -> Vec<Answer> {
-    let mut by: BTreeMap<Scenario, Vec<&Curve>> = BTreeMap::new();
-    for c in curves.iter().filter(|c| !baselines.contains(&c.key.codec)) {
-        by.entry(scenario(&c.key)).or_default().push(c);
+            let how = How {
+                source: Source::Batches,
+                basis,
+                floors: &floors,
+                floor_names: floors
+                    .keys()
+                    .filter_map(|c| Some((c.clone(), lineup.floor(c)?.to_string())))
+                    .collect(),
+            };
+            out.extend(answer(s, &shape, how, &ops, named, draws));
+        }
     }
-    let variants = variants(by.keys());
-    by.into_iter()
-        .filter_map(|(s, cs)| {
-            // the reads every codec's curve has (every process of a run reads on one schedule)
-            let mut ops: Vec<u64> = cs.first()?.ops.clone();
-            ops.retain(|n| cs.iter().all(|c| c.ops.binary_search(n).is_ok()));
-            let named: Vec<(String, Costs)> = cs
-                .iter()
-                .map(|c| {
-                    let at = ops
-                        .iter()
-                        .map(|n| {
-                            let i = c.ops.binary_search(n).unwrap_or_default();
-                            c.processes
-                                .iter()
-                                .filter_map(|(b, costs)| Some((*b, *costs.get(i)?)))
-                                .collect()
-                        })
-                        .collect();
-                    (c.key.codec.clone(), Costs { at })
-                })
-                .collect();
-            answer(s, Source::Curve, &ops, named, variants > 1, draws)
-        })
-        .collect()
+    sorted(out)
 }
 
-/// How many builds the scenarios span.
-fn variants<'a>(scenarios: impl Iterator<Item = &'a Scenario>) -> usize {
-    scenarios.map(|s| s.2).collect::<BTreeSet<_>>().len()
+/// The median whole process (less its input) of `floor` in scenario `s` at batch `n`.
+fn floor_median(samples: &Samples, s: &Scenario, floor: &str, n: u64) -> Option<f64> {
+    let key = CellKey {
+        fixture: s.fixture.clone(),
+        op: s.op,
+        variant: s.variant,
+        batch: u32::try_from(n).ok()?,
+        codec: floor.to_string(),
+    };
+    let cell = samples.cells.get(&key)?;
+    median_unsorted(
+        costs_of(Basis::Process, cell)
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect(),
+    )
+}
+
+/// The answers of a curve run's curves: per fixture × op × build × style, the library codecs of
+/// `lineup`, C(n) at every read they share (in a running program: a curve measures its exit
+/// once, after all its operations).
+pub fn from_curves(curves: &[Curve], lineup: &Lineup, draws: Draws) -> Vec<Answer> {
+    let mut by: BTreeMap<Scenario, Vec<&Curve>> = BTreeMap::new();
+    for c in curves {
+        if let Some(style) = lineup.style(&c.key.codec) {
+            by.entry(Scenario::of(&c.key, style)).or_default().push(c);
+        }
+    }
+    let shape = Shape::of(by.keys());
+    let mut out = Vec::new();
+    for (s, cs) in by {
+        // the reads every codec's curve has (every process of a run reads on one schedule)
+        let Some(first) = cs.first() else { continue };
+        let mut ops: Vec<u64> = first.ops.clone();
+        ops.retain(|n| cs.iter().all(|c| c.ops.binary_search(n).is_ok()));
+        let named: Vec<(String, Costs)> = cs
+            .iter()
+            .map(|c| {
+                let at = ops
+                    .iter()
+                    .map(|n| {
+                        let i = c.ops.binary_search(n).unwrap_or_default();
+                        c.processes
+                            .iter()
+                            .filter_map(|(b, costs)| Some((*b, *costs.get(i)?)))
+                            .collect()
+                    })
+                    .collect();
+                (c.key.codec.clone(), Costs { at })
+            })
+            .collect();
+        let how = How {
+            source: Source::Curve,
+            basis: Basis::Running,
+            floors: &BTreeMap::new(),
+            floor_names: BTreeMap::new(),
+        };
+        out.extend(answer(s, &shape, how, &ops, named, draws));
+    }
+    sorted(out)
+}
+
+/// The answers in reading order: by fixture, op and build, typed before DOM, a running program
+/// before a whole process.
+fn sorted(mut answers: Vec<Answer>) -> Vec<Answer> {
+    let style = |s: Style| Style::ALL.iter().position(|x| *x == s);
+    answers.sort_by(|a, b| {
+        (&a.fixture, a.op, &a.variant, style(a.style), a.basis as u8).cmp(&(
+            &b.fixture,
+            b.op,
+            &b.variant,
+            style(b.style),
+            b.basis as u8,
+        ))
+    });
+    answers
+}
+
+/// What the scenarios of one run span: how many builds, and per fixture × op × build the styles
+/// with a library.
+struct Shape {
+    variants: usize,
+    styles: BTreeMap<(String, Op, Variant), usize>,
+}
+
+impl Shape {
+    fn of<'a>(scenarios: impl Iterator<Item = &'a Scenario>) -> Shape {
+        let scenarios: Vec<&Scenario> = scenarios.collect();
+        let mut styles = BTreeMap::new();
+        for s in &scenarios {
+            *styles
+                .entry((s.fixture.clone(), s.op, s.variant))
+                .or_insert(0) += 1;
+        }
+        Shape {
+            variants: scenarios
+                .iter()
+                .map(|s| s.variant)
+                .collect::<BTreeSet<_>>()
+                .len(),
+            styles,
+        }
+    }
+}
+
+/// How one answer's costs were measured.
+struct How<'a> {
+    source: Source,
+    basis: Basis,
+    /// Per codec, its floor's median at each read, and its floor's name (the whole process only).
+    floors: &'a BTreeMap<String, Vec<Option<f64>>>,
+    floor_names: BTreeMap<String, String>,
 }
 
 /// One scenario's answer; `None` without a codec to compare.
 fn answer(
-    (fixture, op, variant): Scenario,
-    source: Source,
+    s: Scenario,
+    shape: &Shape,
+    how: How,
     ops: &[u64],
     named: Vec<(String, Costs)>,
-    name_variant: bool,
     draws: Draws,
 ) -> Option<Answer> {
+    let style = s.style();
     let costs: Vec<Costs> = named.iter().map(|(_, c)| c.clone()).collect();
     let boot = Bootstrap {
         resamples: draws.resamples,
         level: LEVEL,
-        seed: draws.seed ^ seed_of(&fixture, op, variant),
+        seed: draws.seed ^ seed_of(&s, how.basis),
     };
-    let stretches: Vec<Stretch> = cheapest(ops, &costs, boot)
-        .into_iter()
-        .map(|s| Stretch {
-            codec: named[s.codec].0.clone(),
-            from: s.from,
-            interval: s.interval,
+    let found = cheapest(ops, &costs, boot);
+    let stretches: Vec<Stretch> = found
+        .iter()
+        .enumerate()
+        .map(|(k, st)| {
+            let until = found.get(k + 1).map_or(u64::MAX, |next| next.from);
+            let parted = match k.checked_sub(1) {
+                None => true,
+                Some(p) => parts(
+                    ops,
+                    &costs[found[p].codec],
+                    &costs[st.codec],
+                    st.from,
+                    until,
+                ),
+            };
+            Stretch {
+                codec: named[st.codec].0.clone(),
+                from: st.from,
+                interval: st.interval,
+                parted,
+            }
         })
         .collect();
     let last = *ops.last()?;
@@ -198,18 +398,65 @@ fn answer(
         .iter()
         .enumerate()
         .filter(|&(_, &n)| n == last || is_power_of_ten(n))
-        .filter_map(|(i, &n)| cheapest_at(&named, i, n))
+        .filter_map(|(i, &n)| cheapest_at(&named, i, n, how.floors))
         .collect();
+    // the floors the whole process is read against
+    let floors: Vec<String> = named
+        .iter()
+        .filter(|(c, _)| how.floors.contains_key(c))
+        .filter_map(|(c, _)| Some(how.floor_names.get(c)?.clone()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let only_style = shape
+        .styles
+        .get(&(s.fixture.clone(), s.op, s.variant))
+        .is_some_and(|&n| n == 1);
     (!stretches.is_empty()).then(|| Answer {
-        fixture,
-        op,
-        variant: name_variant.then(|| variant.name().to_string()),
-        source,
+        fixture: s.fixture,
+        op: s.op,
+        variant: (shape.variants > 1).then(|| s.variant.name().to_string()),
+        style,
+        only_style,
+        basis: how.basis,
+        floors,
+        source: how.source,
         last,
         level: LEVEL,
         stretches,
         at,
     })
+}
+
+/// The pairs (block by block) of two codecs' costs at one read: (a's, b's).
+fn pairs(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(f64, f64)> {
+    let of_b: BTreeMap<u32, f64> = b.iter().copied().collect();
+    a.iter()
+        .filter_map(|&(k, va)| Some((va, *of_b.get(&k)?)))
+        .collect()
+}
+
+/// b's cost over a's at read `i`, paired within blocks: its Hodges–Lehmann ratio and interval.
+fn paired_ratio(a: &Costs, b: &Costs, i: usize) -> Option<(f64, Option<(f64, f64)>)> {
+    let p = pairs(a.at.get(i)?, b.at.get(i)?);
+    let c = log_ratio_contrast(&p, LEVEL)?;
+    Some((c.ratio, c.interval))
+}
+
+/// Whether the switch from `a` to `b` at `from` is one the curves make: at some read before it
+/// `b` is the dearer and at some read from it (before `until`) the cheaper, each by a paired
+/// interval that excludes 1. A switch between curves that never part is noise, and is not
+/// stated as a switch.
+fn parts(ops: &[u64], a: &Costs, b: &Costs, from: u64, until: u64) -> bool {
+    let (mut dearer, mut cheaper) = (false, false);
+    for (i, &n) in ops.iter().enumerate().take_while(|&(_, &n)| n < until) {
+        let Some((_, Some((lo, hi)))) = paired_ratio(a, b, i) else {
+            continue;
+        };
+        dearer |= n < from && lo > 1.0;
+        cheaper |= n >= from && hi < 1.0;
+    }
+    dearer && cheaper
 }
 
 fn is_power_of_ten(mut n: u64) -> bool {
@@ -219,191 +466,71 @@ fn is_power_of_ten(mut n: u64) -> bool {
     n == 1
 }
 
-/// The codec with the lowest median at read `i` (count `n`), the first of equals.
-fn cheapest_at(named: &[(String, Costs)], i: usize, n: u64) -> Option<Cheapest> {
-    named
+/// The codec with the lowest median at read `i` (count `n`), the first of equals, and every
+/// codec it cannot be told from: the paired interval of that codec's cost over the cheapest's
+/// reaches 1 (or there are too few pairs for one). With `floors`, each median also less its
+/// codec's floor's.
+fn cheapest_at(
+    named: &[(String, Costs)],
+    i: usize,
+    n: u64,
+    floors: &BTreeMap<String, Vec<Option<f64>>>,
+) -> Option<Cheapest> {
+    let medians: Vec<Option<f64>> = named
         .iter()
-        .filter_map(|(codec, c)| {
-            let values = c.at.get(i)?.iter().map(|&(_, v)| v).collect();
-            Some((codec, median_unsorted(values)?))
+        .map(|(_, c)| median_unsorted(c.at.get(i)?.iter().map(|&(_, v)| v).collect()))
+        .collect();
+    let (best, median_ns) = medians
+        .iter()
+        .enumerate()
+        .filter_map(|(k, m)| Some((k, (*m)?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let over = |k: usize, m: f64| {
+        let floor = floors.get(&named[k].0)?.get(i).copied().flatten()?;
+        Some(m - floor)
+    };
+    let tied = named
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| k != best)
+        .filter_map(|(k, (codec, c))| {
+            let m = medians[k]?;
+            let (ratio, interval) =
+                paired_ratio(&named[best].1, c, i).unwrap_or((m / median_ns, None));
+            let tied = interval.is_none_or(|(lo, _)| lo <= 1.0);
+            tied.then(|| Tie {
+                codec: codec.clone(),
+                median_ns: m,
+                over_floor_ns: over(k, m),
+                ratio,
+                interval,
+            })
         })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(codec, median_ns)| Cheapest {
-            n,
-            codec: codec.clone(),
-            median_ns,
-        })
+        .collect();
+    Some(Cheapest {
+        n,
+        codec: named[best].0.clone(),
+        median_ns,
+        over_floor_ns: over(best, median_ns),
+        tied,
+    })
 }
 
 /// A scenario's own stream of draws (FNV-1a of its names), so adding a fixture to a run moves no
 /// other answer's interval.
-fn seed_of(fixture: &str, op: Op, variant: Variant) -> u64 {
-    let text = format!("{fixture}/{op}/{}", variant.name());
+fn seed_of(s: &Scenario, basis: Basis) -> u64 {
+    let text = format!(
+        "{}/{}/{}/{}/{}",
+        s.fixture,
+        s.op,
+        s.variant.name(),
+        s.style(),
+        basis.name()
+    );
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use schema::Status;
-
-    const DRAWS: Draws = Draws {
-        resamples: 400,
-        seed: 20261130,
-    };
-
-    fn key(codec: &str, batch: u32) -> CellKey {
-        CellKey {
-            fixture: "users-2kb".into(),
-            op: Op::De,
-            variant: Variant::PORTABLE,
-            batch,
-            codec: codec.into(),
-        }
-    }
-
-    /// 20 blocks of `codec` at each batch, costing `cost(batch)` with ±1% by block.
-    fn rows(codec: &str, cost: impl Fn(f64) -> f64) -> Vec<SampleRow> {
-        let mut out = Vec::new();
-        for batch in [1u32, 10, 100] {
-            for block in 0..20u32 {
-                let plan = schema::rows::PlanRow {
-                    plan_index: 0,
-                    block,
-                    codec: codec.into(),
-                    op: Op::De,
-                    batch,
-                    fixture: "users-2kb".into(),
-                    variant: Variant::PORTABLE,
-                };
-                let mut r = SampleRow::planned(&plan);
-                r.status = Status::Ok;
-                let noise = 1.0 + 0.001 * (f64::from(block) - 9.5);
-                let v = (cost(f64::from(batch)) * noise).round() as u64;
-                r.set(Figure::Whole(Whole::InitPlusOps), Some(v));
-                out.push(r);
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn a_cold_run_answers_which_codec_is_cheapest_where_and_leaves_out_the_floor() {
-        // serde_json: a cheap first call, 7 µs a call after; simd-json: 50 µs first, 5 µs after
-        let mut all = rows("serde_json", |n| 20_000.0 + 7_000.0 * (n - 1.0));
-        all.extend(rows("simd-json", |n| 50_000.0 + 5_000.0 * (n - 1.0)));
-        // the floor is cheapest everywhere and must not be the answer
-        all.extend(rows("noop", |n| 100.0 * n));
-        let samples = Samples::from_rows(&all);
-        let baselines = BTreeSet::from(["noop".to_string()]);
-        let answers = from_batches(&samples, &baselines, DRAWS);
-        assert_eq!(answers.len(), 1);
-        let a = &answers[0];
-        assert_eq!(
-            (a.source, a.last, a.variant.as_deref()),
-            (Source::Batches, 100, None)
-        );
-        let names: Vec<&str> = a.stretches.iter().map(|s| s.codec.as_str()).collect();
-        assert_eq!(names, ["serde_json", "simd-json"]);
-        // 20,000 + 7,000 (n − 1) = 50,000 + 5,000 (n − 1) at n = 16, between the batches 10 and
-        // 100 (read linearly between them: 83,000 and 713,000 against 95,000 and 545,000)
-        let s = &a.stretches[1];
-        let exact: f64 = 10.0 + 90.0 * 12_000.0 / (12_000.0 + 168_000.0);
-        assert_eq!(s.from, exact.ceil() as u64, "{a:?}");
-        let (lo, hi) = s.interval.unwrap();
-        assert!(lo.unwrap() <= s.from && s.from <= hi.unwrap(), "{a:?}");
-        let at: Vec<(u64, &str)> = a.at.iter().map(|c| (c.n, c.codec.as_str())).collect();
-        assert_eq!(
-            at,
-            [(1, "serde_json"), (10, "serde_json"), (100, "simd-json")]
-        );
-        assert!((a.cheapest_at(100).unwrap().median_ns - 545_000.0).abs() < 1.0);
-        assert!(
-            a.line().starts_with(
-                "de users-2kb: serde_json is cheapest from 1 to 15 operations; simd-json from 16 ["
-            ),
-            "{}",
-            a.line()
-        );
-    }
-
-    #[test]
-    fn a_curve_run_answers_on_the_reads_every_codec_has() {
-        let curve = |codec: &str, first: f64, per: f64| Curve {
-            key: key(codec, 1000),
-            ops: vec![1, 10, 100, 1000],
-            processes: (0..10)
-                .map(|b| {
-                    let costs = [1.0, 10.0, 100.0, 1000.0]
-                        .iter()
-                        .map(|n| first + per * (n - 1.0) + f64::from(b))
-                        .collect();
-                    (b, costs)
-                })
-                .collect(),
-        };
-        let curves = [
-            curve("kotlinx", 30e6, 2_000.0),
-            curve("fory", 200e6, 1_000.0),
-        ];
-        let answers = from_curves(&curves, &BTreeSet::new(), DRAWS);
-        assert_eq!(answers.len(), 1);
-        let a = &answers[0];
-        assert_eq!(a.source, Source::Curve);
-        assert_eq!(
-            a.stretches.len(),
-            1,
-            "kotlinx throughout up to 1,000: {a:?}"
-        );
-        assert_eq!(a.stretches[0].codec, "kotlinx");
-    }
-
-    #[test]
-    fn curves_join_their_ok_samples_by_plan_index() {
-        let mut rows = rows("serde_json", |n| n);
-        rows.truncate(3);
-        for (i, r) in rows.iter_mut().enumerate() {
-            r.plan_index = i as u64;
-            r.batch = 3;
-        }
-        rows[2].status = Status::Crash;
-        let row = |i: u64, cost: Vec<u64>| CurveRow {
-            plan_index: i,
-            clock_1000_ns: 20,
-            ops: vec![1, 2, 3],
-            cost_ns: cost,
-        };
-        let curves = BTreeMap::from([
-            (0, row(0, vec![10, 20, 30])),
-            (1, row(1, vec![11, 21, 31])),
-            (2, row(2, vec![12, 22, 32])),
-            (9, row(9, vec![1, 2, 3])),
-        ]);
-        let got = curves_of(&rows, &curves);
-        assert_eq!(got.len(), 1);
-        assert_eq!(got[0].ops, [1, 2, 3]);
-        // samples 0 and 1 (blocks 0 and 1); the crashed sample and the curve without a row out
-        assert_eq!(
-            got[0].processes,
-            [(0, vec![10.0, 20.0, 30.0]), (1, vec![11.0, 21.0, 31.0])]
-        );
-    }
-
-    #[test]
-    fn the_same_run_gives_the_same_answer_and_another_build_is_named() {
-        let mut all = rows("serde_json", |n| 20_000.0 + 7_000.0 * (n - 1.0));
-        all.extend(rows("simd-json", |n| 50_000.0 + 5_000.0 * (n - 1.0)));
-        let mut native = rows("serde_json", |n| 19_000.0 + 7_000.0 * (n - 1.0));
-        for r in &mut native {
-            r.variant = Variant::parse("native").unwrap();
-        }
-        all.extend(native);
-        let samples = Samples::from_rows(&all);
-        let one = from_batches(&samples, &BTreeSet::new(), DRAWS);
-        assert_eq!(one, from_batches(&samples, &BTreeSet::new(), DRAWS));
-        let named: Vec<Option<&str>> = one.iter().map(|a| a.variant.as_deref()).collect();
-        assert_eq!(named, [Some("native"), Some("portable")]);
-    }
-}
+mod tests;

@@ -8,7 +8,6 @@
 //! words that say the result are `answer::form`'s.
 
 use super::bootstrap::crossing_interval;
-use super::quantile::median_unsorted;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -94,10 +93,100 @@ pub struct Bootstrap {
 }
 
 /// The codecs' values at every read, by block: the blocks any codec has, in order, and per codec
-/// and read each block's value.
+/// its values and the order its blocks sort in at each read.
 struct Table {
     blocks: usize,
-    values: Vec<Vec<Vec<Option<f64>>>>,
+    codecs: Vec<Sorted>,
+}
+
+/// One codec's values at every read (by block), and, for each run of consecutive reads whose
+/// blocks sort in the same order, that order: the blocks with a value, ascending by value (ties
+/// by block). A curve's processes keep their ranks over long runs of reads, so a resample's
+/// median is found once per run, not once per read.
+struct Sorted {
+    values: Vec<Vec<Option<f64>>>,
+    /// (first read of the run, the blocks in ascending order of value there)
+    runs: Vec<(usize, Vec<u32>)>,
+}
+
+impl Sorted {
+    fn of(values: Vec<Vec<Option<f64>>>) -> Sorted {
+        let mut runs: Vec<(usize, Vec<u32>)> = Vec::new();
+        for (i, row) in values.iter().enumerate() {
+            let mut order: Vec<u32> = (0..row.len() as u32)
+                .filter(|&b| row[b as usize].is_some())
+                .collect();
+            order.sort_by(|&x, &y| {
+                let (vx, vy) = (row[x as usize], row[y as usize]);
+                vx.unwrap_or_default()
+                    .total_cmp(&vy.unwrap_or_default())
+                    .then(x.cmp(&y))
+            });
+            if runs.last().is_none_or(|(_, o)| *o != order) {
+                runs.push((i, order));
+            }
+        }
+        Sorted { values, runs }
+    }
+
+    /// The median at each of the first `reads` reads over a resample that drew block `b`
+    /// `counts[b]` times (`drawn` draws in all): the median of that multiset of values, as
+    /// [`median_unsorted`](super::quantile::median_unsorted) of the drawn values would give it; `NaN` where none has a value.
+    fn medians(&self, counts: &[u32], drawn: u64, reads: usize) -> Vec<f64> {
+        let mut out = Vec::with_capacity(reads);
+        for (k, (first, order)) in self.runs.iter().enumerate() {
+            if *first >= reads {
+                break;
+            }
+            let end = self.runs.get(k + 1).map_or(reads, |r| r.0).min(reads);
+            // how many drawn values the reads of this run have
+            let w: u64 = if order.len() == counts.len() {
+                drawn
+            } else {
+                order.iter().map(|&b| u64::from(counts[b as usize])).sum()
+            };
+            if w == 0 {
+                out.extend((*first..end).map(|_| f64::NAN));
+                continue;
+            }
+            // the blocks holding the drawn values of ranks ⌈w/2⌉ and ⌊w/2⌋ + 1 (1-based)
+            let (lower, upper) = (w.div_ceil(2), w / 2 + 1);
+            let (mut lo, mut hi, mut seen) = (None, 0usize, 0u64);
+            for &b in order {
+                seen += u64::from(counts[b as usize]);
+                if lo.is_none() && seen >= lower {
+                    lo = Some(b as usize);
+                }
+                if seen >= upper {
+                    hi = b as usize;
+                    break;
+                }
+            }
+            let lo = lo.unwrap_or(hi);
+            for row in &self.values[*first..end] {
+                let (x, y) = (row[lo].unwrap_or(f64::NAN), row[hi].unwrap_or(f64::NAN));
+                out.push(if w % 2 == 1 { x } else { (x + y) / 2.0 });
+            }
+        }
+        out.resize(reads, f64::NAN);
+        out
+    }
+}
+
+impl Sorted {
+    /// The median at each of the first `reads` reads of the values of the blocks `drawn`
+    /// (indices, repeats counted); `NaN` where none has a value.
+    fn medians_of(&self, drawn: &[usize], reads: usize) -> Vec<f64> {
+        let mut v = Vec::with_capacity(drawn.len());
+        self.values[..reads]
+            .iter()
+            .map(|row| {
+                v.clear();
+                v.extend(drawn.iter().filter_map(|&k| row[k]));
+                crate::quantile::median_unsorted(std::mem::take(&mut v)).unwrap_or(f64::NAN)
+            })
+            .collect()
+    }
 }
 
 impl Table {
@@ -108,38 +197,34 @@ impl Table {
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        let values = costs
+        let codecs = costs
             .iter()
             .map(|c| {
-                (0..reads)
-                    .map(|i| {
-                        let mut row = vec![None; ids.len()];
-                        for &(b, v) in c.at.get(i).into_iter().flatten() {
-                            if let (Ok(k), true) = (ids.binary_search(&b), v.is_finite()) {
-                                row[k] = Some(v);
+                Sorted::of(
+                    (0..reads)
+                        .map(|i| {
+                            let mut row = vec![None; ids.len()];
+                            for &(b, v) in c.at.get(i).into_iter().flatten() {
+                                if let (Ok(k), true) = (ids.binary_search(&b), v.is_finite()) {
+                                    row[k] = Some(v);
+                                }
                             }
-                        }
-                        row
-                    })
-                    .collect()
+                            row
+                        })
+                        .collect(),
+                )
             })
             .collect();
         Table {
             blocks: ids.len(),
-            values,
+            codecs,
         }
     }
 
-    /// Codec `c`'s median at each read over the blocks `drawn` (indices, repeats counted),
-    /// `NaN` where none of them has a value.
-    fn medians(&self, c: usize, drawn: &[usize]) -> Vec<f64> {
-        self.values[c]
-            .iter()
-            .map(|row| {
-                let v: Vec<f64> = drawn.iter().filter_map(|&k| row[k]).collect();
-                median_unsorted(v).unwrap_or(f64::NAN)
-            })
-            .collect()
+    /// Codec `c`'s median at each of the first `reads` reads, every block counted once.
+    fn medians(&self, c: usize, reads: usize) -> Vec<f64> {
+        let once = vec![1; self.blocks];
+        self.codecs[c].medians(&once, self.blocks as u64, reads)
     }
 }
 
@@ -167,8 +252,9 @@ fn switch(ops: &[u64], b: &[f64], a: &[f64]) -> Option<u64> {
 /// lowest median cost, each switch with its interval. Empty when no read has a value.
 pub fn cheapest(ops: &[u64], costs: &[Costs], boot: Bootstrap) -> Vec<Stretch> {
     let table = Table::of(costs, ops.len());
-    let all: Vec<usize> = (0..table.blocks).collect();
-    let medians: Vec<Vec<f64>> = (0..costs.len()).map(|c| table.medians(c, &all)).collect();
+    let medians: Vec<Vec<f64>> = (0..costs.len())
+        .map(|c| table.medians(c, ops.len()))
+        .collect();
     // the winner at every read that has one, and where each run of one winner ends
     let wins: Vec<(usize, usize)> = (0..ops.len())
         .filter_map(|i| Some((i, winner(&medians, i)?)))
@@ -204,35 +290,68 @@ pub fn cheapest(ops: &[u64], costs: &[Costs], boot: Bootstrap) -> Vec<Stretch> {
         out.push(Stretch {
             codec: c,
             from: n,
-            interval: Some(interval(&table, (prev.codec, c), &ops[..=end], boot, seed)),
+            interval: Some(interval(
+                &table,
+                (prev.codec, c),
+                &ops[..=end],
+                (boot, seed),
+                n,
+            )),
         });
     }
     out
 }
 
-/// The percentile bootstrap interval of the switch from codec `a` to codec `b` over `ops`:
-/// blocks drawn with replacement, both median curves recomputed, the switch found again.
+/// The most blocks a switch's bootstrap resamples whole. Beyond it (a synthetic run of a million
+/// samples has 17,544 blocks), each resample draws this many blocks and the switch's deviation
+/// from its estimate is scaled by √(m/n): the m-out-of-n bootstrap (Bickel, Götze & van Zwet
+/// 1997), whose cost does not grow with the run. At or below it, every resample is the
+/// ordinary one: n blocks drawn, every median that of the values drawn.
+pub const WHOLE_RESAMPLE_BLOCKS: usize = 1000;
+
+/// The percentile bootstrap interval of the switch from codec `a` to codec `b` over `ops`,
+/// estimated at `estimate`: blocks drawn with replacement, both median curves recomputed, the
+/// switch found again (with more than [`WHOLE_RESAMPLE_BLOCKS`] blocks, m out of n, scaled).
 fn interval(
     table: &Table,
     (a, b): (usize, usize),
     ops: &[u64],
-    boot: Bootstrap,
-    seed: u64,
+    (boot, seed): (Bootstrap, u64),
+    estimate: u64,
 ) -> (Option<u64>, Option<u64>) {
     if table.blocks == 0 || boot.resamples == 0 {
         return (None, None);
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let reads = ops.len();
-    let found: Vec<Option<u64>> = (0..boot.resamples)
-        .map(|_| {
-            let drawn: Vec<usize> = (0..table.blocks)
-                .map(|_| rng.random_range(0..table.blocks))
-                .collect();
-            let (ma, mb) = (table.medians(a, &drawn), table.medians(b, &drawn));
-            switch(ops, &mb[..reads], &ma[..reads])
-        })
-        .collect();
+    let n = table.blocks;
+    let found: Vec<Option<u64>> = if n <= WHOLE_RESAMPLE_BLOCKS {
+        let mut counts = vec![0u32; n];
+        (0..boot.resamples)
+            .map(|_| {
+                counts.fill(0);
+                for _ in 0..n {
+                    counts[rng.random_range(0..n)] += 1;
+                }
+                let ma = table.codecs[a].medians(&counts, n as u64, reads);
+                let mb = table.codecs[b].medians(&counts, n as u64, reads);
+                switch(ops, &mb, &ma)
+            })
+            .collect()
+    } else {
+        let m = WHOLE_RESAMPLE_BLOCKS;
+        let scale = (m as f64 / n as f64).sqrt();
+        let mut drawn = vec![0usize; m];
+        (0..boot.resamples)
+            .map(|_| {
+                drawn.iter_mut().for_each(|k| *k = rng.random_range(0..n));
+                let ma = table.codecs[a].medians_of(&drawn, reads);
+                let mb = table.codecs[b].medians_of(&drawn, reads);
+                let e = estimate as f64;
+                switch(ops, &mb, &ma).map(|s| (e + (s as f64 - e) * scale).round().max(1.0) as u64)
+            })
+            .collect()
+    };
     crossing_interval(found, boot.level)
 }
 
@@ -340,6 +459,19 @@ mod tests {
     }
 
     #[test]
+    fn a_run_of_many_blocks_draws_m_of_them_and_its_interval_still_covers_the_switch() {
+        // as above, over 3,000 blocks: beyond WHOLE_RESAMPLE_BLOCKS, m out of n scaled
+        let ops = [1, 10, 100];
+        let a = costs(&ops, 3000, 0.00005, |n| 10.0 + 2.0 * n);
+        let b = costs(&ops, 3000, 0.00005, |n| 30.0 + n);
+        let s = cheapest(&ops, &[a, b], BOOT);
+        assert_eq!((s[1].codec, s[1].from), (1, 20), "{s:?}");
+        let (lo, hi) = s[1].interval.unwrap();
+        let (lo, hi) = (lo.unwrap(), hi.unwrap());
+        assert!(lo <= 20 && 20 <= hi && hi - lo <= 4, "{s:?}");
+    }
+
+    #[test]
     fn one_codec_cheapest_throughout_is_one_stretch_and_baseless_reads_are_skipped() {
         let ops = [1, 10, 100];
         let a = costs(&ops, 5, 0.0, |n| n);
@@ -375,6 +507,66 @@ mod tests {
             lo.is_some() && hi.is_none(),
             "the switch cannot be pinned: {s:?}"
         );
+    }
+
+    #[test]
+    fn a_resample_median_is_the_median_of_the_values_it_drew() {
+        // 3 codecs, 40 reads, 9 blocks: values with ties, missing values, and runs of reads in
+        // one order; every resample's medians against the drawn values' own median
+        use crate::quantile::median_unsorted;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let blocks = 9u32;
+        let costs: Vec<Costs> = (0..3)
+            .map(|_| {
+                // each block's level and absence, kept over most reads; every 7th read shuffled
+                let level: Vec<u32> = (0..blocks).map(|_| rng.random_range(0..6)).collect();
+                let absent: Vec<bool> = (0..blocks).map(|_| rng.random_range(0..6) == 0).collect();
+                Costs {
+                    at: (0..40u32)
+                        .map(|i| {
+                            let mut row = Vec::new();
+                            for b in 0..blocks {
+                                let k = b as usize;
+                                let shuffled = i % 7 == 0;
+                                if (shuffled && rng.random_range(0..4) == 0)
+                                    || (!shuffled && absent[k])
+                                {
+                                    continue;
+                                }
+                                let v = if shuffled {
+                                    rng.random_range(0..6)
+                                } else {
+                                    level[k]
+                                };
+                                row.push((b, f64::from(v + i / 10 * 10)));
+                            }
+                            row
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let table = Table::of(&costs, 40);
+        assert!(table.codecs.iter().all(|c| c.runs.len() < 40));
+        for _ in 0..300 {
+            let drawn: Vec<usize> = (0..table.blocks)
+                .map(|_| rng.random_range(0..table.blocks))
+                .collect();
+            let mut counts = vec![0u32; table.blocks];
+            drawn.iter().for_each(|&b| counts[b] += 1);
+            for (c, sorted) in table.codecs.iter().enumerate() {
+                let got = sorted.medians(&counts, drawn.len() as u64, 40);
+                for (i, row) in sorted.values.iter().enumerate() {
+                    let v: Vec<f64> = drawn.iter().filter_map(|&k| row[k]).collect();
+                    let want = median_unsorted(v).unwrap_or(f64::NAN);
+                    assert!(
+                        got[i] == want || (got[i].is_nan() && want.is_nan()),
+                        "codec {c} read {i}: {} against {want}",
+                        got[i]
+                    );
+                }
+            }
+        }
     }
 
     #[test]

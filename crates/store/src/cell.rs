@@ -209,8 +209,13 @@ impl CellSamples {
 
     /// (block, figure `f`) of every ok sample that has it, in file order.
     pub fn by_block(&self, f: Figure) -> Vec<(u32, u64)> {
+        self.by_block_of(|i| self.get(f, i))
+    }
+
+    /// (block, `value(i)`) of every ok sample `i` where it is `Some`, in file order.
+    pub fn by_block_of(&self, value: impl Fn(usize) -> Option<u64>) -> Vec<(u32, u64)> {
         self.ok()
-            .filter_map(|i| Some((self.blocks[i], self.get(f, i)?)))
+            .filter_map(|i| Some((self.blocks[i], value(i)?)))
             .collect()
     }
 
@@ -381,12 +386,16 @@ pub fn library(cell: &CellSamples, q: Quantity) -> Vec<f64> {
     sorted(&cell.values_by(|i| sum(cell, q, &Phase::LIBRARY, i)))
 }
 
-/// The whole process less its input phase, wall − fixture, of every ok sample, ascending: what
-/// the process costs beyond building its input, which differs by codec and is not the library's.
+/// The whole process less its input phase, wall − fixture, of sample `i`: what the process costs
+/// beyond building its input, which differs by codec and is not the library's.
+pub fn process(cell: &CellSamples, i: usize) -> Option<u64> {
+    cell.get(Figure::WALL, i)?
+        .checked_sub(cell.get(Figure::time(Phase::Fixture), i)?)
+}
+
+/// [`process`] of every ok sample that has it, ascending.
 pub fn without_input(cell: &CellSamples) -> Vec<f64> {
-    sorted(&cell.values_by(|i| {
-        Some(cell.get(Figure::WALL, i)? - cell.get(Figure::time(Phase::Fixture), i)?)
-    }))
+    sorted(&cell.values_by(|i| process(cell, i)))
 }
 
 /// How far `cell` sits above its runtime's floor (`floor`, the same fixture, op, batch and

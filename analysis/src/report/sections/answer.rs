@@ -13,15 +13,15 @@ fn how(r: &Report) -> String {
         .filter(|id| !r.is_baseline(id))
         .collect();
     let source = if r.curve.is_some() {
-        "the median of C(n), the cost read after n operations in one process"
+        "the median of C(n), the cost read after n operations in one process (in a running program: a curve's process measures its exit once, after all its operations)"
     } else {
-        "the median init + operations of a fresh process at each batch"
+        "the median cost of a fresh process at each batch, on two bases: init + operations (in a running program) and spawn to exit less building the input (as a whole process: the model's classes, package initialisation before main and exit hooks count; its median over the runtime's floor beside it)"
     };
     format!(
-        "Cheapest by {source}, read linearly between the counts measured; each switch with its {}% percentile bootstrap interval over blocks ({} resamples). Codecs compared: {} (the floors and probes are not libraries, and are left out).",
-        (r.level * 100.0).round(),
+        "Typed codecs are compared with typed codecs and DOMs with DOMs. Cheapest by {source}, read linearly between the counts measured. At each count, the codecs whose cost over the cheapest's, paired within blocks, has a {level}% Hodges–Lehmann interval that reaches 1 are named as tied with it. A switch is stated only where the curves part (the codec is the dearer before it and the cheaper after it, each by such an interval), with its {level}% percentile bootstrap interval over blocks ({} resamples). Codecs compared: {} (the floors and probes are not libraries, and are left out).",
         r.resamples,
-        if compared.is_empty() { "none".to_string() } else { compared.join(", ") }
+        if compared.is_empty() { "none".to_string() } else { compared.join(", ") },
+        level = (r.level * 100.0).round(),
     )
 }
 
