@@ -10,7 +10,6 @@
 //! commit and commands, and the answers in words. A figure changes only by committing a new run: a
 //! test holds README.md's table to this output.
 
-use crate::analyze::curve::CurveCell;
 use crate::inputs::{curves, run};
 use crate::report::format;
 use crate::report::model::{build, Report, ReportInputs, ReportOptions};
@@ -22,16 +21,6 @@ use std::path::{Path, PathBuf};
 
 /// The committed runs' names in the table's order; any other name follows, by name.
 const RUNTIME_ORDER: [&str; 5] = ["rust", "jvm", "go", "python", "node"];
-
-/// A warm figure stands when at least this many processes ran its curve…
-pub(crate) const WARM_MIN_PROCESSES: usize = 3;
-
-/// …and at least half of them found a steady state.
-pub(crate) fn warm_stands(c: &CurveCell) -> bool {
-    c.steady_ns.is_some()
-        && c.processes >= WARM_MIN_PROCESSES
-        && 2 * c.steady_processes >= c.processes
-}
 
 /// One committed runtime: its name (the folder's) and each of its runs as a report sees it.
 struct Committed {
@@ -190,7 +179,7 @@ fn warm(c: &Committed, row: &Row) -> String {
                 continue;
             }
             match cell.steady_ns {
-                Some(ns) if warm_stands(cell) => {
+                Some(ns) if cell.steady_stands => {
                     standing.push((&k.codec, ns, cell.steady_processes, cell.processes))
                 }
                 _ => fallen.push(k.codec.clone()),

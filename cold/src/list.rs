@@ -31,7 +31,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
         )?;
         writeln!(
             out,
-            "{:<20} {:<28} {:<12} {:<9} there",
+            "{:<20} {:<28} {:<12} {:<14} there",
             "codec", "library", "group", "style"
         )?;
         for c in external {
@@ -41,11 +41,11 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
             };
             writeln!(
                 out,
-                "{:<20} {:<28} {:<12} {:<9} {there}",
+                "{:<20} {:<28} {:<12} {:<14} {there}",
                 c.id,
                 codecs::AnyCodec::library(c),
                 c.group,
-                codecs::AnyCodec::style(c).name()
+                codecs::AnyCodec::style_shown(c)
             )?;
         }
         writeln!(

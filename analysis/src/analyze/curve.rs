@@ -80,6 +80,8 @@ pub(crate) struct CurveCell {
     /// order-statistic interval, or their whole range below 6).
     pub(crate) steady_processes: usize,
     pub(crate) steady_interval: Option<(f64, f64)>,
+    /// Whether the steady state stands as the cell's warm figure ([`steady_stands`]).
+    pub(crate) steady_stands: bool,
     /// Criterion's or JMH's time per operation, where one exists.
     pub(crate) warm_ns: Option<f64>,
     pub(crate) steady_over_warm: Option<f64>,
@@ -95,6 +97,15 @@ impl CurveCell {
         let i = self.ops.binary_search(&n).ok()?;
         Some((self.median_ns[i], self.interval[i]))
     }
+}
+
+/// A warm figure stands when at least this many processes ran the cell's curve…
+pub(crate) const WARM_MIN_PROCESSES: usize = 3;
+
+/// …and at least half of them found a steady state: the one rule every warm figure of the
+/// answer follows (a figure that fails it is marked, and never enters README.md's table).
+pub(crate) fn steady_stands(found: bool, processes: usize, steady: usize) -> bool {
+    found && processes >= WARM_MIN_PROCESSES && 2 * steady >= processes
 }
 
 /// The measured crossing of a codec with the reference.
@@ -307,6 +318,7 @@ fn summarize_cell(key: &CellKey, ps: &[&Process], opts: &CurveOptions) -> CurveC
         steady_ns,
         steady_processes: steady.len(),
         steady_interval,
+        steady_stands: steady_stands(steady_ns.is_some(), ps.len(), steady.len()),
         warm_ns,
         steady_over_warm: steady_ns.zip(warm_ns).map(|(s, w)| s / w),
         clock_share: median(&sorted(&shares)),
@@ -540,6 +552,15 @@ pub(crate) fn warnings(report: &CurveReport) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_steady_state_stands_from_three_processes_half_of_them_steady() {
+        assert!(steady_stands(true, 10, 5));
+        assert!(steady_stands(true, 3, 2));
+        assert!(!steady_stands(true, 10, 4), "fewer than half steady");
+        assert!(!steady_stands(true, 2, 2), "fewer than 3 processes");
+        assert!(!steady_stands(false, 10, 10), "no steady state");
+    }
+
     use super::*;
 
     fn key(codec: &str, batch: u32) -> CellKey {

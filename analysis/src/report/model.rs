@@ -71,6 +71,19 @@ pub(crate) struct ReportOptions {
     pub(crate) seed: Option<u64>,
 }
 
+/// The one warm statistic the answer takes, and where it came from: a curve run's in-process
+/// steady state, from this run (its folder, start, commit and command), standing where at least
+/// 3 processes ran and half of them found one (`CurveCell::steady_stands`).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct WarmStatistic {
+    pub(crate) statistic: &'static str,
+    pub(crate) rule: &'static str,
+    pub(crate) run: String,
+    pub(crate) started_utc: Option<String>,
+    pub(crate) commit: Option<String>,
+    pub(crate) command: Vec<String>,
+}
+
 /// Where an optional input came from and whether it was there.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Source {
@@ -143,6 +156,8 @@ pub(crate) struct Report {
     /// which number of operations (the `answer` crate's, as `cold run` ended with it); none for a
     /// counted run.
     pub(crate) answers: Vec<Answer>,
+    /// The answer's warm figure and its source (a curve run's own steady state).
+    pub(crate) warm_statistic: Option<WarmStatistic>,
     /// Criterion's warm figure, the fastest sample and a curve's steady state, per cell, beside
     /// each other.
     pub(crate) warm_measures: Vec<WarmMeasures>,
@@ -328,6 +343,14 @@ pub(crate) fn build(inputs: ReportInputs, opts: &ReportOptions) -> Result<Report
         break_evens,
         process_break_evens,
         answers,
+        warm_statistic: curve.as_ref().map(|_| WarmStatistic {
+            statistic: "the curve's in-process steady state per operation (the median across processes of each one's last segment)",
+            rule: "stands where at least 3 processes ran the cell's curve and at least half found a steady state",
+            run: run.dir.display().to_string(),
+            started_utc: m.as_ref().map(|m| m.started_utc.clone()),
+            commit: m.as_ref().and_then(|m| m.commit.clone()),
+            command: m.as_ref().map_or_else(Vec::new, |m| m.command_line.clone()),
+        }),
         warm_measures,
         curve,
         alloc_source: source(&inputs.alloc_path, alloc.is_some()),

@@ -229,9 +229,6 @@ impl Answer {
                     )
                 })
                 .collect();
-            if switches.is_empty() && crossings.is_empty() {
-                parts.push("no switch: no codec's curve parts from the others".into());
-            }
             parts.extend(switches);
             parts
         } else {
@@ -545,7 +542,7 @@ mod tests {
         a.at = vec![at(1, "easyjson", &["goccy"])];
         assert_eq!(
             a.line(),
-            "de users-2kb, typed (the only style measured), as a whole process: easyjson and goccy tie at 1 (within 95%); no switch: no codec's curve parts from the others (spawn to exit less building the input, a fresh process per sample, against the floor go-floor)"
+            "de users-2kb, typed (the only style measured), as a whole process: easyjson and goccy tie at 1 (within 95%) (spawn to exit less building the input, a fresh process per sample, against the floor go-floor)"
         );
     }
 

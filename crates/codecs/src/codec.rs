@@ -57,6 +57,9 @@ pub trait Codec: Sized {
     /// The crate, as Cargo.lock names it (its version is read from there).
     const LIBRARY: &'static str;
     const STYLE: Style;
+    /// A DOM whose strings point into the input it parsed (`true`: simd-json's `BorrowedValue`),
+    /// rather than a tree that owns its strings. `cold list` shows which.
+    const BORROWED: bool = false;
     /// How `ser` hands its output over: into the caller's reused buffer, or as a new `String`
     /// per call (the library's natural API either way; tables show which).
     const OUTPUT: OutputMode = OutputMode::ReusedBuffer;
