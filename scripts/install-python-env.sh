@@ -2,10 +2,10 @@
 # Creates the virtual environment the Python children run in, the way a Python tool is deployed:
 # from the system's interpreter (/usr/bin/python3, not whatever `python3` is first on PATH: a
 # pyenv shim or an interpreter with site-packages .pth hooks would be timed with every child),
-# holding only what the children need (runtimes/python/requirements.txt: orjson, pinned,
-# with hashes). Idempotent: the environment is made again only when it is missing, broken, or
-# made from another requirements file or another base interpreter. Prints the interpreter the
-# runner starts children with (and nothing else on stdout).
+# holding only what the children need (runtimes/python/requirements.txt: the libraries and every
+# dependency of theirs, pinned, with hashes). Idempotent: the environment is made again only when
+# it is missing, broken, or made from another requirements file or another base interpreter.
+# Prints the interpreter the runner starts children with (and nothing else on stdout).
 #
 #   scripts/install-python-env.sh            # -> <repo>/target/external/python-venv/bin/python
 #   THAW_PYTHON_BASE=/usr/bin/python3.12 scripts/install-python-env.sh
@@ -20,6 +20,8 @@ base="${THAW_PYTHON_BASE:-/usr/bin/python3}"
 venv="$root/target/external/python-venv"
 requirements="$root/runtimes/python/requirements.txt"
 python="$venv/bin/python"
+# Every library the children import: the environment is whole when each of them imports.
+imports='import orjson, ujson, simdjson, msgspec, pydantic'
 stamp="$venv/.thaw-stamp"
 
 say() { echo "install-python-env: $*" >&2; }
@@ -34,7 +36,7 @@ version="$("$base" -c 'import sys; print(sys.version.split()[0])')"
 want="$(sha256sum "$requirements" | cut -d' ' -f1) $base $version"
 
 if [ -x "$python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] &&
-  "$python" -c 'import orjson' 2>/dev/null; then
+  "$python" -c "$imports" 2>/dev/null; then
   echo "$python"
   exit 0
 fi
@@ -49,8 +51,8 @@ rm -rf "$venv"
 mkdir -p "$(dirname "$venv")"
 "$base" -m venv --without-pip "$venv"
 "$base" -m pip --python "$python" install --quiet --disable-pip-version-check --no-input \
-  --no-deps --require-hashes --only-binary=:all: -r "$requirements" >&2
-"$python" -c 'import orjson' >&2
+  --require-hashes --only-binary=:all: -r "$requirements" >&2
+"$python" -c "$imports" >&2
 printf '%s\n' "$want" >"$stamp"
-say "ready: python $version, orjson $("$python" -c 'import orjson; print(orjson.__version__)')"
+say "ready: python $version, $("$python" -c 'from importlib.metadata import version as v; print(", ".join(f"{p} {v(p)}" for p in ("orjson", "ujson", "pysimdjson", "msgspec", "pydantic")))')"
 echo "$python"
