@@ -1,8 +1,9 @@
-"""The cold child of pydantic v2 (docs/child-protocol.md), on the Users model: its classes are
-declared in the model phase (`model`), where pydantic-core builds each class's validator and
-serializer as the class is made; `Users.model_validate_json` of the document's bytes (jiter
-parses and validates in one pass), `Users.model_dump_json` of the value (a new string per call;
-compact UTF-8 by default). `write_back` runs only in the preflight (`--check-file`)."""
+"""The cold child of pydantic v2 (docs/child-protocol.md), on the Users model
+(`pydantic_model.py`): its classes are declared in the model phase (`model`), where pydantic-core
+builds each class's validator and serializer as the class is made; `Users.model_validate_json` of
+the document's bytes (jiter parses and validates in one pass), `Users.model_dump_json` of the
+value (a new string per call; compact UTF-8 by default). `write_back` runs only in the preflight
+(`--check-file`)."""
 import time
 
 MAIN = time.monotonic_ns()
@@ -10,45 +11,14 @@ MAIN = time.monotonic_ns()
 import sys  # noqa: E402
 
 import harness  # noqa: E402
-import users_fields  # noqa: E402
+import pydantic_model  # noqa: E402
 
-Users = User = Friend = None
+classes = None
 
 
 def model():
-    global Users, User, Friend
-    from pydantic import BaseModel
-
-    class Friend(BaseModel):
-        id: str
-        name: str
-
-    class User(BaseModel):
-        id: str
-        index: int
-        guid: str
-        isActive: bool
-        balance: str
-        picture: str
-        age: int
-        eyeColor: str
-        name: str
-        gender: str
-        company: str
-        email: str
-        phone: str
-        address: str
-        about: str
-        registered: str
-        latitude: float
-        longitude: float
-        tags: list[str]
-        friends: list[Friend]
-        greeting: str
-        favoriteFruit: str
-
-    class Users(BaseModel):
-        users: list[User]
+    global classes
+    classes = pydantic_model.declare()
 
 
 def init():
@@ -56,7 +26,7 @@ def init():
 
 
 def de(data):
-    return Users.model_validate_json(data)
+    return classes[0].model_validate_json(data)
 
 
 def ser(value):
@@ -68,17 +38,10 @@ def write_back(value):
 
 
 def from_tree(tree):
-    return users_fields.build(tree, Users, User, Friend)
+    return pydantic_model.from_tree(tree, classes)
 
 
-def as_tree(value):
-    return users_fields.as_dicts(value)
-
-
-def version():
-    from importlib.metadata import version
-
-    return f"{version('pydantic')} (pydantic-core {version('pydantic-core')})"
-
+as_tree = pydantic_model.as_tree
+version = pydantic_model.version
 
 harness.run(MAIN, sys.modules[__name__])
