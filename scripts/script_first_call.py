@@ -46,6 +46,9 @@ def add_arguments(p):
     p.add_argument("--node", action="store_true", help="the Node children against minimal Node programs")
     p.add_argument("--script-libs", default="", help="--python, --node: of " + ",".join(list(PYTHON) + list(NODE)))
     p.add_argument("--each", action="store_true", help="--python, --node: print every round's ratio")
+    p.add_argument("--runtime-flags", default="",
+                   help="--python, --node: flags given to the runtime before the script, for child and minimal alike "
+                        "(an experiment: --runtime-flags=--no-sparkplug)")
 
 
 def shown(ns):
@@ -53,12 +56,12 @@ def shown(ns):
     return f"{ns / 1e3:>8.1f}µs" if ns < 1e7 else f"{ns / 1e6:>8.2f}ms"
 
 
-def line_of(argv, env):
-    out = checked_run(argv, argv[1], env)
+def line_of(argv, what, env):
+    out = checked_run(argv, what, env)
     try:
         return json.loads(out.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        sys.exit(f"{argv[1]}: no line of stamps (it printed {out.stdout[-300:]!r})")
+        sys.exit(f"{what}: no line of stamps (it printed {out.stdout[-300:]!r})")
 
 
 def main(a, root):
@@ -80,28 +83,29 @@ def main(a, root):
             sys.exit(f"no {program}: run scripts/install-python-env.sh")
     else:
         program = checked_run(["node", "-p", "process.execPath"], "node", env).stdout.strip()
+    flags = a.runtime_flags.split()
     programs = {}
     for lib in libs:
         script, op, _ = table[lib]
         minimal = os.path.join(folder, "minimal", f"minimal_{lib.replace('-', '_')}.{'py' if a.python else 'js'}")
         if not os.path.exists(minimal):
             sys.exit(f"no {minimal}")
-        programs[(lib, "child")] = [program, os.path.join(folder, script), "--op", op, "--batch", "1",
+        programs[(lib, "child")] = [program, *flags, os.path.join(folder, script), "--op", op, "--batch", "1",
                                     "--input", doc if op == "de" else tree]
-        programs[(lib, "minimal")] = [program, minimal, doc]
+        programs[(lib, "minimal")] = [program, *flags, minimal, doc]
     times = {k: [] for k in programs}
     rng = random.Random(a.seed)
     keys = list(programs)
     for _ in range(a.rounds):
         rng.shuffle(keys)
         for k in keys:
-            line = line_of(programs[k], env)
+            line = line_of(programs[k], f"{k[0]}'s {k[1]}", env)
             if k[1] == "child":
                 model = line["model"] - line["main"] if table[k[0]][2] else 0
                 times[k].append(model + line["first"] - line["fixture"])
             else:
                 times[k].append(line["after"] - line["before"])
-    print(f"{runtime}: the library's part of the process ({'model + ' if a.python else ''}init + first op), "
+    print(f"{runtime}{' ' + a.runtime_flags if flags else ''}: the library's part of the process ({'model + ' if a.python else ''}init + first op), "
           f"users-2kb, {a.rounds} rounds (medians; ratio: median of the paired child / minimal "
           f"ratios, its 95% distribution-free interval, its quartiles)")
     print(f"{'library':<32} {'op':<4} {'child':>10} {'minimal':>10} {'ratio':>7}  [95% interval]  quartiles")
