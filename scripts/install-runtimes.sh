@@ -7,7 +7,7 @@
 #     Debian package: it must be at /usr/lib/jvm/temurin-25-jdk-amd64 (CI carries it);
 #   - the Python children: Debian's python3 and pip, and thaw's virtual environment holding only
 #     what the children need (scripts/install-python-env.sh: requirements.txt, pinned with
-#     hashes);
+#     hashes), and the warm track's beside it (--warm: the same and pyperf);
 #   - the Node children: Debian's nodejs, and the packages runtimes/node/package-lock.json pins,
 #     installed with `npm ci` into runtimes/node/node_modules (so a run requires them offline);
 #   - the Go children: their modules fetched through the module proxy and every child built once
@@ -55,6 +55,7 @@ fi
 # The Python children's environment.
 if command -v python3 >/dev/null 2>&1; then
   "$root/scripts/install-python-env.sh" >/dev/null || say "the Python environment could not be made (above)"
+  "$root/scripts/install-python-env.sh" --warm >/dev/null || say "the Python warm track's environment could not be made (above)"
 fi
 
 # The Node children's packages, exactly as package-lock.json pins them (npm ci), when they are not

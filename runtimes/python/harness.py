@@ -1,8 +1,9 @@
 """thaw's Python child harness: the cold child protocol (docs/child-protocol.md) around a
 library module, so that a library's child file holds only what is the library's.
 
-A library's child file stamps `main` first, then calls `harness.run(MAIN, module)` with a module
-that defines:
+A library's child file stamps `main` first, then, run as a script, calls `harness.run(MAIN,
+module)` (imported, as the warm track's bench.py imports it, it runs nothing) with a module that
+defines:
     init()             make the library's state; import the library here (its import is init)
     de(data: bytes)    decode one document
     ser(value)         encode one value, returning bytes or str (the library's natural API)
