@@ -110,7 +110,8 @@ def main():
                 steps[lib].setdefault(step, []).append(ns)
     print(f"each step of a library's first use, median of {a.runs} fresh processes, µs")
     for lib in PROGRAMS:
-        shown = ", ".join(f"{s} {statistics.median(v) / 1e3:.0f}" for s, v in steps[lib].items())
+        # a step's name is the program's own, but printed escaped all the same
+        shown = ", ".join(f"{ascii(s)[1:-1]} {statistics.median(v) / 1e3:.0f}" for s, v in steps[lib].items())
         print(f"{lib:<22} {shown}")
 
 

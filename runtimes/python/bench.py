@@ -92,7 +92,7 @@ def prepared(source, fixture, op, inputs):
     got = getattr(lib, "as_tree", lambda v: v)(out) if op == "de" else json.loads(harness.as_bytes(out))
     wrong = same(got, json.loads(document))
     if wrong:
-        sys.exit(f"{source} {op} {fixture}: not the document, at {wrong}")
+        sys.exit(f"{source} {op} {fixture}: not the document, at {ascii(wrong)}")  # escaped: names come from the document
     return call, arg
 
 
