@@ -27,11 +27,23 @@ users-2kb of a run folder's inputs; the figure is init + first call (scripts/go_
     cargo run --release -p cold -- run --codecs go --samples 1          # builds the children
     scripts/first-call-vs-minimal.py --go [--rounds 30] [--go-libs encoding-json,sonic]
         [--inputs results/cold/latest/fixtures]
+
+With --python or --node, each Python or Node library's child (pydantic, msgspec, msgspec-decoder,
+ujson, pysimdjson; node-json, secure-json-parse, ajv, ajv-standalone, fast-json-stringify,
+fast-json-stringify-standalone) against a minimal program that links only that library
+(runtimes/<runtime>/minimal/), on users-2kb of a run folder's inputs (both ops): the figure is
+init + first op, with a typed Python child's model phase (scripts/script_first_call.py).
+
+    cargo run --release -p cold -- run --codecs python,node --batches 1 --samples 1  # the inputs
+    scripts/first-call-vs-minimal.py --python [--rounds 30] [--script-libs pydantic,msgspec] [--each]
+        [--inputs results/cold/latest/fixtures]
+    scripts/first-call-vs-minimal.py --node [--rounds 30] [--script-libs ajv,node-json]
 """
 import argparse, json, os, random, statistics, subprocess, sys, tempfile
 
 import go_first_call  # noqa: E402  (the --go mode: scripts/go_first_call.py)
 import jvm_first_call  # noqa: E402  (the --jvm mode: scripts/jvm_first_call.py)
+import script_first_call  # noqa: E402  (the --python and --node modes: scripts/script_first_call.py)
 from checked_run import checked_run  # noqa: E402  (scripts/checked_run.py)
 
 CODECS = ["serde_json", "simd-json", "sonic-rs", "miniserde", "nanoserde"]
@@ -57,11 +69,14 @@ def main():
     p.add_argument("--seed", type=int, default=20261130)
     jvm_first_call.add_arguments(p)
     go_first_call.add_arguments(p)
+    script_first_call.add_arguments(p)
     a = p.parse_args()
     if a.jvm:
         return jvm_first_call.main(a, root)
     if a.go:
         return go_first_call.main(a, root)
+    if a.python or a.node:
+        return script_first_call.main(a, root)
     codecs = [c for c in a.codecs.split(",") if c]
     unknown = [c for c in codecs if c not in CODECS]
     if unknown or a.pairs < 1:

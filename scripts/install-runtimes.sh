@@ -6,8 +6,10 @@
 #     plugins fetched once into ~/.m2 (so a run compiles offline); JDK 25 (Temurin) is not a
 #     Debian package: it must be at /usr/lib/jvm/temurin-25-jdk-amd64 (CI carries it);
 #   - the Python children: Debian's python3 and pip, and thaw's virtual environment holding only
-#     what the children need (scripts/install-python-env.sh: orjson, pinned with hashes);
-#   - the Node children: Debian's nodejs;
+#     what the children need (scripts/install-python-env.sh: requirements.txt, pinned with
+#     hashes), and the warm track's beside it (--warm: the same and pyperf);
+#   - the Node children: Debian's nodejs, and the packages runtimes/node/package-lock.json pins,
+#     installed with `npm ci` into runtimes/node/node_modules (so a run requires them offline);
 #   - the Go children: their modules fetched through the module proxy and every child built once
 #     offline (scripts/install-go-env.sh); Go 1.26 itself is not a Debian package at that
 #     version: it must be on PATH or at /usr/local/go (https://go.dev/dl/; CI carries it);
@@ -53,6 +55,28 @@ fi
 # The Python children's environment.
 if command -v python3 >/dev/null 2>&1; then
   "$root/scripts/install-python-env.sh" >/dev/null || say "the Python environment could not be made (above)"
+  "$root/scripts/install-python-env.sh" --warm >/dev/null || say "the Python warm track's environment could not be made (above)"
+fi
+
+# The Node children's packages, exactly as package-lock.json pins them (npm ci), when they are not
+# all there already. Debian's npm only where no npm came with node (NodeSource's nodejs has its
+# own, and Debian's npm package would conflict with it).
+node_dir="$root/runtimes/node"
+node_packages='for (const p of ["ajv", "fast-json-stringify", "secure-json-parse", "mitata"]) require(require.resolve(p, { paths: [process.argv[1]] }))'
+node_ready=no
+if command -v node >/dev/null 2>&1; then
+  if node -e "$node_packages" "$node_dir" 2>/dev/null && [ "$node_dir/package-lock.json" -ot "$node_dir/node_modules/.package-lock.json" ]; then
+    node_ready=yes
+  else
+    if ! command -v npm >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      say "installing: npm"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null
+    fi
+    say "installing the Node children's packages (npm ci, runtimes/node/package-lock.json)"
+    (cd "$node_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) &&
+      node -e "$node_packages" "$node_dir" && node_ready=yes ||
+      say "npm ci in runtimes/node failed"
+  fi
 fi
 
 # The Go children's modules, and each child built once offline.
@@ -94,7 +118,9 @@ have node "nodejs"
 [ -x /usr/lib/jvm/java-17-openjdk-amd64/bin/java ] ||
   [ -x /usr/lib/jvm/temurin-17-jdk-amd64/bin/java ] || absent+=("JDK 17")
 venv_python="$root/target/external/python-venv/bin/python"
-"$venv_python" -c 'import orjson' 2>/dev/null || absent+=("thaw's Python environment with orjson")
+"$venv_python" -c 'import orjson, ujson, simdjson, msgspec, pydantic' 2>/dev/null ||
+  absent+=("thaw's Python environment (scripts/install-python-env.sh)")
+[ "$node_ready" = yes ] || absent+=("the Node children's packages (npm ci in runtimes/node)")
 [ "$jvm_offline" = yes ] || absent+=("the JVM children's Maven dependencies (offline)")
 [ "$go_ready" = yes ] || absent+=("Go 1.26 and the Go children's modules (scripts/install-go-env.sh)")
 

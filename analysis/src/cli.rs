@@ -108,8 +108,9 @@ pub(crate) struct ReportArgs {
     pub(crate) run_dir: PathBuf,
     /// The warm results folder: the forked runs' under DIR/forks/VARIANT/fork-K/ (the figure
     /// across processes), criterion's one-process estimates under DIR/criterion/VARIANT/, JMH's
-    /// under DIR/jmh/JDK/jmh.json, Go's benchmark output DIR/go/*.txt, the allocation count
-    /// DIR/alloc.csv and the warm gate's DIR/gate.csv.
+    /// under DIR/jmh/JDK/jmh.json, Go's benchmark output DIR/go/*.txt, pyperf's JSON
+    /// DIR/python/*.json, mitata's JSON of each fork round DIR/node/fork-K.json, the allocation
+    /// count DIR/alloc.csv and the warm gate's DIR/gate.csv.
     #[arg(long, value_name = "DIR", default_value = "results/warm")]
     pub(crate) warm: PathBuf,
     /// The conformance table.

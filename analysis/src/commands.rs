@@ -8,7 +8,9 @@ use crate::cli::{
     TableFormat, COMMITTED_RUNS,
 };
 use crate::compare::{compare, table, tally, write_csv, CellChange, Change, CompareOptions};
-use crate::inputs::{alloc, conformance, criterion, curves, forks, gobench, jmh, run, warm_gate};
+use crate::inputs::{
+    alloc, conformance, criterion, curves, forks, gobench, jmh, mitata, pyperf, run, warm_gate,
+};
 
 use crate::report::model::{build, ReportInputs, ReportOptions};
 use crate::report::{console, format, sections, write};
@@ -168,32 +170,32 @@ fn report_folder(a: &ReportArgs, run: &files::Folder) -> files::Folder {
 }
 
 /// The warm figures of every runtime under `warm`: the Rust forks' across processes, criterion's
-/// of one process where no fork covers a cell, JMH's (the JVM) and Go's benchmark output
-/// (`warm/go/*.txt`); `None` when there is none.
+/// of one process where no fork covers a cell, JMH's (the JVM), Go's benchmark output
+/// (`warm/go/*.txt`), pyperf's (`warm/python/*.json`) and mitata's (`warm/node/fork-<k>.json`);
+/// `None` when there is none.
 fn warm_figures(
     warm: &std::path::Path,
 ) -> Result<Option<(Vec<criterion::WarmEstimate>, Vec<String>)>> {
-    Ok(
-        match (
-            forks::load_forks(&warm.join(schema::warm_files::FORKS))?,
-            criterion::load_criterion(&warm.join(schema::warm_files::CRITERION))?,
-            jmh::load_jmh(&warm.join("jmh"))?,
-            gobench::load_gobench(&warm.join("go"))?,
-        ) {
-            (None, None, None, None) => None,
-            (f, c, j, g) => {
-                let (forked, mut notes) = f.unwrap_or_default();
-                let (single, more_notes) = c.unwrap_or_default();
-                notes.extend(more_notes);
-                let mut estimates = forks::prefer_forks(forked, single);
-                for (more, more_notes) in [j, g].into_iter().flatten() {
-                    estimates.extend(more);
-                    notes.extend(more_notes);
-                }
-                Some((estimates, notes))
-            }
-        },
-    )
+    let forked = forks::load_forks(&warm.join(schema::warm_files::FORKS))?;
+    let single = criterion::load_criterion(&warm.join(schema::warm_files::CRITERION))?;
+    let others = [
+        jmh::load_jmh(&warm.join("jmh"))?,
+        gobench::load_gobench(&warm.join("go"))?,
+        pyperf::load_pyperf(&warm.join("python"))?,
+        mitata::load_mitata(&warm.join("node"))?,
+    ];
+    if forked.is_none() && single.is_none() && others.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let (forked, mut notes) = forked.unwrap_or_default();
+    let (single, more_notes) = single.unwrap_or_default();
+    notes.extend(more_notes);
+    let mut estimates = forks::prefer_forks(forked, single);
+    for (more, more_notes) in others.into_iter().flatten() {
+        estimates.extend(more);
+        notes.extend(more_notes);
+    }
+    Ok(Some((estimates, notes)))
 }
 
 /// The warm gate's decisions: gate.csv's, and those the JMH results record.

@@ -29,9 +29,16 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
             "codecs of other runtimes (--codecs {} or their ids; described in runtimes/):",
             crate::runtimes::groups().join(", ")
         )?;
+        // The id column as wide as the longest id (`fast-json-stringify-standalone`).
+        let w = external
+            .iter()
+            .map(|c| c.id.len())
+            .max()
+            .unwrap_or(0)
+            .max(20);
         writeln!(
             out,
-            "{:<20} {:<28} {:<12} {:<14} there",
+            "{:<w$} {:<28} {:<12} {:<14} there",
             "codec", "library", "group", "style"
         )?;
         for c in external {
@@ -41,7 +48,7 @@ fn listing(seed: u64, corpora: Option<&Path>, out: &mut String) -> Result<()> {
             };
             writeln!(
                 out,
-                "{:<20} {:<28} {:<12} {:<14} {there}",
+                "{:<w$} {:<28} {:<12} {:<14} {there}",
                 c.id,
                 codecs::AnyCodec::library(c),
                 c.group,

@@ -1,10 +1,13 @@
 // thaw's Node child harness: the cold child protocol (docs/child-protocol.md) around a library
 // module, so that a library's child file holds only what is the library's. A child file stamps
-// `main` first, then calls `run(main, lib)` with `lib` = { init(), de(buffer), ser(value),
-// writeBack(value), version(), baseline? }; `writeBack` (the decoded value written by the same
-// library) is called only in the preflight (`--check-file`), after `checked`, never in a timed
-// sample. Nothing here parses or writes JSON: a `ser` input (the neutral tree of
-// docs/child-protocol.md) is read by hand, and the checksum is computed by hand.
+// `main` first, then, run as the main module, calls `run(main, lib)` (required, as the warm track's
+// bench.mjs requires it, it exports `lib` and runs nothing) with `lib` = { model()?, init(),
+// de(buffer), ser(value), writeBack(value), version(), baseline? }; `model`, where a typed library
+// has one, loads its model (the Users schema) before the `model` stamp, the same in both ops;
+// `writeBack` (the decoded value written by the same library) is called only in the preflight
+// (`--check-file`), after `checked`, never in a timed sample. Nothing here parses or writes JSON: a
+// `ser` input (the neutral tree of docs/child-protocol.md) is read by hand, and the checksum is
+// computed by hand.
 //
 // The checksum is 64-bit FNV-1a (offset 0xcbf29ce484222325, prime 0x100000001b3), the Rust
 // children's, computed on four 16-bit limbs in plain numbers (BigInt costs 10-20x more: ~110 ms
@@ -310,8 +313,10 @@ function run(mainNs, lib) {
 }
 
 function runChild(mainNs, lib, argv) {
-  // The model: a Node child decodes to the runtime's own objects and arrays (no model class to
-  // load), so its model phase is one more read of the clock (docs/child-protocol.md).
+  // The model: a typed child loads its schema here; a DOM child decodes to the runtime's own
+  // objects and arrays, so its model phase is one more read of the clock
+  // (docs/child-protocol.md).
+  if (lib.model) lib.model();
   const modelNs = process.hrtime.bigint();
   const [op, batch, path, drops, checkFile, window] = parseArgs(argv);
   const data = fs.readFileSync(path);

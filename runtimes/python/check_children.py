@@ -33,7 +33,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # the repository: runtimes/python is two below it
 NODE_DIR = os.path.join(os.path.dirname(HERE), "node")
 sys.path.insert(0, HERE)
 import harness  # noqa: E402  (its walk, for the expected Python `de` checksum)

@@ -1,14 +1,21 @@
 """thaw's Python child harness: the cold child protocol (docs/child-protocol.md) around a
 library module, so that a library's child file holds only what is the library's.
 
-A library's child file stamps `main` first, then calls `harness.run(MAIN, module)` with a module
-that defines:
+A library's child file stamps `main` first, then, run as a script, calls `harness.run(MAIN,
+module)` (imported, as the warm track's bench.py imports it, it runs nothing) with a module that
+defines:
     init()             make the library's state; import the library here (its import is init)
     de(data: bytes)    decode one document
     ser(value)         encode one value, returning bytes or str (the library's natural API)
     write_back(value)  the decoded value written back by the same library: called only in the
                        preflight (`--check-file`), after `checked`, never in a timed sample
     version()          the library's version
+and, for a typed library, the hooks of its model (docs/child-protocol.md, the model phase):
+    model()            declare the model's classes (importing what they need): before the
+                       `model` stamp, the same work in both ops
+    from_tree(tree)    a `ser` child's value, built from the neutral tree's dicts with the
+                       model's constructors, before the clock (`fixture`)
+    as_tree(value)     a decoded value as dicts and lists, by hand, for the walk, in the check
 and, for the runtime's floor, BASELINE = True. Nothing here imports a JSON library: a `ser`
 input (a neutral tree, docs/child-protocol.md) is read by hand, and the checksum is computed by
 hand.
@@ -286,13 +293,19 @@ def run(main_ns, lib):
 
 
 def _run(main_ns, lib):
-    # The model: a Python child decodes to the runtime's own dicts and lists (no model class to
-    # load), so its model phase is one more read of the clock (docs/child-protocol.md).
+    # The model: a typed child declares its classes here (pydantic builds each class's validator
+    # and serializer as the class is made); a DOM child decodes to the runtime's own dicts and
+    # lists, so its model phase is one more read of the clock (docs/child-protocol.md).
+    model = getattr(lib, "model", None)
+    if model is not None:
+        model()
     model_ns = time.monotonic_ns()
     op, batch, path, drops, check_file, window = parse_args(sys.argv[1:])
     with open(path, "rb") as f:
         data = f.read()
     baseline = getattr(lib, "BASELINE", False)
+    from_tree = getattr(lib, "from_tree", lambda tree: tree)
+    as_tree = getattr(lib, "as_tree", lambda value: value)
     curve = window is not None
     value = None
     if curve:
@@ -300,11 +313,11 @@ def _run(main_ns, lib):
         ops = curve_schedule(batch, window)
         ns = [0] * len(ops)
         if op == "ser":
-            value = data if baseline else read_tree(data.decode("utf-8"))
+            value = data if baseline else from_tree(read_tree(data.decode("utf-8")))
     elif op == "de":
         copies = fresh_copies(data, batch)
     else:
-        value = data if baseline else read_tree(data.decode("utf-8"))
+        value = data if baseline else from_tree(read_tree(data.decode("utf-8")))
     fixture_ns = time.monotonic_ns()
 
     lib.init()
@@ -338,7 +351,7 @@ def _run(main_ns, lib):
         check = digest(data)
         size = len(data)
     elif op == "de":
-        check = digest(walk_bytes(last))
+        check = digest(walk_bytes(as_tree(last)))
         size = len(data)
     else:
         output = as_bytes(last)

@@ -19,10 +19,8 @@
 
 use super::criterion::WarmEstimate;
 use super::plausible_ns;
+use super::rounds::{cell, estimates, texts, RoundResult};
 use anyhow::Result;
-use files::Kind;
-use schema::{Op, Variant};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The top-level benchmark of thaw's Go cells.
@@ -34,19 +32,8 @@ pub(crate) const VARIANT: &str = "go";
 /// The most thaw reads of one file (a pass of every cell is a few KB).
 pub(crate) const READ_LIMIT: u64 = 16 * 1024 * 1024;
 
-/// One result line of a thaw cell.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct GoResult {
-    pub(crate) codec: String,
-    pub(crate) fixture: String,
-    pub(crate) op: Op,
-    /// The `fork` configuration in force (0 where none was given).
-    pub(crate) fork: u32,
-    pub(crate) ns_per_op: f64,
-}
-
 /// The thaw results of one file's text, and notes naming each line skipped (`file` names it).
-pub(crate) fn parse(file: &str, text: &str) -> (Vec<GoResult>, Vec<String>) {
+pub(crate) fn parse(file: &str, text: &str) -> (Vec<RoundResult>, Vec<String>) {
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let mut fork = 0u32;
@@ -86,7 +73,7 @@ fn config(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The result of a `Benchmark…` line: `None` for another benchmark than thaw's.
-fn result(line: &str, fork: u32) -> std::result::Result<Option<GoResult>, String> {
+fn result(line: &str, fork: u32) -> std::result::Result<Option<RoundResult>, String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     let name = fields[0];
     let Some(rest) = name.strip_prefix(PREFIX) else {
@@ -100,19 +87,7 @@ fn result(line: &str, fork: u32) -> std::result::Result<Option<GoResult>, String
         }
         _ => rest,
     };
-    let parts: Vec<(&str, &str)> = rest.split('/').filter_map(|p| p.split_once('=')).collect();
-    let named = |k: &str| parts.iter().find(|(key, _)| *key == k).map(|(_, v)| *v);
-    let (Some(codec), Some(fixture), Some(op), 3) =
-        (named("codec"), named("fixture"), named("op"), parts.len())
-    else {
-        return Err(format!(
-            "`{}` is not {PREFIX}codec=<id>/fixture=<name>/op=<de|ser>",
-            escaped()
-        ));
-    };
-    schema::rows::check_name("codec", codec).map_err(|e| format!("`{}`: {e}", escaped()))?;
-    schema::rows::check_name("fixture", fixture).map_err(|e| format!("`{}`: {e}", escaped()))?;
-    let op = Op::parse(op).map_err(|_| format!("`{}`: op is de or ser", escaped()))?;
+    let (codec, fixture, op) = cell(rest, name)?;
     let iterations = fields.get(1).and_then(|n| n.parse::<u64>().ok());
     if iterations.is_none_or(|n| n == 0) {
         return Err(format!(
@@ -125,9 +100,9 @@ fn result(line: &str, fork: u32) -> std::result::Result<Option<GoResult>, String
         .find(|pair| pair.len() == 2 && pair[1] == "ns/op")
         .map(|pair| pair[0].parse::<f64>());
     match ns {
-        Some(Ok(ns)) if plausible_ns(ns) => Ok(Some(GoResult {
-            codec: codec.to_string(),
-            fixture: fixture.to_string(),
+        Some(Ok(ns)) if plausible_ns(ns) => Ok(Some(RoundResult {
+            codec,
+            fixture,
             op,
             fork,
             ns_per_op: ns,
@@ -140,93 +115,25 @@ fn result(line: &str, fork: u32) -> std::result::Result<Option<GoResult>, String
     }
 }
 
-/// One figure per cell from `results`: the median of each fork round's ns/op (the median of the
-/// round's, where a round ran a cell more than once), across rounds.
-pub(crate) fn estimates(results: &[GoResult]) -> Vec<WarmEstimate> {
-    let variant = Variant::parse(VARIANT).ok();
-    let mut cells: BTreeMap<(String, Op, String), BTreeMap<u32, Vec<f64>>> = BTreeMap::new();
-    for r in results {
-        cells
-            .entry((r.fixture.clone(), r.op, r.codec.clone()))
-            .or_default()
-            .entry(r.fork)
-            .or_default()
-            .push(r.ns_per_op);
-    }
-    cells
-        .into_iter()
-        .filter_map(|((fixture, op, codec), rounds)| {
-            let (forks, processes): (Vec<u32>, Vec<WarmEstimate>) = rounds
-                .into_iter()
-                .filter_map(|(fork, ns)| {
-                    let ns = stats::quantile::median(&stats::quantile::sorted(&ns))?;
-                    Some((
-                        fork,
-                        WarmEstimate {
-                            fixture: fixture.clone(),
-                            op,
-                            codec: codec.clone(),
-                            variant,
-                            median_ns: ns,
-                            lo_ns: ns,
-                            hi_ns: ns,
-                            criterion_samples: None,
-                            fastest: None,
-                            forks: None,
-                            allocator: None,
-                            // Go's benchmark lines hold one figure per run, not samples by size
-                            size_effects: Vec::new(),
-                        },
-                    ))
-                })
-                .unzip();
-            super::forks::across(&processes, &forks)
-        })
-        .collect()
-}
-
 /// Estimates from the `*.txt` files directly in `root` (`results/warm/go`), sorted by cell, and
 /// notes about what was skipped, each naming its file. `None` when `root` does not exist.
 pub(crate) fn load_gobench(root: &Path) -> Result<Option<(Vec<WarmEstimate>, Vec<String>)>> {
-    if !root.is_dir() {
+    let Some((texts, mut notes)) = texts(root, "txt", READ_LIMIT)? else {
         return Ok(None);
-    }
-    let mut notes = Vec::new();
+    };
     let mut results = Vec::new();
-    let mut files: Vec<_> = files::entries(root)?
-        .into_iter()
-        .filter(|e| Path::new(&e.name).extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort_by(|a, b| a.name.cmp(&b.name));
-    for entry in files {
-        let shown = entry.path.display().to_string();
-        if entry.kind != Kind::File {
-            notes.push(format!(
-                "{shown}: not a regular file (thaw follows no link below {}); skipped",
-                root.display()
-            ));
-            continue;
-        }
-        let text = match files::read_regular(&entry.path, READ_LIMIT)
-            .map_err(|e| e.to_string())
-            .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_string()))
-        {
-            Ok(t) => t,
-            Err(why) => {
-                notes.push(format!("{shown}: cannot read it: {why}; skipped"));
-                continue;
-            }
-        };
+    for (shown, text) in texts {
         let (more, more_notes) = parse(&shown, &text);
         results.extend(more);
         notes.extend(more_notes);
     }
-    Ok(Some((estimates(&results), notes)))
+    Ok(Some((estimates(&results, VARIANT), notes)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use schema::{Op, Variant};
 
     const RAW: &str = "\
 go: go1.26.8
@@ -278,7 +185,7 @@ BenchmarkOther-2 \t 10 \t 5 ns/op
     #[test]
     fn a_cell_is_the_median_of_its_rounds_each_round_its_own_median() {
         let (results, _) = parse("bench.txt", RAW);
-        let est = estimates(&results);
+        let est = estimates(&results, VARIANT);
         let sonic = est.iter().find(|e| e.codec == "sonic").unwrap();
         // Rounds: 16569; median(17000, 18000.5) = 17500.25; 15000. Their median: 16569.
         assert_eq!(sonic.median_ns, 16569.0);

@@ -1,6 +1,7 @@
 //! Reading what the other crates wrote: a cold run folder (its samples and plan into a compact
 //! store, [`samples`]), criterion's warm estimates, the allocation table, the warm gate's
-//! decisions, the conformance table, a curve run's curves, and Go's benchmark output. Only I/O and parsing live here; every error names the
+//! decisions, the conformance table, a curve run's curves, and the benchmark output of Go (`go test -bench`), Python (pyperf) and
+//! Node (mitata). Only I/O and parsing live here; every error names the
 //! file (and the CSV line) it came from. Optional inputs that are absent read as `None`.
 
 pub(crate) mod alloc;
@@ -11,6 +12,9 @@ pub(crate) mod forks;
 pub(crate) mod gobench;
 pub(crate) mod jmh;
 pub(crate) mod machine;
+pub(crate) mod mitata;
+pub(crate) mod pyperf;
+pub(crate) mod rounds;
 pub(crate) mod run;
 pub(crate) mod warm_gate;
 

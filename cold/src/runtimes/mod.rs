@@ -138,6 +138,13 @@ struct CodecFile {
     /// Why the other models are unsupported.
     #[serde(default)]
     why: Option<String>,
+    /// The ops the library can do (`["de"]` for a parser with no writer), both when not said;
+    /// the others are unsupported with `ops_why`.
+    #[serde(default)]
+    ops: Option<Vec<String>>,
+    /// Why the other ops are unsupported (needed with `ops`).
+    #[serde(default)]
+    ops_why: Option<String>,
     /// How `ser` hands its output over (`reused-buffer` or `new-string`).
     output: String,
     /// What `ser` returns, in the library's own type (`byte[]`), for the reader.
@@ -151,7 +158,8 @@ struct CodecFile {
     #[serde(default)]
     flags: Vec<String>,
     /// Arguments to the runtime's executable that succeed only where the library is installed
-    /// (`["-c", "import orjson"]`); without them the library is taken to come with the runtime.
+    /// (`["-c", "import orjson"]`; `{dir}` is the runtime's folder); without them the library is
+    /// taken to come with the runtime.
     #[serde(default)]
     requires: Option<Vec<String>>,
     /// How to install the library, said when `requires` fails.
@@ -474,6 +482,9 @@ pub struct ExternalCodec {
     flags: Vec<String>,
     models: Vec<ModelKind>,
     why: &'static str,
+    /// The ops it can do, and why not the others.
+    ops: Vec<Op>,
+    ops_why: &'static str,
     pub(crate) runtime: &'static Runtime,
     version: OnceLock<&'static str>,
     requires: Option<Vec<String>>,
@@ -667,6 +678,7 @@ impl ExternalCodec {
         let Some(args) = &self.requires else {
             return Ok(());
         };
+        let args = args.iter().map(|a| self.runtime.fill(a, Some(self), None));
         match Command::new(&found.executable).args(args).output() {
             Ok(out) if out.status.success() => Ok(()),
             Ok(out) => {
@@ -723,7 +735,10 @@ impl AnyCodec for ExternalCodec {
     fn type_path(&self) -> String {
         String::new()
     }
-    fn supports(&self, model: Option<ModelKind>, _op: Op) -> Support {
+    fn supports(&self, model: Option<ModelKind>, op: Op) -> Support {
+        if !self.ops.contains(&op) {
+            return Err(self.ops_why);
+        }
         self.available()?;
         let expressed = match self.style {
             Style::Typed => model.is_some_and(|m| self.models.contains(&m)),
@@ -917,6 +932,23 @@ fn load_codec(runtime: &'static Runtime, path: &Path) -> Result<ExternalCodec> {
                 .with_context(|| format!("{}: unknown model `{m}`", path.display()))
         })
         .collect::<Result<Vec<_>>>()?;
+    let (ops, ops_why) = match (c.ops, c.ops_why) {
+        (None, None) => (Op::ALL.to_vec(), String::new()),
+        (Some(ops), Some(why)) => (
+            ops.iter()
+                .map(|o| Op::parse(o).map_err(|e| bad(format!("ops: {e}"))))
+                .collect::<Result<Vec<_>>>()?,
+            why,
+        ),
+        (Some(_), None) => bail!(
+            "{}: `ops` needs `ops_why`: why the others are unsupported",
+            path.display()
+        ),
+        (None, Some(_)) => bail!("{}: `ops_why` without `ops`", path.display()),
+    };
+    if ops.is_empty() {
+        bail!("{}: `ops` names no op", path.display());
+    }
     let source = inside(&runtime.dir, &c.source)
         .map_err(|e| anyhow::anyhow!("{}: source: {e}", path.display()))?;
     if !source.is_file() {
@@ -948,6 +980,8 @@ fn load_codec(runtime: &'static Runtime, path: &Path) -> Result<ExternalCodec> {
         output,
         source,
         models,
+        ops,
+        ops_why: leak(ops_why),
         why: leak(
             c.why
                 .unwrap_or_else(|| "not a model this library is set up for".into()),
@@ -1015,4 +1049,70 @@ pub(crate) fn groups() -> Vec<&'static str> {
         }
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder holding a Python runtime (the repository's description) and one codec
+    /// described by `codec` (its source, `child.py`, an empty file).
+    fn described(name: &str, codec: &str) -> PathBuf {
+        let dir = std::env::temp_dir()
+            .join(format!("thaw-cold-ops-{name}-{}", std::process::id()))
+            .join("python");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(
+            folder().join("python").join("runtime.toml"),
+            dir.join("runtime.toml"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("child.py"), "").unwrap();
+        std::fs::write(
+            dir.join("codec-x.toml"),
+            format!(
+                "id = \"x-{name}\"\nlibrary = \"x\"\nstyle = \"dom\"\nsource = \"child.py\"\n\
+                 output = \"new-string\"\n{codec}"
+            ),
+        )
+        .unwrap();
+        dir.parent().unwrap().to_path_buf()
+    }
+
+    #[test]
+    fn a_codec_that_names_its_ops_leaves_the_others_unsupported_with_its_reason() {
+        let root = described("de", "ops = [\"de\"]\nops_why = \"it parses only\"\n");
+        let codecs = load(&root).unwrap();
+        assert_eq!(codecs.len(), 1);
+        assert_eq!(codecs[0].ops, vec![Op::De]);
+        assert_eq!(codecs[0].supports(None, Op::Ser), Err("it parses only"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_codec_that_names_no_ops_does_both() {
+        let root = described("both", "");
+        let codecs = load(&root).unwrap();
+        assert_eq!(codecs[0].ops, Op::ALL.to_vec());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn ops_without_a_reason_or_naming_nothing_or_no_op_are_refused_with_the_file() {
+        for (name, codec, said) in [
+            ("noreason", "ops = [\"de\"]\n", "`ops` needs `ops_why`"),
+            ("noops", "ops_why = \"x\"\n", "`ops_why` without `ops`"),
+            ("empty", "ops = []\nops_why = \"x\"\n", "`ops` names no op"),
+            ("wrong", "ops = [\"read\"]\nops_why = \"x\"\n", "ops: "),
+        ] {
+            let root = described(name, codec);
+            let e = format!("{:#}", load(&root).expect_err(name));
+            assert!(
+                e.contains(said) && e.contains("codec-x.toml"),
+                "{name}: {e}"
+            );
+            std::fs::remove_dir_all(&root).unwrap();
+        }
+    }
 }

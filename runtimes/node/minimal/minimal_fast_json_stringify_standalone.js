@@ -1,0 +1,20 @@
+// The reference for the cold child `fast-json-stringify-standalone`
+// (scripts/first-call-vs-minimal.py --node): a Node program that reads one Users document, copies
+// it, and requires fast-json-stringify's standalone serializer of the Users schema (generated at
+// build time), and writes the document's value once with it, and nothing else of the protocol: no
+// harness, no arguments but the document's path, no other library. It prints its CLOCK_MONOTONIC
+// reads (process.hrtime.bigint, the harness's clock): at main, before the library's part and after
+// it.
+'use strict';
+const main = process.hrtime.bigint();
+const fs = require('fs');
+
+const document = fs.readFileSync(process.argv[2]);
+const copied = Buffer.from(document);
+// The value to write, made before the library's part (JSON is the runtime's, not a library).
+const value = JSON.parse(document.toString('utf8'));
+const before = process.hrtime.bigint();
+const stringify = require('../generated_users_stringify');
+const written = stringify(value);
+const after = process.hrtime.bigint();
+process.stdout.write(`{"main":${main},"before":${before},"after":${after},"users":${written.length}}\n`);

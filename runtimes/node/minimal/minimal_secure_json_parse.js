@@ -1,0 +1,16 @@
+// The reference for the cold child `secure-json-parse` (scripts/first-call-vs-minimal.py --node): a
+// Node program that reads one Users document, copies it, and requires secure-json-parse and decodes
+// it once with its `parse` of its text, and nothing else of the protocol: no harness, no arguments
+// but the document's path, no other library. It prints its CLOCK_MONOTONIC reads
+// (process.hrtime.bigint, the harness's clock): at main, before the library's part and after it.
+'use strict';
+const main = process.hrtime.bigint();
+const fs = require('fs');
+
+const document = fs.readFileSync(process.argv[2]);
+const copied = Buffer.from(document);
+const before = process.hrtime.bigint();
+const sjson = require('secure-json-parse');
+const value = sjson.parse(copied.toString('utf8'));
+const after = process.hrtime.bigint();
+process.stdout.write(`{"main":${main},"before":${before},"after":${after},"users":${value.users.length}}\n`);
