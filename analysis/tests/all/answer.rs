@@ -13,6 +13,53 @@ fn readme_block(readme: &str) -> Option<&str> {
     Some(&body[..end])
 }
 
+/// The bytes of every file under `dir`.
+fn size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| {
+                    let p = e.path();
+                    if p.is_dir() {
+                        size(&p)
+                    } else {
+                        e.metadata().map_or(0, |m| m.len())
+                    }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn each_committed_run_is_raw_and_small() {
+    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/runs");
+    let mut all = 0;
+    for runtime in std::fs::read_dir(&runs).unwrap().filter_map(Result::ok) {
+        for run in std::fs::read_dir(runtime.path())
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            let p = run.path();
+            // what `analysis report` needs to rebuild the run, and nothing rendered
+            for f in ["manifest.json", "plan.csv", "samples.csv"] {
+                assert!(p.join(f).is_file(), "{} has no {f}", p.display());
+            }
+            for f in ["summary.json", "report", ".lock"] {
+                assert!(!p.join(f).exists(), "{} holds {f}", p.display());
+            }
+            let bytes = size(&p);
+            assert!(
+                bytes <= 5 << 20,
+                "{}: {bytes} bytes, over 5 MiB",
+                p.display()
+            );
+            all += bytes;
+        }
+    }
+    assert!(all <= 60 << 20, "docs/runs: {all} bytes, over 60 MiB");
+}
+
 #[test]
 fn the_readme_answer_table_is_what_the_committed_runs_say() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -173,57 +173,60 @@ fn costs_of(basis: Basis, cell: &CellSamples) -> Vec<(u32, f64)> {
 /// (what a running program pays) and the whole process (what a short-lived one pays, its floor
 /// named). A counted run's samples hold no time, and give none.
 pub fn from_batches(samples: &Samples, lineup: &Lineup, draws: Draws) -> Vec<Answer> {
-    let mut out = Vec::new();
-    for basis in Basis::ALL {
-        type ByCodec = BTreeMap<String, BTreeMap<u64, Vec<(u32, f64)>>>;
-        let mut by: BTreeMap<Scenario, ByCodec> = BTreeMap::new();
-        for (key, cell) in &samples.cells {
-            let Some(style) = lineup.style(&key.codec) else {
-                continue;
-            };
-            let costs = costs_of(basis, cell);
-            if costs.is_empty() {
-                continue;
-            }
+    // the cells of each scenario, by codec and batch; each scenario's costs are read, answered
+    // and dropped in turn, so no more than one scenario's are held at once
+    type ByCodec<'a> = BTreeMap<&'a str, BTreeMap<u64, &'a CellSamples>>;
+    let mut by: BTreeMap<Scenario, ByCodec> = BTreeMap::new();
+    for (key, cell) in &samples.cells {
+        if let Some(style) = lineup.style(&key.codec) {
             by.entry(Scenario::of(key, style))
                 .or_default()
-                .entry(key.codec.clone())
+                .entry(&key.codec)
                 .or_default()
-                .insert(u64::from(key.batch), costs);
+                .insert(u64::from(key.batch), cell);
         }
-        let shape = Shape::of(by.keys());
-        for (s, codecs) in by {
+    }
+    let shape = Shape::of(by.keys());
+    let mut out = Vec::new();
+    for basis in Basis::ALL {
+        for (s, codecs) in &by {
             let ops: Vec<u64> = codecs
                 .values()
                 .flat_map(|b| b.keys().copied())
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
+            let named: Vec<(String, Costs)> = codecs
+                .iter()
+                .map(|(codec, batches)| {
+                    let at = ops
+                        .iter()
+                        .map(|n| {
+                            batches
+                                .get(n)
+                                .map(|c| costs_of(basis, c))
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    (codec.to_string(), Costs { at })
+                })
+                .filter(|(_, c)| c.at.iter().any(|v| !v.is_empty()))
+                .collect();
             // each codec's floor's median at each batch, for the whole process
             let floors: BTreeMap<String, Vec<Option<f64>>> = match basis {
                 Basis::Running => BTreeMap::new(),
-                Basis::Process => codecs
-                    .keys()
-                    .filter_map(|c| Some((c.clone(), lineup.floor(c)?)))
+                Basis::Process => named
+                    .iter()
+                    .filter_map(|(c, _)| Some((c.clone(), lineup.floor(c)?)))
                     .map(|(c, floor)| {
                         let at = ops
                             .iter()
-                            .map(|&n| floor_median(samples, &s, floor, n))
+                            .map(|&n| floor_median(samples, s, floor, n))
                             .collect();
                         (c, at)
                     })
                     .collect(),
             };
-            let named: Vec<(String, Costs)> = codecs
-                .into_iter()
-                .map(|(codec, batches)| {
-                    let at = ops
-                        .iter()
-                        .map(|n| batches.get(n).cloned().unwrap_or_default())
-                        .collect();
-                    (codec, Costs { at })
-                })
-                .collect();
             let how = How {
                 source: Source::Batches,
                 basis,
@@ -233,7 +236,7 @@ pub fn from_batches(samples: &Samples, lineup: &Lineup, draws: Draws) -> Vec<Ans
                     .filter_map(|c| Some((c.clone(), lineup.floor(c)?.to_string())))
                     .collect(),
             };
-            out.extend(answer(s, &shape, how, &ops, named, draws));
+            out.extend(answer(s.clone(), &shape, how, &ops, named, draws));
         }
     }
     sorted(out)
@@ -363,7 +366,7 @@ fn answer(
     draws: Draws,
 ) -> Option<Answer> {
     let style = s.style();
-    let costs: Vec<Costs> = named.iter().map(|(_, c)| c.clone()).collect();
+    let (names, costs): (Vec<String>, Vec<Costs>) = named.into_iter().unzip();
     let boot = Bootstrap {
         resamples: draws.resamples,
         level: LEVEL,
@@ -386,7 +389,7 @@ fn answer(
                 ),
             };
             Stretch {
-                codec: named[st.codec].0.clone(),
+                codec: names[st.codec].clone(),
                 from: st.from,
                 interval: st.interval,
                 parted,
@@ -398,13 +401,13 @@ fn answer(
         .iter()
         .enumerate()
         .filter(|&(_, &n)| n == last || is_power_of_ten(n))
-        .filter_map(|(i, &n)| cheapest_at(&named, i, n, how.floors))
+        .filter_map(|(i, &n)| cheapest_at((&names, &costs), i, n, how.floors))
         .collect();
     // the floors the whole process is read against
-    let floors: Vec<String> = named
+    let floors: Vec<String> = names
         .iter()
-        .filter(|(c, _)| how.floors.contains_key(c))
-        .filter_map(|(c, _)| Some(how.floor_names.get(c)?.clone()))
+        .filter(|c| how.floors.contains_key(*c))
+        .filter_map(|c| Some(how.floor_names.get(c)?.clone()))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -471,14 +474,14 @@ fn is_power_of_ten(mut n: u64) -> bool {
 /// reaches 1 (or there are too few pairs for one). With `floors`, each median also less its
 /// codec's floor's.
 fn cheapest_at(
-    named: &[(String, Costs)],
+    (names, costs): (&[String], &[Costs]),
     i: usize,
     n: u64,
     floors: &BTreeMap<String, Vec<Option<f64>>>,
 ) -> Option<Cheapest> {
-    let medians: Vec<Option<f64>> = named
+    let medians: Vec<Option<f64>> = costs
         .iter()
-        .map(|(_, c)| median_unsorted(c.at.get(i)?.iter().map(|&(_, v)| v).collect()))
+        .map(|c| median_unsorted(c.at.get(i)?.iter().map(|&(_, v)| v).collect()))
         .collect();
     let (best, median_ns) = medians
         .iter()
@@ -486,17 +489,18 @@ fn cheapest_at(
         .filter_map(|(k, m)| Some((k, (*m)?)))
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let over = |k: usize, m: f64| {
-        let floor = floors.get(&named[k].0)?.get(i).copied().flatten()?;
+        let floor = floors.get(&names[k])?.get(i).copied().flatten()?;
         Some(m - floor)
     };
-    let tied = named
+    let tied = names
         .iter()
+        .zip(costs)
         .enumerate()
         .filter(|&(k, _)| k != best)
         .filter_map(|(k, (codec, c))| {
             let m = medians[k]?;
             let (ratio, interval) =
-                paired_ratio(&named[best].1, c, i).unwrap_or((m / median_ns, None));
+                paired_ratio(&costs[best], c, i).unwrap_or((m / median_ns, None));
             let tied = interval.is_none_or(|(lo, _)| lo <= 1.0);
             tied.then(|| Tie {
                 codec: codec.clone(),
@@ -509,7 +513,7 @@ fn cheapest_at(
         .collect();
     Some(Cheapest {
         n,
-        codec: named[best].0.clone(),
+        codec: names[best].clone(),
         median_ns,
         over_floor_ns: over(best, median_ns),
         tied,

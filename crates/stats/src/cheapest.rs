@@ -104,23 +104,22 @@ struct Table {
 /// by block). A curve's processes keep their ranks over long runs of reads, so a resample's
 /// median is found once per run, not once per read.
 struct Sorted {
-    values: Vec<Vec<Option<f64>>>,
+    /// At each read, each block's value; `NaN` where the block has none.
+    values: Vec<Vec<f64>>,
     /// (first read of the run, the blocks in ascending order of value there)
     runs: Vec<(usize, Vec<u32>)>,
 }
 
 impl Sorted {
-    fn of(values: Vec<Vec<Option<f64>>>) -> Sorted {
+    fn of(values: Vec<Vec<f64>>) -> Sorted {
         let mut runs: Vec<(usize, Vec<u32>)> = Vec::new();
         for (i, row) in values.iter().enumerate() {
             let mut order: Vec<u32> = (0..row.len() as u32)
-                .filter(|&b| row[b as usize].is_some())
+                .filter(|&b| !row[b as usize].is_nan())
                 .collect();
             order.sort_by(|&x, &y| {
                 let (vx, vy) = (row[x as usize], row[y as usize]);
-                vx.unwrap_or_default()
-                    .total_cmp(&vy.unwrap_or_default())
-                    .then(x.cmp(&y))
+                vx.total_cmp(&vy).then(x.cmp(&y))
             });
             if runs.last().is_none_or(|(_, o)| *o != order) {
                 runs.push((i, order));
@@ -164,7 +163,7 @@ impl Sorted {
             }
             let lo = lo.unwrap_or(hi);
             for row in &self.values[*first..end] {
-                let (x, y) = (row[lo].unwrap_or(f64::NAN), row[hi].unwrap_or(f64::NAN));
+                let (x, y) = (row[lo], row[hi]);
                 out.push(if w % 2 == 1 { x } else { (x + y) / 2.0 });
             }
         }
@@ -182,7 +181,7 @@ impl Sorted {
             .iter()
             .map(|row| {
                 v.clear();
-                v.extend(drawn.iter().filter_map(|&k| row[k]));
+                v.extend(drawn.iter().map(|&k| row[k]).filter(|x| !x.is_nan()));
                 crate::quantile::median_unsorted(std::mem::take(&mut v)).unwrap_or(f64::NAN)
             })
             .collect()
@@ -203,10 +202,10 @@ impl Table {
                 Sorted::of(
                     (0..reads)
                         .map(|i| {
-                            let mut row = vec![None; ids.len()];
+                            let mut row = vec![f64::NAN; ids.len()];
                             for &(b, v) in c.at.get(i).into_iter().flatten() {
                                 if let (Ok(k), true) = (ids.binary_search(&b), v.is_finite()) {
-                                    row[k] = Some(v);
+                                    row[k] = v;
                                 }
                             }
                             row
@@ -557,7 +556,11 @@ mod tests {
             for (c, sorted) in table.codecs.iter().enumerate() {
                 let got = sorted.medians(&counts, drawn.len() as u64, 40);
                 for (i, row) in sorted.values.iter().enumerate() {
-                    let v: Vec<f64> = drawn.iter().filter_map(|&k| row[k]).collect();
+                    let v: Vec<f64> = drawn
+                        .iter()
+                        .map(|&k| row[k])
+                        .filter(|x| !x.is_nan())
+                        .collect();
                     let want = median_unsorted(v).unwrap_or(f64::NAN);
                     assert!(
                         got[i] == want || (got[i].is_nan() && want.is_nan()),
