@@ -10,11 +10,13 @@
 //! commit and commands, and the answers in words. A figure changes only by committing a new run: a
 //! test holds README.md's table to this output.
 
+use crate::analyze::curve::{CurveCell, CurveOptions};
 use crate::inputs::{curves, run};
 use crate::report::format;
-use crate::report::model::{build, Report, ReportInputs, ReportOptions};
+use crate::report::model::{answers_of, baselines_of, ReportOptions};
 use ::answer::form::{count, Answer, Basis, Cheapest, Source};
 use anyhow::{bail, Context, Result};
+use schema::run_folder::{CodecEntry, Manifest};
 use schema::{Op, Style};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -25,7 +27,7 @@ const RUNTIME_ORDER: [&str; 5] = ["rust", "jvm", "go", "python", "node"];
 /// One committed runtime: its name (the folder's) and each of its runs as a report sees it.
 struct Committed {
     name: String,
-    runs: Vec<Report>,
+    runs: Vec<Judged>,
 }
 
 /// The run folders of a committed answer at `dir`: itself when it is a run, else each subfolder
@@ -51,23 +53,24 @@ fn run_folders(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// The report `analysis report` builds of the run at `dir` (without warm results: the warm
-/// figure is the curve's own), written nowhere.
-fn report_of(dir: &Path) -> Result<Report> {
+/// What the table takes of one run, computed as `analysis report` computes it: the answers, and
+/// for a curve run each cell's steady state (the warm figure). The report's other figures (its
+/// contrasts with a reference, a curve's crossings with it) are not computed: the table shows
+/// none of them.
+struct Judged {
+    dir: PathBuf,
+    manifest: Option<Manifest>,
+    codecs: Vec<CodecEntry>,
+    answers: Vec<Answer>,
+    cells: Option<Vec<CurveCell>>,
+}
+
+fn judge(dir: &Path) -> Result<Judged> {
     let run = run::load_run(dir)?;
     let curves = curves::load_curves(&run)?;
-    let inputs = ReportInputs {
-        run,
-        warm_dir: PathBuf::from("(none: the curve's steady state)"),
-        warm: None,
-        alloc_path: PathBuf::from("(none)"),
-        alloc: None,
-        warm_gate: None,
-        conformance_path: PathBuf::from("(none)"),
-        conformance: None,
-        timed: None,
-        curves,
-    };
+    let manifest = run.manifest.clone();
+    let baselines = baselines_of(manifest.as_ref());
+    let seed = manifest.as_ref().map_or(0, |m| m.settings.seed);
     let opts = ReportOptions {
         reference: None,
         resamples: ::answer::RESAMPLES,
@@ -75,7 +78,36 @@ fn report_of(dir: &Path) -> Result<Report> {
         alpha: 0.05,
         seed: None,
     };
-    build(inputs, &opts).with_context(|| format!("{}: its report", dir.display()))
+    let lineup = manifest
+        .as_ref()
+        .map_or_else(::answer::Lineup::default, |m| {
+            ::answer::Lineup::of(&m.codecs)
+        });
+    let processes = curves.as_ref().map(|(p, _)| p.as_slice());
+    let answers = answers_of(&run, processes, &lineup, seed, &opts);
+    let cells = processes.map(|ps| {
+        crate::analyze::curve::analyze(
+            ps,
+            &CurveOptions {
+                reference: None,
+                baselines: &baselines,
+                warm: &[],
+                level: opts.level,
+                resamples: opts.resamples,
+                seed,
+            },
+        )
+        .cells
+    });
+    Ok(Judged {
+        dir: dir.to_path_buf(),
+        codecs: manifest
+            .as_ref()
+            .map_or_else(Vec::new, |m| m.codecs.clone()),
+        manifest,
+        answers,
+        cells,
+    })
 }
 
 fn read(dir: &Path) -> Result<Committed> {
@@ -86,7 +118,7 @@ fn read(dir: &Path) -> Result<Committed> {
     schema::rows::check_name("run folder", name)?;
     let runs = run_folders(dir)?
         .iter()
-        .map(|d| report_of(d))
+        .map(|d| judge(d))
         .collect::<Result<_>>()?;
     Ok(Committed {
         name: name.to_string(),
@@ -132,6 +164,12 @@ fn find<'a>(c: &'a Committed, row: &Row, source: Source, basis: Basis) -> Option
 fn pick(c: &Cheapest) -> String {
     let names = c.names().join(" ≈ ");
     match c.over_floor_ns {
+        // a light library's process can read below its floor's by the machine's noise
+        Some(over) if over < 0.0 => format!(
+            "{names} ({}, {} below the floor)",
+            format::ns(c.median_ns),
+            format::ns(-over)
+        ),
         Some(over) => format!(
             "{names} ({}, {} over the floor)",
             format::ns(c.median_ns),
@@ -168,7 +206,7 @@ fn warm(c: &Committed, row: &Row) -> String {
                 .find(|e| e.id == codec)
                 .map_or(Style::Typed, |e| e.style)
         };
-        for cell in r.curve.iter().flat_map(|cr| &cr.cells) {
+        for cell in r.cells.iter().flatten() {
             let k = &cell.key;
             let style = style_of(&k.codec);
             let in_row = k.op == row.op
@@ -303,10 +341,7 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
                 .collect::<Vec<_>>()
                 .join(" ")
                 .replace('`', "'");
-            let folder = Path::new(&r.run_dir)
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("run");
+            let folder = r.dir.file_name().and_then(|n| n.to_str()).unwrap_or("run");
             out.push_str(&format!(
                 "  - {}: {} UTC, {}, {} cores, commit {}: ",
                 text::for_markdown(folder),
@@ -316,7 +351,7 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
                 text::for_markdown(commit)
             ));
             out.push_str(&format!("`cold {}`", text::for_markdown(&command)));
-            if r.curve.is_some() {
+            if r.cells.is_some() {
                 out.push_str(" (its warm figures too)");
             }
             out.push('\n');

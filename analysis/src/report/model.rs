@@ -520,7 +520,7 @@ fn curve_of(
 
 /// The run's answer: from its curves in a curve run, else from its samples at each batch, drawn
 /// as the report's other intervals are (its seed and resamples); none for a counted run.
-fn answers_of(
+pub(crate) fn answers_of(
     run: &Run,
     processes: Option<&[Process]>,
     lineup: &answer::Lineup,
@@ -561,7 +561,7 @@ fn source(path: &std::path::Path, present: bool) -> Source {
 }
 
 /// The codecs the manifest marks as a runtime's floor rather than a library.
-fn baselines_of(manifest: Option<&Manifest>) -> BTreeSet<String> {
+pub(crate) fn baselines_of(manifest: Option<&Manifest>) -> BTreeSet<String> {
     manifest
         .map_or(&[][..], |m| &m.codecs)
         .iter()
