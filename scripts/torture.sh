@@ -71,6 +71,10 @@ echo x | grep -qP 'x' 2>/dev/null || { echo "$0 needs a grep with -P (PCRE)" >&2
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/thaw-torture.XXXXXX")"
 work="$(cd "$work" && pwd -P)"
+# Children run as an unprivileged user (docs/containment.md, "The child"): they must reach their
+# programs, and the hostile children leave their marks (calls, pids) here. The run folders the
+# probes make below it are root's, as a user's would be.
+chmod 777 "$work"
 bin=$work/bin
 mkdir -p "$bin"
 for b in "${needed[@]}"; do cp "$src/$b" "$bin/"; done
@@ -203,6 +207,8 @@ row_error() { awk -F, -v i="$2" 'NR > 1 && $1 == i' "$1/samples.csv" | perl -ne 
 kids() {
   local dir=$1; shift
   mkdir -p "$dir"
+  # the hostile children (an unprivileged user) keep their counts and marks here
+  chmod 777 "$dir"
   cp "$bin/child-noop-de-any" "$bin/child-noop-ser-any" "$dir/"
   local spec name body
   for spec in "$@"; do

@@ -725,6 +725,15 @@ fn preflight_child(
         window: o.curve.map(|c| c.window),
     };
     let _ = std::fs::remove_file(check_file);
+    if learning {
+        // made here, and handed to the child: a child without privileges cannot create files
+        // in the run folder
+        let (folder, name) = files::Folder::of_file(check_file);
+        folder
+            .create_new(&name)
+            .with_context(|| format!("cannot create {}", check_file.display()))?;
+        sampler.hand_to_child(check_file)?;
+    }
     let (mut row, _) = sampler.sample(&job)?;
     if learning && row.is_ok() {
         match learn(cell, &documents[cell.fixture], check_file, &row) {

@@ -106,6 +106,22 @@ impl Sampler {
         self.spawner.containment()
     }
 
+    /// Makes `path` (a file or folder the runner made for the child to write: a preflight's
+    /// check file, a counted sample's scratch folder) the child's, when children run as a user
+    /// of their own (docs/containment.md, "The child"); nothing else of the run folder is.
+    pub(crate) fn hand_to_child(&self, path: &Path) -> Result<()> {
+        if let Some(uid) = self.spawner.child_uid() {
+            std::os::unix::fs::lchown(path, Some(uid), Some(spawner::isolate::CHILD_GID))
+                .with_context(|| {
+                    format!(
+                        "cannot hand {} to the children's user {uid}",
+                        path.display()
+                    )
+                })?;
+        }
+        Ok(())
+    }
+
     /// Limits every child's memory to `mib` MiB (`--memory-limit`).
     pub(crate) fn with_memory_limit(mut self, mib: u64) -> Sampler {
         self.memory_limit_mib = mib;
@@ -201,6 +217,7 @@ impl Sampler {
     /// cut into phases leaves its columns empty and says why in `error`.
     fn count(&mut self, job: &Job, counter: &Counter) -> Result<SampleRow> {
         counter.clear_scratch()?;
+        self.hand_to_child(&counter.scratch)?;
         let argv = counter.callgrind_argv(&job.child, &job.args());
         let (mut row, _) = self.run(job, counter.valgrind.path.clone(), argv, self.env.clone())?;
         counting::clear_times(&mut row);

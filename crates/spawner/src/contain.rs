@@ -25,6 +25,8 @@ use std::fs;
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use crate::isolate::Isolation;
+
 /// The most tasks (processes and threads) one sample may have at once, with a pids cgroup: far
 /// beyond a JVM's threads, far below what a fork bomb would take from the machine.
 pub const PIDS_LIMIT: u64 = 4096;
@@ -43,8 +45,14 @@ pub enum Version {
 #[derive(Debug)]
 pub struct Cgroup {
     pub version: Version,
-    /// The memory cgroup (v2: the one cgroup).
-    pub memory: PathBuf,
+    /// The memory cgroup's folder (v2: the one cgroup), as the host names it.
+    pub folder: PathBuf,
+    /// The path the spawner reaches it by: through a descriptor opened before `/sys` was made
+    /// read-only in its mount namespace ([`crate::isolate`]), so its files stay writable to the
+    /// spawner alone.
+    memory: PathBuf,
+    /// That descriptor (`O_PATH`), held for as long as the spawner serves.
+    _held: Option<fs::File>,
     /// v1's pids cgroup, when the pids controller could be used.
     pub pids: Option<PathBuf>,
     /// The limit last written, bytes.
@@ -59,6 +67,8 @@ pub struct Containment {
     /// The spawner serves as the init of its own pid namespace.
     pub pid_namespace: bool,
     pub cgroup: Option<Cgroup>,
+    /// The child's identity and its mount and IPC namespaces ([`crate::isolate`]).
+    pub isolation: Isolation,
 }
 
 /// What one sample's containment saw.
@@ -85,6 +95,7 @@ impl Containment {
         Containment {
             pid_namespace: false,
             cgroup: None,
+            isolation: Isolation::default(),
         }
     }
 
@@ -111,16 +122,17 @@ impl Containment {
                 }
             ),
             None => "no memory cgroup (RLIMIT_DATA, the peak from wait4, and a rise of the \
-                     system's Shmem beyond the limit voids a sample)"
+                     system's Shmem beyond the limit voids a sample; pipe buffers are not \
+                     bounded)"
                 .to_string(),
         };
-        format!("{tree}; {memory}")
+        format!("{tree}; {memory}; {}", self.isolation.describe())
     }
 
     /// The cgroup folders, for the runner to kill in and remove when the spawner is gone.
     pub fn folders(&self) -> Vec<PathBuf> {
         match &self.cgroup {
-            Some(c) => std::iter::once(c.memory.clone())
+            Some(c) => std::iter::once(c.folder.clone())
                 .chain(c.pids.clone())
                 .collect(),
             None => Vec::new(),
@@ -250,6 +262,45 @@ pub fn remove(folders: &[PathBuf]) {
     }
 }
 
+/// Thaws process `pid` wherever a freezer holds it: its v1 `freezer` cgroup set `THAWED`, its v2
+/// cgroup's `cgroup.freeze` set to 0 (a frozen process takes no signal, SIGKILL included, until
+/// thawed). For the runner, before it kills a spawner that stopped answering. Returns whether a
+/// frozen cgroup was found (and written).
+pub fn thaw(pid: u32) -> bool {
+    let Ok(text) = fs::read_to_string(format!("/proc/{pid}/cgroup")) else {
+        return false;
+    };
+    let mut thawed = false;
+    for line in text.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (id, list, path) = match (parts.next(), parts.next(), parts.next()) {
+            (Some(i), Some(l), Some(p)) => (i, l, p),
+            _ => continue,
+        };
+        let (controller, file, value) = if list.split(',').any(|c| c == "freezer") {
+            ("freezer", "freezer.state", "THAWED")
+        } else if id == "0" && list.is_empty() {
+            ("", "cgroup.freeze", "0")
+        } else {
+            continue;
+        };
+        let Some((_, point, root)) = mounts_of(controller).into_iter().next() else {
+            continue;
+        };
+        let Some(rel) = path.strip_prefix(root.trim_end_matches('/')) else {
+            continue;
+        };
+        let target = point.join(rel.trim_start_matches('/')).join(file);
+        let frozen = fs::read_to_string(&target)
+            .map(|s| matches!(s.trim(), "FROZEN" | "FREEZING" | "1"))
+            .unwrap_or(false);
+        if frozen && write(&target, value).is_ok() {
+            thawed = true;
+        }
+    }
+    thawed
+}
+
 /// The system's `Shmem` (KiB), from /proc/meminfo.
 fn shmem_kib() -> Option<u64> {
     let text = fs::read_to_string("/proc/meminfo").ok()?;
@@ -353,8 +404,21 @@ fn host_pid() -> u32 {
         .unwrap_or_else(|| unsafe { libc::getpid() } as u32)
 }
 
+/// Where the hierarchy of `controller` (v1; "" for v2) is mounted: (controller, point, root).
+fn mounts_of(controller: &str) -> Vec<(String, PathBuf, String)> {
+    mounts_with(&["memory", "pids", "freezer"])
+        .into_iter()
+        .filter(|(c, _, _)| c == controller)
+        .collect()
+}
+
 /// Where cgroup hierarchies are mounted: (v1 controller or "" for v2, mount point, mount root).
 fn mounts() -> Vec<(String, PathBuf, String)> {
+    mounts_with(&["memory", "pids"])
+}
+
+/// Where cgroup v2 and the v1 hierarchies of `controllers` are mounted.
+fn mounts_with(controllers: &[&str]) -> Vec<(String, PathBuf, String)> {
     let text = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
     let mut out = Vec::new();
     for line in text.lines() {
@@ -371,7 +435,7 @@ fn mounts() -> Vec<(String, PathBuf, String)> {
             "cgroup2" => out.push((String::new(), point, root)),
             "cgroup" => {
                 for opt in r[2].split(',') {
-                    if opt == "memory" || opt == "pids" {
+                    if controllers.contains(&opt) {
                         out.push((opt.to_string(), point.clone(), root.clone()));
                     }
                 }
@@ -465,7 +529,9 @@ impl Cgroup {
                 });
                 return Some(Cgroup {
                     version: Version::V1,
+                    folder: memory.clone(),
                     memory,
+                    _held: None,
                     pids,
                     limit: u64::MAX,
                     peak: None,
@@ -499,11 +565,29 @@ impl Cgroup {
             .ok();
         Some(Cgroup {
             version: Version::V2,
+            folder: memory.clone(),
             memory,
+            _held: None,
             pids: None,
             limit: u64::MAX,
             peak,
         })
+    }
+
+    /// Holds the cgroup's folder open and reaches it through that descriptor from now on, so
+    /// that a `/sys` made read-only afterwards ([`crate::isolate`]) leaves it writable to this
+    /// process (the descriptor is close-on-exec: no child has it).
+    pub fn hold(&mut self) {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        if let Ok(dir) = fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_PATH | libc::O_DIRECTORY)
+            .open(&self.folder)
+        {
+            self.memory = PathBuf::from(format!("/proc/self/fd/{}", dir.as_raw_fd()));
+            self._held = Some(dir);
+        }
     }
 
     /// Sets the memory limit (swap included), bytes; 0: none.

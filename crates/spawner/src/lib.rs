@@ -34,6 +34,7 @@
 
 pub mod capture;
 pub mod contain;
+pub mod isolate;
 pub mod process;
 
 use capture::Capture;
@@ -240,7 +241,8 @@ pub fn read_reply(r: &mut impl Read) -> io::Result<Reply> {
 }
 
 /// The spawner's first frame, once it has set up its containment: what contains the samples
-/// ([`Containment::describe`]) and the cgroup folders the runner removes when it is gone.
+/// ([`Containment::describe`]), the cgroup folders the runner removes when it is gone, and the
+/// user the children run as, when it is not the runner's.
 pub fn write_hello(w: &mut impl Write, c: &Containment) -> io::Result<()> {
     put_bytes(w, c.describe().as_bytes())?;
     let folders = c.folders();
@@ -248,11 +250,21 @@ pub fn write_hello(w: &mut impl Write, c: &Containment) -> io::Result<()> {
     for f in &folders {
         put_bytes(w, f.as_os_str().as_bytes())?;
     }
+    put_u64(w, c.isolation.child_uid.map_or(0, |u| u as u64 + 1))?;
     w.flush()
 }
 
+/// What a spawner says when it starts ([`write_hello`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    pub containment: String,
+    pub cgroups: Vec<PathBuf>,
+    /// The user its children run as (`None`: the runner's own).
+    pub child_uid: Option<u32>,
+}
+
 /// The runner's side of [`write_hello`].
-pub fn read_hello(r: &mut impl Read) -> io::Result<(String, Vec<PathBuf>)> {
+pub fn read_hello(r: &mut impl Read) -> io::Result<Hello> {
     let describe = String::from_utf8_lossy(&get_bytes(r)?).into_owned();
     let n = get_u64(r)?;
     if n > 16 {
@@ -261,10 +273,21 @@ pub fn read_hello(r: &mut impl Read) -> io::Result<(String, Vec<PathBuf>)> {
             "too many cgroups",
         ));
     }
-    let folders = (0..n)
+    let cgroups = (0..n)
         .map(|_| get_bytes(r).map(|b| PathBuf::from(OsString::from_vec(b))))
         .collect::<io::Result<_>>()?;
-    Ok((describe, folders))
+    let child_uid =
+        match get_u64(r)? {
+            0 => None,
+            n => Some(u32::try_from(n - 1).map_err(|_| {
+                io::Error::new(io::ErrorKind::InvalidData, "a child uid out of range")
+            })?),
+        };
+    Ok(Hello {
+        containment: describe,
+        cgroups,
+        child_uid,
+    })
 }
 
 // ---- the spawner's side ----
@@ -384,13 +407,33 @@ pub fn bind_to_runner() -> io::Result<Containment> {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
     }
+    let mut cgroup = if wanted {
+        contain::Cgroup::make()
+    } else {
+        None
+    };
+    // In the pid namespace, as its init (which no child can signal): the child's mount and IPC
+    // namespaces, and its identity given up. The cgroup is found through the host's /proc and
+    // held open first.
+    let mut isolation = isolate::Isolation::default();
+    if pid_namespace {
+        if let Some(c) = &mut cgroup {
+            c.hold();
+        }
+        isolation = isolate::enter();
+        isolate::drop_privileges(&mut isolation);
+    } else if wanted {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            isolation
+                .missing
+                .push("no pid namespace, so no namespaces of the child's own".into());
+        }
+    }
     Ok(Containment {
         pid_namespace,
-        cgroup: if wanted {
-            contain::Cgroup::make()
-        } else {
-            None
-        },
+        cgroup,
+        isolation,
     })
 }
 
@@ -494,7 +537,16 @@ pub fn serve(
             q.watch,
             &mut started,
         )
-        .map_err(|e| format!("cannot run {}: {e}", q.program.display()));
+        .map_err(|e| {
+            let why = match containment.isolation.child_uid {
+                Some(uid) if e.kind() == io::ErrorKind::PermissionDenied => format!(
+                    " (children run as uid {uid}, without privileges: the program and every \
+                     folder above it must be readable and searchable by others)"
+                ),
+                _ => String::new(),
+            };
+            format!("cannot run {}: {e}{why}", q.program.display())
+        });
         IN_FLIGHT.store(0, Ordering::SeqCst);
         let shmem_rise = containment.reaped(&before);
         containment.kill_rest();
@@ -507,6 +559,8 @@ pub fn serve(
             break;
         }
         write_reply(&mut output, &reply)?;
+        // off every clock: the runner has its reply, the next child is not started yet
+        containment.isolation.clear_after_sample();
     }
     Ok(())
 }
@@ -534,6 +588,36 @@ fn adopted_children(parent: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Thaws `pid` and every process below it that a freezer holds ([`contain::thaw`]).
+fn thaw_tree(pid: libc::pid_t) {
+    let mut frontier = vec![pid];
+    let mut seen = 0;
+    while let Some(p) = frontier.pop() {
+        contain::thaw(p as u32);
+        seen += 1;
+        if seen < 10_000 {
+            frontier.extend(process::children_of(p));
+        }
+    }
+}
+
+/// Reaps this process's child `pid` if it ends within `limit` (polled every millisecond).
+/// Whether it was reaped (or was gone already).
+fn reap_within(pid: libc::pid_t, limit: Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        // SAFETY: waitpid on our own child, without blocking.
+        let r = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+        if r == pid || (r < 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD)) {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// The pids of this process's running spawners: the children it did not adopt.
 static SPAWNERS: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
 
@@ -553,6 +637,8 @@ pub struct Spawner {
     containment: String,
     /// Its cgroups, removed (and killed in) when it is gone.
     cgroups: Vec<PathBuf>,
+    /// The user its children run as, when not the runner's.
+    child_uid: Option<u32>,
 }
 
 impl Spawner {
@@ -578,7 +664,7 @@ impl Spawner {
         spawners().push(child.id());
         let input = child.stdin.take().map(BufWriter::new);
         let mut output = BufReader::new(child.stdout.take().expect("stdout is piped"));
-        let (containment, cgroups) = match read_hello(&mut output) {
+        let hello = match read_hello(&mut output) {
             Ok(hello) => hello,
             Err(e) => {
                 let _ = child.kill();
@@ -595,14 +681,20 @@ impl Spawner {
             input,
             output,
             path: path.to_path_buf(),
-            containment,
-            cgroups,
+            containment: hello.containment,
+            cgroups: hello.cgroups,
+            child_uid: hello.child_uid,
         })
     }
 
     /// What contains this spawner's samples ([`Containment::describe`]).
     pub fn containment(&self) -> &str {
         &self.containment
+    }
+
+    /// The user its children run as, when it is not the runner's ([`isolate::CHILD_UID`]).
+    pub fn child_uid(&self) -> Option<u32> {
+        self.child_uid
     }
 
     /// The spawner next to the runner's own executable.
@@ -689,22 +781,34 @@ impl Spawner {
     fn kill_adopted(&mut self) {
         // The spawner's pipe closes before the kernel hands its children to this process, and
         // a spawner that sent a broken reply (or none) is of no more use: once it is killed
-        // (SIGKILL ends a stopped process too) and reaped, every process it left is ours.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // (SIGKILL ends a stopped process too; a frozen one is thawed first, or the kill would
+        // wait for the thaw) and reaped, every process it left is ours.
         self.input = None;
+        self.end_spawner();
         let me = std::process::id();
         let live = spawners().clone();
         for pid in adopted_children(me)
             .into_iter()
             .filter(|p| !live.contains(p))
         {
+            thaw_tree(pid as libc::pid_t);
             process::kill_group(pid as libc::pid_t);
             process::kill_below(pid as libc::pid_t);
-            // SAFETY: waitpid on our own (adopted) child.
-            unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+            reap_within(pid as libc::pid_t, GRACE);
         }
         contain::remove(&self.cgroups);
+    }
+
+    /// Kills the spawner (thawed first, with every process below it) and reaps it, waiting
+    /// [`GRACE`] at most: a process stuck in the kernel is left, never waited for for ever.
+    fn end_spawner(&mut self) {
+        let pid = self.child.id() as libc::pid_t;
+        thaw_tree(pid);
+        let _ = self.child.kill();
+        if reap_within(pid, GRACE) {
+            // reaped by pid: std's handle must not wait again
+            let _ = self.child.try_wait();
+        }
     }
 
     /// The spawner's pid.
@@ -723,9 +827,12 @@ impl Spawner {
 
 impl Drop for Spawner {
     fn drop(&mut self) {
-        // End of input ends the spawner's loop.
+        // End of input ends the spawner's loop; one that does not end within GRACE (stopped,
+        // frozen) is killed.
         drop(self.input.take());
-        let _ = self.child.wait();
+        if !reap_within(self.child.id() as libc::pid_t, GRACE) {
+            self.end_spawner();
+        }
         let pid = self.child.id();
         spawners().retain(|&p| p != pid);
         contain::remove(&self.cgroups);
@@ -827,8 +934,12 @@ mod tests {
         )
         .unwrap();
         let mut r = &output[..];
-        let (said, cgroups) = read_hello(&mut r).unwrap();
-        assert!(said.contains("subreaper") && cgroups.is_empty(), "{said}");
+        let hello = read_hello(&mut r).unwrap();
+        assert!(
+            hello.containment.contains("subreaper") && hello.cgroups.is_empty(),
+            "{hello:?}"
+        );
+        assert_eq!(hello.child_uid, None);
         let first = read_reply(&mut r).unwrap().unwrap();
         assert_eq!(first.exit, Exit::Code(3));
         assert_eq!(first.stdout, b"\xffhi\n");

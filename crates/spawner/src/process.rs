@@ -1,4 +1,4 @@
-//! Running one child process: spawn it without a shell, with exactly the environment given, in
+//! Running one child process: spawn it (`posix_spawn`) without a shell, with exactly the environment given, in
 //! a process group of its own; stamp `spawn` just before the spawn and `reaped` just after
 //! `wait4` returns; take its rusage from `wait4`; kill its whole group if it runs past the
 //! timeout, and kill whatever is left of the group once it has been reaped, so that nothing a
@@ -10,11 +10,11 @@
 
 use crate::capture::Capture;
 use crate::contain::SampleMemory;
-use std::ffi::OsString;
+use std::ffi::{CString, OsString};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -75,23 +75,15 @@ pub fn run(
     watch: Watch,
     started: &mut dyn FnMut(u32),
 ) -> io::Result<Reaped> {
-    use std::os::unix::process::CommandExt;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .env_clear()
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(capture.stdout_for_child()?))
-        .stderr(Stdio::from(capture.stderr_for_child()?));
+    let stdout = capture.stdout_for_child()?;
+    let stderr = capture.stderr_for_child()?;
+    let prepared = Prepared::new(program, args, env)?;
 
     let spawn_ns = monotonic_ns();
-    let child = command.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    // The Command holds our copies of the capture files; the child has its own.
-    drop(command);
-    started(child.id());
+    let pid = prepared.spawn(stdout.as_raw_fd(), stderr.as_raw_fd())?;
+    // The child has its own copies of the capture files.
+    drop((stdout, stderr));
+    started(pid as u32);
 
     let pidfd = match watch {
         Watch::Auto => pidfd_open(pid),
@@ -101,8 +93,6 @@ pub fn run(
         Some(pidfd) => wait_with_pidfd(pid, &pidfd, timeout)?,
         None => wait_with_watchdog(pid, timeout)?,
     };
-    // `child` is reaped already; dropping it neither waits nor kills.
-    drop(child);
     // Whatever the child started and left behind in its group goes now: it must not write into
     // the next sample's capture files or compete with it for the machine.
     kill_group(pid);
@@ -117,6 +107,133 @@ pub fn run(
         stderr: capture.take_stderr()?,
         memory: SampleMemory::default(),
     })
+}
+
+/// A child's program, argv and environment as C strings, ready for `posix_spawn`.
+struct Prepared {
+    program: CString,
+    _strings: Vec<CString>,
+    argv: Vec<*const libc::c_char>,
+    envp: Vec<*const libc::c_char>,
+}
+
+fn c_string(bytes: Vec<u8>) -> io::Result<CString> {
+    CString::new(bytes).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a NUL byte in the program, an argument or the environment",
+        )
+    })
+}
+
+impl Prepared {
+    fn new(
+        program: &Path,
+        args: &[OsString],
+        env: &[(OsString, OsString)],
+    ) -> io::Result<Prepared> {
+        let program = c_string(program.as_os_str().as_bytes().to_vec())?;
+        let mut strings = vec![program.clone()];
+        for a in args {
+            strings.push(c_string(a.as_bytes().to_vec())?);
+        }
+        let argc = strings.len();
+        for (k, v) in env {
+            let mut pair = k.as_bytes().to_vec();
+            pair.push(b'=');
+            pair.extend_from_slice(v.as_bytes());
+            strings.push(c_string(pair)?);
+        }
+        let pointers = |range: std::ops::Range<usize>| {
+            strings[range]
+                .iter()
+                .map(|s| s.as_ptr())
+                .chain(std::iter::once(std::ptr::null()))
+                .collect::<Vec<_>>()
+        };
+        let argv = pointers(0..argc);
+        let envp = pointers(argc..strings.len());
+        Ok(Prepared {
+            program,
+            _strings: strings,
+            argv,
+            envp,
+        })
+    }
+
+    /// `posix_spawn`s the program in a process group of its own, with stdin `/dev/null`, the
+    /// given stdout and stderr, every signal at its default and none blocked, and its real ids
+    /// as its effective ones (`POSIX_SPAWN_RESETIDS`: a spawner that gave up its real ids runs
+    /// its children as that user, [`crate::isolate`]). Returns its pid.
+    fn spawn(&self, stdout: RawFd, stderr: RawFd) -> io::Result<libc::pid_t> {
+        let check = |r: libc::c_int| {
+            if r == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::from_raw_os_error(r))
+            }
+        };
+        // SAFETY: the attribute and file-action objects are initialised before use and
+        // destroyed after; every pointer given is valid for the call (the C strings live in
+        // `self`); posix_spawn returns an error number, 0 on success.
+        unsafe {
+            let mut actions: libc::posix_spawn_file_actions_t = std::mem::zeroed();
+            let mut attr: libc::posix_spawnattr_t = std::mem::zeroed();
+            check(libc::posix_spawn_file_actions_init(&mut actions))?;
+            if let Err(e) = check(libc::posix_spawnattr_init(&mut attr)) {
+                libc::posix_spawn_file_actions_destroy(&mut actions);
+                return Err(e);
+            }
+            let mut defaults: libc::sigset_t = std::mem::zeroed();
+            let mut empty: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut defaults);
+            libc::sigemptyset(&mut empty);
+            let flags = libc::POSIX_SPAWN_SETPGROUP
+                | libc::POSIX_SPAWN_SETSIGMASK
+                | libc::POSIX_SPAWN_SETSIGDEF
+                | libc::POSIX_SPAWN_RESETIDS;
+            let result = check(libc::posix_spawn_file_actions_addopen(
+                &mut actions,
+                0,
+                c"/dev/null".as_ptr(),
+                libc::O_RDONLY,
+                0,
+            ))
+            .and_then(|()| {
+                check(libc::posix_spawn_file_actions_adddup2(
+                    &mut actions,
+                    stdout,
+                    1,
+                ))
+            })
+            .and_then(|()| {
+                check(libc::posix_spawn_file_actions_adddup2(
+                    &mut actions,
+                    stderr,
+                    2,
+                ))
+            })
+            .and_then(|()| check(libc::posix_spawnattr_setflags(&mut attr, flags as _)))
+            .and_then(|()| check(libc::posix_spawnattr_setpgroup(&mut attr, 0)))
+            .and_then(|()| check(libc::posix_spawnattr_setsigmask(&mut attr, &empty)))
+            .and_then(|()| check(libc::posix_spawnattr_setsigdefault(&mut attr, &defaults)))
+            .and_then(|()| {
+                let mut pid: libc::pid_t = 0;
+                check(libc::posix_spawn(
+                    &mut pid,
+                    self.program.as_ptr(),
+                    &actions,
+                    &attr,
+                    self.argv.as_ptr() as *const *mut libc::c_char,
+                    self.envp.as_ptr() as *const *mut libc::c_char,
+                ))
+                .map(|()| pid)
+            });
+            libc::posix_spawn_file_actions_destroy(&mut actions);
+            libc::posix_spawnattr_destroy(&mut attr);
+            result
+        }
+    }
 }
 
 type Waited = (libc::c_int, libc::rusage, bool, u64);
@@ -248,7 +365,7 @@ fn wait_with_watchdog(pid: libc::pid_t, timeout: Duration) -> io::Result<Waited>
 
 /// The processes directly below `pid` (its children, of every thread), from
 /// `/proc/<pid>/task/<tid>/children`; none when it is gone.
-fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
+pub(crate) fn children_of(pid: libc::pid_t) -> Vec<libc::pid_t> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();
     };
