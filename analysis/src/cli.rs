@@ -126,6 +126,10 @@ pub(crate) struct ReportArgs {
     /// Where to write the report [default: RUN_DIR/report].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+    /// Report a run whose samples.csv does not hold the rows its manifest says the runner
+    /// wrote (`samples_written`), as it is; refused without it.
+    #[arg(long)]
+    pub(crate) allow_unfinished: bool,
     /// Bootstrap resamples per interval.
     #[arg(long, default_value_t = 2000, value_parser = resamples)]
     pub(crate) resamples: usize,

@@ -67,6 +67,21 @@ fn report(a: ReportArgs) -> Result<ExitCode> {
         }
     }
     let mut run = run::load_run(&a.run_dir)?;
+    if !a.allow_unfinished && run.writing.is_none() {
+        if let Some(written) = run.manifest.as_ref().and_then(|m| m.samples_written) {
+            let present = run.samples.len() as u64;
+            if present != written {
+                bail!(
+                    "{}: samples.csv holds {present} rows where the run wrote {written}: rows \
+                     were taken out or added after the runner wrote them; `cold resume {}` takes \
+                     the missing samples again, or give --allow-unfinished to report what is \
+                     there",
+                    run.dir.display(),
+                    text::for_shell(&run.dir.display().to_string())
+                );
+            }
+        }
+    }
     if let Some(name) = &a.machine {
         crate::inputs::machine::restrict(&mut run, name)?;
     }
@@ -406,6 +421,16 @@ fn export(a: ExportArgs) -> Result<ExitCode> {
 }
 
 fn merge_cmd(a: MergeArgs) -> Result<ExitCode> {
+    // the one rule of outputs: the merge never lands inside a run (a shard it reads included)
+    // or warm results, named or through a link
+    if let Some((holder, what)) = store::outputs::inside_inputs(&a.out) {
+        bail!(
+            "--out {}: {} holds {what}, an input of thaw's, and the merged run would land on \
+             or inside it; give a new folder elsewhere",
+            a.out.display(),
+            holder.display()
+        );
+    }
     let parts = a
         .runs
         .iter()

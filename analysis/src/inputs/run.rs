@@ -44,21 +44,22 @@ pub(crate) struct Run {
 /// The most a manifest may weigh (a run of every codec has a few hundred KiB).
 pub(crate) const MANIFEST_LIMIT: u64 = 16 * 1024 * 1024;
 
-/// Whether a run or resume is writing `folder` now: it holds an exclusive lock on `.lock`.
+/// Whether a run or resume is writing `folder` now: it holds the lock on the folder itself.
 pub(crate) fn being_written(folder: &Folder) -> bool {
     writer_of(folder).is_some()
 }
 
 /// Who is writing `folder` now, as it wrote into its `.lock` (its pid and command line); `None`
-/// when no run holds the lock.
+/// when no run holds the folder's lock (`files::Held::locked_elsewhere`).
 pub(crate) fn writer_of(folder: &Folder) -> Option<String> {
     use std::io::Read;
-    let f = folder.open_read(schema::run_folder::LOCK).ok()?;
-    if !matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)) {
+    if !folder.hold().ok()?.locked_elsewhere() {
         return None;
     }
     let mut holder = String::new();
-    let _ = f.take(4096).read_to_string(&mut holder);
+    if let Ok(f) = folder.open_read(schema::run_folder::LOCK) {
+        let _ = f.take(4096).read_to_string(&mut holder);
+    }
     Some(text::clip(holder.trim(), 300))
 }
 

@@ -127,6 +127,7 @@ pub(super) fn manifest(
         rustc: Some("synthetic".into()),
         cells: n_cells,
         samples_planned: plan.len(),
+        samples_written: None,
         codecs: codec_entries(),
         children: child_entries(variants),
         fixtures: vec![FixtureEntry {

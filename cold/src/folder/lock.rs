@@ -1,13 +1,14 @@
-//! One writer per run folder: an advisory lock (`flock`) on `<run>/.lock`, held by a fresh run or
-//! a resume for as long as it writes the folder. A second runner is refused with the holder's pid
-//! and command line, which the holder wrote into the lock file. The kernel drops the lock when the
-//! holder exits, however it exits, so a killed run never leaves a stale lock.
+//! One writer per run folder: an advisory lock (`flock`) on the run folder's own descriptor, the
+//! one its files are written through (`files::Folder::hold`), held by a fresh run or a resume
+//! for as long as it writes the folder. It is the folder's inode that is locked, not a name in
+//! it: removing or renaming `<run>/.lock`, or renaming the folder, takes nothing away. A second
+//! runner is refused with the holder's pid and command line, which the holder writes into
+//! `<run>/.lock` (a note for the message only). The kernel drops the lock when the holder exits,
+//! however it exits, so a killed run never leaves a stale lock.
 
 use anyhow::{bail, Context, Result};
 use files::Folder;
-use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use schema::run_folder::LOCK;
@@ -15,19 +16,24 @@ use schema::run_folder::LOCK;
 /// A held lock; released when dropped (or when the process ends).
 #[derive(Debug)]
 pub(crate) struct FolderLock {
-    _file: File,
+    _folder: files::Held,
 }
 
 /// Takes the lock of run folder `dir` (which must exist), or says who holds it.
 pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
     let path = dir.join(LOCK);
-    let mut file = Folder::new(dir)
-        .open_read_write(LOCK)
-        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
-    // SAFETY: flock on a valid fd; LOCK_NB makes it fail at once instead of waiting.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+    let folder = Folder::new(dir);
+    let held = folder
+        .hold()
+        .with_context(|| format!("cannot open the run folder {}", dir.display()))?;
+    let taken = held
+        .try_lock()
+        .with_context(|| format!("cannot lock the run folder {}", dir.display()))?;
+    if !taken {
         let mut holder = String::new();
-        let _ = (&mut file).take(4096).read_to_string(&mut holder);
+        if let Ok(file) = folder.open_read(LOCK) {
+            let _ = file.take(4096).read_to_string(&mut holder);
+        }
         let holder = text::for_terminal(&text::clip(holder.trim(), 300), false);
         if let Some(pid) = recorded_pid(&holder).filter(|&pid| !alive(pid)) {
             bail!(
@@ -56,12 +62,15 @@ pub(crate) fn lock(dir: &Path) -> Result<FolderLock> {
         std::process::id(),
         std::env::args().collect::<Vec<_>>().join(" ")
     );
+    let mut file = folder
+        .open_read_write(LOCK)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
     file.set_len(0)
         .and_then(|()| file.seek(SeekFrom::Start(0)).map(drop))
         .and_then(|()| file.write_all(me.as_bytes()))
         .and_then(|()| file.flush())
         .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(FolderLock { _file: file })
+    Ok(FolderLock { _folder: held })
 }
 
 /// The pid a lock file records (`pid 123: cold run …`), if it records one.
@@ -92,15 +101,25 @@ mod tests {
         let e = lock(&dir).unwrap_err().to_string();
         assert!(e.contains("another cold run"), "{e}");
         assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
-        // Another process is refused too (flock(1) with -n fails at once, exit 1).
+        // Another process is refused too (flock(1) with -n fails at once, exit 1), on the folder
+        // itself.
         let other = Command::new("flock")
             .args(["-n"])
-            .arg(dir.join(LOCK))
+            .arg(&dir)
             .arg("true")
             .status();
         if let Ok(status) = other {
             assert!(!status.success(), "another process took a held lock");
         }
+        // The note removed, or the folder renamed: the lock stays.
+        std::fs::remove_file(dir.join(LOCK)).unwrap();
+        let e = lock(&dir).unwrap_err().to_string();
+        assert!(e.contains("another cold run"), "{e}");
+        let moved = dir.with_extension("moved");
+        std::fs::rename(&dir, &moved).unwrap();
+        let e = lock(&moved).unwrap_err().to_string();
+        assert!(e.contains("another cold run"), "{e}");
+        std::fs::rename(&moved, &dir).unwrap();
         // a lock whose recorded pid has ended (a holder that inherited it, or one that has not
         // yet written its name) is said to be stale, never taken over
         let mut gone = Command::new("true").spawn().unwrap();

@@ -13,7 +13,7 @@ use files::csv_rows::{self, Appender};
 use files::{self, Folder};
 use schema::curve::{CurveRow, CURVES};
 use schema::rows::{PlanRow, SampleRow};
-use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES};
+use schema::run_folder::{DEFAULT_ROOT, FIXTURES, LATEST, MANIFEST, PLAN, SAMPLES, SET_ASIDE};
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -233,6 +233,44 @@ pub(crate) fn finished_indices(dir: &Path, plan: &[PlanRow]) -> Result<BTreeSet<
         .collect())
 }
 
+/// Where two runners once wrote one folder (each plan index taken twice): keeps each index's
+/// first row in samples.csv, in order, and appends the later ones to samples.set-aside.csv (the
+/// kept file is replaced whole: a new file renamed over it). Returns how many rows were set
+/// aside.
+pub(crate) fn set_aside_repeats(dir: &Path) -> Result<usize> {
+    if !Folder::new(dir).exists(SAMPLES) {
+        return Ok(0);
+    }
+    csv_rows::keep_first_of_each_key(&dir.join(SAMPLES), &dir.join(SET_ASIDE))
+}
+
+/// The largest samples.csv a repair copies whole (millions of rows).
+const MAX_SAMPLES_BYTES: u64 = 4 << 30;
+
+/// Where samples.csv has a second name (a hard link made to it while a run ran): replaces it
+/// with a new file of the same bytes (renamed over the name), so the other name keeps the old
+/// file and nothing written through it reaches the run. Returns whether it did.
+pub(crate) fn unlink_other_names(dir: &Path) -> Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let path = dir.join(SAMPLES);
+    let folder = Folder::new(dir);
+    let links = folder
+        .open_read(SAMPLES)
+        .and_then(|f| f.metadata())
+        .map(|m| m.nlink())
+        .unwrap_or(1);
+    if links <= 1 {
+        return Ok(false);
+    }
+    let bytes = folder
+        .read_bounded(SAMPLES, MAX_SAMPLES_BYTES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    folder
+        .write_atomically(SAMPLES, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
+}
+
 /// Cuts a torn last row (a runner killed in the middle of a write) off samples.csv, so that
 /// appending goes on from a whole row. Returns how many bytes were cut.
 pub(crate) fn repair_samples(dir: &Path) -> Result<u64> {
@@ -259,8 +297,9 @@ pub(crate) fn prune_curves(dir: &Path, finished: &BTreeSet<u64>) -> Result<()> {
     csv_rows::write_rows(&path, &kept)
 }
 
-/// samples.csv (and, in a curve run, curves.csv), open for appending: every row is flushed to
-/// the OS before `append` returns.
+/// samples.csv (and, in a curve run, curves.csv), open for appending: every row goes to the OS
+/// before `append` returns. The writer knows what it wrote (the file's size, its rows) and checks
+/// after each row that the file is still what it wrote ([`SamplesWriter::still_ours`]).
 pub struct SamplesWriter {
     samples: Appender,
     curves: Option<Appender>,
@@ -268,47 +307,110 @@ pub struct SamplesWriter {
     /// The run folder, held open since samples.csv was: each row is appended only while the
     /// name samples.csv in it is still the file open here.
     held: files::Held,
+    /// The size samples.csv must have: its size when opened plus every byte appended since.
+    bytes: u64,
+    /// The rows it holds: those it had when opened plus those appended since.
+    rows: u64,
+}
+
+/// What samples.csv is, against what its writer wrote: the first difference, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileFacts {
+    pub size: u64,
+    pub links: u64,
+}
+
+/// Why samples.csv is not what its writer wrote (`None`: it is): shorter or longer than the
+/// bytes written, or with a second name (a hard link, through which it could be changed unseen).
+pub(crate) fn samples_differ(expected_bytes: u64, seen: FileFacts) -> Option<String> {
+    if seen.size != expected_bytes {
+        return Some(format!(
+            "it holds {} bytes where this run wrote {expected_bytes}: it was cut or written to \
+             by something else",
+            seen.size
+        ));
+    }
+    if seen.links != 1 {
+        return Some(format!(
+            "it has {} names (a hard link was made to it): it could be changed through another",
+            seen.links
+        ));
+    }
+    None
 }
 
 impl SamplesWriter {
-    pub fn open(dir: &Path) -> Result<SamplesWriter> {
+    /// Opens samples.csv in `dir` for appending; `rows`: how many rows it holds now.
+    pub fn open(dir: &Path, rows: u64) -> Result<SamplesWriter> {
         let held = Folder::new(dir)
             .hold()
             .with_context(|| format!("cannot open the run folder {}", dir.display()))?;
         let samples = Appender::open(&dir.join(SAMPLES))?;
+        let bytes = samples
+            .file()
+            .metadata()
+            .with_context(|| format!("cannot read {}", dir.join(SAMPLES).display()))?
+            .len();
         let writer = SamplesWriter {
             samples,
             curves: None,
             dir: dir.to_path_buf(),
             held,
+            bytes,
+            rows,
         };
         writer.still_ours()?;
         Ok(writer)
     }
 
+    /// The rows samples.csv holds, as this writer knows them.
+    pub(crate) fn rows(&self) -> u64 {
+        self.rows
+    }
+
     /// An error unless samples.csv in the run folder (as held open) is still the file this
-    /// writer appends to: a file renamed over it (`sed -i` by a child), removed or replaced
-    /// would take every later row out of the run, and the run would say "finished" over rows
-    /// it does not have.
+    /// writer appends to, with the size it wrote and one name: a file renamed over it (`sed -i`
+    /// by a child), removed, replaced, cut (`truncate`) or given a second name would take rows
+    /// out of the run, and the run would say "finished" over rows it does not have.
     pub(crate) fn still_ours(&self) -> Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let path = self.held.path().join(SAMPLES);
         let same = self
             .held
             .still_names(SAMPLES, self.samples.file())
-            .with_context(|| format!("cannot check {}", self.dir.join(SAMPLES).display()))?;
-        if same {
-            return Ok(());
+            .with_context(|| format!("cannot check {}", path.display()))?;
+        if !same {
+            bail!(
+                "{} is no longer the file this run appends to: it was replaced, renamed or \
+                 removed while the run ran (by a child, or by hand); the rows since then are not \
+                 in it, and the run is not finished. `cold resume` takes the missing samples again",
+                path.display()
+            );
         }
-        bail!(
-            "{} is no longer the file this run appends to: it was replaced, renamed or removed \
-             while the run ran (by a child, or by hand); the rows since then are not in it, and \
-             the run is not finished. Look at the folder before you resume it",
-            self.held.path().join(SAMPLES).display()
-        )
+        let meta = self
+            .samples
+            .file()
+            .metadata()
+            .with_context(|| format!("cannot check {}", path.display()))?;
+        let seen = FileFacts {
+            size: meta.len(),
+            links: meta.nlink(),
+        };
+        if let Some(why) = samples_differ(self.bytes, seen) {
+            bail!(
+                "{}: {why}; the run is not finished. `cold resume` takes the missing samples \
+                 again",
+                path.display()
+            );
+        }
+        Ok(())
     }
 
     /// Appends a sample's row, after its curve where it has one (so that a sample with a row
-    /// always has its curve).
+    /// always has its curve), checking the file before and after ([`SamplesWriter::still_ours`]:
+    /// a row is never appended to a file cut meanwhile, which would leave it without its header).
     pub(crate) fn append(&mut self, row: &SampleRow, curve: Option<&CurveRow>) -> Result<()> {
+        self.still_ours()?;
         if let Some(curve) = curve {
             if self.curves.is_none() {
                 self.curves = Some(Appender::open(&self.dir.join(CURVES))?);
@@ -319,9 +421,12 @@ impl SamplesWriter {
                     .with_context(|| format!("the curve of plan index {}", curve.plan_index))?;
             }
         }
-        self.samples
+        let written = self
+            .samples
             .append(row)
             .with_context(|| format!("plan index {}", row.plan_index))?;
+        self.bytes += written;
+        self.rows += 1;
         self.still_ours()
     }
 }
@@ -361,7 +466,7 @@ mod tests {
     fn a_samples_file_replaced_under_the_writer_stops_it() {
         let dir = tmp("replaced");
         create(&dir).unwrap();
-        let mut w = SamplesWriter::open(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir, 0).unwrap();
         w.append(&row(0), None).unwrap();
         // what `sed -i` does: a new file renamed over the name
         let copy = dir.join("samples.csv.sed");
@@ -371,7 +476,7 @@ mod tests {
         assert!(e.contains("no longer the file this run appends to"), "{e}");
         assert!(w.still_ours().is_err());
         // a new writer takes the new file as its own
-        let mut w = SamplesWriter::open(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir, 0).unwrap();
         w.append(&row(2), None).unwrap();
         w.still_ours().unwrap();
         fs::remove_file(dir.join(SAMPLES)).unwrap();
@@ -383,11 +488,11 @@ mod tests {
     fn samples_append_across_writers_with_one_header() {
         let dir = tmp("append");
         create(&dir).unwrap();
-        SamplesWriter::open(&dir)
+        SamplesWriter::open(&dir, 0)
             .unwrap()
             .append(&row(0), None)
             .unwrap();
-        let mut w = SamplesWriter::open(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir, 0).unwrap();
         w.append(&row(1), None).unwrap();
         w.append(&row(2), None).unwrap();
         let planned: Vec<PlanRow> = (0..3).map(plan).collect();
@@ -398,10 +503,86 @@ mod tests {
     }
 
     #[test]
+    fn a_samples_file_cut_or_linked_under_the_writer_stops_it() {
+        let dir = tmp("cut");
+        create(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir, 0).unwrap();
+        w.append(&row(0), None).unwrap();
+        w.append(&row(1), None).unwrap();
+        assert_eq!(w.rows(), 2);
+        // cut to its header line, as a child could: the next append sees it
+        let header = fs::read_to_string(dir.join(SAMPLES)).unwrap();
+        let header = header.lines().next().unwrap().len() as u64 + 1;
+        fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join(SAMPLES))
+            .unwrap()
+            .set_len(header)
+            .unwrap();
+        let e = w.append(&row(2), None).unwrap_err().to_string();
+        assert!(e.contains("bytes where this run wrote"), "{e}");
+        // a second name
+        let w = SamplesWriter::open(&dir, 1).unwrap();
+        w.still_ours().unwrap();
+        let other = dir.with_extension("other.csv");
+        fs::hard_link(dir.join(SAMPLES), &other).unwrap();
+        let e = w.still_ours().unwrap_err().to_string();
+        assert!(e.contains("2 names"), "{e}");
+        fs::remove_file(&other).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn what_the_writer_wrote_against_what_the_file_is() {
+        let facts = |size, links| FileFacts { size, links };
+        assert_eq!(samples_differ(10, facts(10, 1)), None);
+        assert!(samples_differ(10, facts(9, 1)).unwrap().contains("9 bytes"));
+        assert!(samples_differ(10, facts(11, 1))
+            .unwrap()
+            .contains("11 bytes"));
+        assert!(samples_differ(10, facts(10, 2))
+            .unwrap()
+            .contains("2 names"));
+    }
+
+    #[test]
+    fn rows_that_repeat_an_index_are_set_aside_and_the_first_kept() {
+        let dir = tmp("repeats");
+        create(&dir).unwrap();
+        let mut w = SamplesWriter::open(&dir, 0).unwrap();
+        let mut second = row(1);
+        second.set(schema::phases::Figure::WALL, Some(7));
+        for r in [row(0), row(1), second, row(2), row(0)] {
+            w.append(&r, None).unwrap();
+        }
+        drop(w);
+        assert_eq!(set_aside_repeats(&dir).unwrap(), 2);
+        let planned: Vec<PlanRow> = (0..3).map(plan).collect();
+        assert_eq!(
+            read_samples(&dir, &planned).unwrap(),
+            vec![row(0), row(1), row(2)]
+        );
+        let aside = fs::read_to_string(dir.join(SET_ASIDE)).unwrap();
+        let lines: Vec<&str> = aside.lines().collect();
+        assert_eq!(lines.len(), 3, "a header and two rows: {aside}");
+        assert!(lines[0].starts_with("plan_index,"), "{aside}");
+        assert!(
+            lines[1].starts_with("1,") && lines[2].starts_with("0,"),
+            "{aside}"
+        );
+        assert_eq!(
+            set_aside_repeats(&dir).unwrap(),
+            0,
+            "nothing more to set aside"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_partial_last_line_is_cut() {
         let dir = tmp("repair");
         create(&dir).unwrap();
-        SamplesWriter::open(&dir)
+        SamplesWriter::open(&dir, 0)
             .unwrap()
             .append(&row(0), None)
             .unwrap();
@@ -412,7 +593,7 @@ mod tests {
         assert_eq!(read_samples(&dir, &planned).unwrap(), vec![row(0)]);
         assert_eq!(repair_samples(&dir).unwrap(), 16);
         assert_eq!(repair_samples(&dir).unwrap(), 0);
-        SamplesWriter::open(&dir)
+        SamplesWriter::open(&dir, 0)
             .unwrap()
             .append(&row(1), None)
             .unwrap();

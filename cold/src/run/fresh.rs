@@ -55,6 +55,22 @@ pub(crate) fn run(o: &RunOptions) -> Result<Option<PathBuf>> {
         .out
         .clone()
         .unwrap_or_else(|| folder::default_dir(started));
+    // the one rule of outputs: a run never lands inside another run or warm results, named or
+    // through a link (the folder itself holding a run is `create`'s to refuse, naming resume)
+    let itself = [
+        std::path::absolute(&dir).ok(),
+        store::outputs::resolved(&dir),
+    ];
+    if let Some((holder, what)) = store::outputs::inside_inputs(&dir)
+        .filter(|(holder, _)| !itself.iter().flatten().any(|d| d == holder))
+    {
+        bail!(
+            "--out {}: {} holds {what}, an input of thaw's, and the run would land inside it; \
+             give a folder elsewhere",
+            dir.display(),
+            holder.display()
+        );
+    }
     let before = folder::Made::before(&dir);
     if let Err(refused) = folder::create(&dir) {
         // A run still writing the folder: say whose it is.
@@ -236,6 +252,7 @@ fn manifest_of(
         rustc: Some(manifest::RUSTC.to_string()),
         cells: p.units.len(),
         samples_planned: p.plan.len(),
+        samples_written: None,
         codecs,
         children: p.children.clone(),
         fixtures: p.fixtures.clone(),

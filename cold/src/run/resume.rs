@@ -18,7 +18,7 @@ use crate::system::{interrupt, pin};
 use anyhow::{bail, Context, Result};
 use fixtures::{catalog, sha256_hex};
 use schema::rows::PlanRow;
-use schema::run_folder::{utc_text, ChildEntry, Manifest, MANIFEST, PLAN, SAMPLES};
+use schema::run_folder::{utc_text, ChildEntry, Manifest, MANIFEST, PLAN, SAMPLES, SET_ASIDE};
 use schema::{GateCell, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -47,9 +47,23 @@ pub(crate) fn resume(dir: &Path, dry_run: bool) -> Result<PathBuf> {
     let mut manifest = manifest::read(dir)?;
     let checked = check(dir, &manifest, dry_run)?;
     if !dry_run {
+        if folder::unlink_other_names(dir)? {
+            say!(
+                "samples.csv had another name (a hard link): replaced by a file of its own with \
+                 the same rows"
+            );
+        }
         let cut = folder::repair_samples(dir)?;
         if cut > 0 {
             say!("samples.csv: cut a partial last row ({cut} bytes) left by an interrupted write");
+        }
+        let repeats = folder::set_aside_repeats(dir)?;
+        if repeats > 0 {
+            say!(
+                "samples.csv: {repeats} rows repeated a plan index an earlier row has (two \
+                 runners wrote this folder): the first row of each index kept, the others moved \
+                 to {SET_ASIDE}"
+            );
         }
     }
     // Every row is checked against the plan: its index, its cell, no index twice.

@@ -15,10 +15,10 @@ use crate::runtimes::codec_list;
 use crate::system::binaries::spawner_path;
 use crate::system::cache::EvictionTally;
 use crate::system::interrupt::{self, Interrupted};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use codecs::{AnyCodec, Style};
 use schema::rows::PlanRow;
-use schema::run_folder::{Manifest, Settings};
+use schema::run_folder::{Manifest, Settings, SAMPLES};
 use schema::{GateCell, StopReason};
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -163,7 +163,7 @@ pub(crate) fn take_samples(
         .cloned()
         .collect();
     folder::prune_curves(dir, &done)?;
-    let mut writer = SamplesWriter::open(dir)?;
+    let mut writer = SamplesWriter::open(dir, done.len() as u64)?;
     let mut before = plan.len() - left.len();
     let mut progress = Progress::new(plan.len() as u64, before as u64);
     let floors = floors_of(manifest);
@@ -198,6 +198,8 @@ pub(crate) fn take_samples(
         plan = longer;
     }
     progress.finish();
+    writer.still_ours()?;
+    manifest.samples_written = Some(writer.rows());
     Ok(std::mem::take(&mut sampler.eviction))
 }
 
@@ -274,6 +276,18 @@ fn say_stop(reason: StopReason, blocks: u32, now: &stats::precision::Standing) {
 /// Marks the manifest finished and prints the summary; an [`Incomplete`] error when samples
 /// failed or cells were left out.
 pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally) -> Result<()> {
+    // the rows on disk must be the rows written, or the run is not finished
+    let plan = folder::read_plan(dir)?;
+    let on_disk = folder::read_samples(dir, &plan)?.len() as u64;
+    if let Some(written) = manifest.samples_written.filter(|&w| w != on_disk) {
+        bail!(
+            "{}: it holds {on_disk} rows where this run wrote {written}: rows were taken out of \
+             it or added by something else; the run is not finished. `cold resume {}` takes \
+             the missing samples again",
+            dir.join(SAMPLES).display(),
+            text::for_shell(&dir.display().to_string())
+        );
+    }
     manifest.finished = true;
     manifest.finished_utc = Some(manifest::utc_now().1);
     let cold_cache = manifest.settings.cold_cache;
@@ -281,7 +295,6 @@ pub(crate) fn finish(dir: &Path, manifest: &mut Manifest, tally: &EvictionTally)
         manifest.cold_cache_check = Some(tally.describe());
     }
     manifest::write(dir, manifest)?;
-    let plan = folder::read_plan(dir)?;
     let samples = folder::read_store(dir, &plan)?;
     print_summary(&samples, manifest, cold_cache.then_some(tally));
     print_answers(dir, manifest, &samples);

@@ -5,7 +5,7 @@
 use files::Folder;
 use schema::{run_folder, warm_files};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The names that make a folder an input of thaw's: a run's files, the warm track's results.
 const INPUT_NAMES: [(&str, &str); 7] = [
@@ -29,12 +29,33 @@ pub fn holds_inputs(dir: &Path) -> Option<&'static str> {
 
 /// The folder among `dir` and the folders around it that holds an input of thaw's (`a run`,
 /// `warm results`), if one does: an output lands neither on nor anywhere inside such a folder
-/// (a run's `fixtures/` or `report/` included). The folders are taken as named, made absolute,
-/// never resolved further.
-pub fn inside_inputs(dir: &Path) -> Option<(std::path::PathBuf, &'static str)> {
-    let dir = std::path::absolute(dir).ok()?;
-    dir.ancestors()
-        .find_map(|d| holds_inputs(d).map(|what| (d.to_path_buf(), what)))
+/// (a run's `fixtures/` or `report/` included). The folders are taken both as named (made
+/// absolute) and where they lead ([`resolved`]: a link to a run's `fixtures/` is inside the run).
+pub fn inside_inputs(dir: &Path) -> Option<(PathBuf, &'static str)> {
+    let named = std::path::absolute(dir).ok()?;
+    [Some(named), resolved(dir)]
+        .into_iter()
+        .flatten()
+        .find_map(|dir| {
+            dir.ancestors()
+                .find_map(|d| holds_inputs(d).map(|what| (d.to_path_buf(), what)))
+        })
+}
+
+/// Where `path` leads: absolute, every link in the part of it that exists followed, the rest
+/// appended as named (a folder a command is about to make).
+pub fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(mut real) = std::fs::canonicalize(existing) {
+            real.extend(rest.iter().rev());
+            return Some(real);
+        }
+        rest.push(existing.file_name()?.to_os_string());
+        existing = existing.parent()?;
+    }
 }
 
 /// Why an output the user named at `path` would land on an input, if it would: anything at the
@@ -85,7 +106,6 @@ pub fn write_output(path: &Path, option: &str, force: bool, bytes: &[u8]) -> io:
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
-    use std::path::PathBuf;
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("thaw-outputs-{name}-{}", std::process::id()));
@@ -128,6 +148,22 @@ mod tests {
             Some("a run")
         );
         assert_eq!(inside_inputs(&d), None);
+        // a link to a run's folder, or to a folder inside it, is inside it too
+        symlink(run.join("fixtures"), d.join("to-fixtures")).unwrap();
+        let (holder, what) = inside_inputs(&d.join("to-fixtures")).unwrap();
+        assert_eq!(
+            (holder.file_name().unwrap(), what),
+            ("run".as_ref(), "a run")
+        );
+        assert!(inside_inputs(&d.join("to-fixtures/not-yet")).is_some());
+        assert_eq!(
+            resolved(&d.join("to-fixtures/a/b")),
+            Some(
+                std::fs::canonicalize(run.join("fixtures"))
+                    .unwrap()
+                    .join("a/b")
+            )
+        );
         assert!(output_refused(&run, "--out", true)
             .unwrap()
             .contains("folder"));
