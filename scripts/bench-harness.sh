@@ -64,6 +64,8 @@ fi
 cargo build --release -p cold -p spawner -p children --bin cold --bin cold-spawner --bin "child-noop-$op-any" >&2
 bin="$PWD/target/release"
 work="$(mktemp -d "${TMPDIR:-/tmp}/thaw-bench-harness.XXXXXX")"
+# thaw's children run as an unprivileged user (docs/containment.md): they read from here
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/minimal-spawner" scripts/minimal-spawner.c
 

@@ -373,6 +373,8 @@ def as_run(command):
 
 def fresh_copy():
     folder = tempfile.mkdtemp(prefix="thaw-doc-commands-")
+    # the children run as an unprivileged user (docs/containment.md): they must reach the copy
+    os.chmod(folder, 0o755)
     files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in files.decode().split("\0"):
         source = os.path.join(ROOT, name)

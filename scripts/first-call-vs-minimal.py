@@ -68,6 +68,8 @@ def main():
         sys.exit(f"--codecs: valid are {', '.join(CODECS)}; --pairs: at least 1")
     env = {k: os.environ[k] for k in ("PATH", "HOME") if k in os.environ}
     with tempfile.TemporaryDirectory() as tmp:
+        # thaw's children run as an unprivileged user (docs/containment.md): they read from here
+        os.chmod(tmp, 0o755)
         subprocess.run([os.path.join(a.dir, "fixtures"), "generate", "--out", tmp, "users-2kb"],
                        check=True, capture_output=True)
         doc = os.path.join(tmp, "users-2kb.json")

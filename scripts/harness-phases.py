@@ -141,6 +141,8 @@ def main():
         sys.exit("harness-phases: needs a C compiler (cc) for the minimal spawner (Debian: apt-get install -y gcc)")
 
     work = Path(tempfile.mkdtemp(prefix="thaw-harness-phases."))
+    # thaw's children run as an unprivileged user (docs/containment.md): they read the fixture here
+    work.chmod(0o755)
     try:
         spawner = work / "minimal-spawner"
         subprocess.run(["cc", "-O2", "-o", str(spawner), str(ROOT / "scripts" / "minimal-spawner.c")], check=True)

@@ -8,6 +8,8 @@
 # The probes are issue 21's nineteen defects (hostile run folders, warm folders, children and
 # external descriptions: `p01`…`p19`), issue 31's sixteen (limits a child cannot lift, outputs
 # that never land on inputs, hard links, bounded reads, clipped and escaped text: `q01`…`q16`),
+# issue 60's (a child without privileges in namespaces of its own, a lock that is not a name, a
+# samples file that cannot shrink unseen: `s01`…`s06`, each with a neighbour),
 # and the older probes of the runner (two writers, kills
 # and signals, a full disk, edited or damaged folders, children that hang, flood or leave
 # processes behind, numbers out of range, a wrong corpus, conformance, compare), made exact as
@@ -849,11 +851,19 @@ p15_plan_rows() {
     before=$(sha "$d/$kind/samples.csv")
     run "$d/$kind-report.said" report "$d/$kind" --out "$d/$kind-report"; code=$?
     run "$d/$kind-resume.said" cold resume "$d/$kind"; code2=$?
-    local want; [ $kind = relabelled ] && want="plan index" || want="has a row already"
-    record "p15 samples.csv with a $kind row (plan index 0)" \
-      "report exit 2 and resume exit 1, both naming samples.csv and \"$want\"; samples.csv unchanged" \
-      "report exit $code: $(said "$d/$kind-report.said" samples.csv | cut -c1-90); resume exit $code2: $(said "$d/$kind-resume.said" samples.csv | cut -c1-90); samples.csv $([ "$before" = "$(sha "$d/$kind/samples.csv")" ] && echo unchanged || echo CHANGED)" \
-      "$(test $code = 2 -a $code2 = 1 -a "$before" = "$(sha "$d/$kind/samples.csv")" && has "$d/$kind-report.said" "$want" && has "$d/$kind-resume.said" "$want" && has "$d/$kind-resume.said" samples.csv && echo 0 || echo 1)"
+    if [ $kind = relabelled ]; then
+      record "p15 samples.csv with a $kind row (plan index 0)" \
+        "report exit 2 and resume exit 1, both naming samples.csv and \"plan index\"; samples.csv unchanged" \
+        "report exit $code: $(said "$d/$kind-report.said" samples.csv | cut -c1-90); resume exit $code2: $(said "$d/$kind-resume.said" samples.csv | cut -c1-90); samples.csv $([ "$before" = "$(sha "$d/$kind/samples.csv")" ] && echo unchanged || echo CHANGED)" \
+        "$(test $code = 2 -a $code2 = 1 -a "$before" = "$(sha "$d/$kind/samples.csv")" && has "$d/$kind-report.said" "plan index" && has "$d/$kind-resume.said" "plan index" && has "$d/$kind-resume.said" samples.csv && echo 0 || echo 1)"
+    else
+      # an index twice is what two runners on one folder leave: resume keeps the first row of
+      # each index, sets the other aside and finishes the run (issue 60)
+      record "p15 samples.csv with a $kind row (plan index 0)" \
+        "report exit 2 naming samples.csv and \"has a row already\"; resume exit 0, the repeat set aside, each of 6 plan indices once" \
+        "report exit $code: $(said "$d/$kind-report.said" samples.csv | cut -c1-90); resume exit $code2: $(said "$d/$kind-resume.said" set-aside | cut -c1-60); $(indices "$d/$kind"); $(($(lines "$d/$kind/samples.set-aside.csv") - 1)) set aside" \
+        "$(test $code = 2 -a $code2 = 0 -a "$(indices "$d/$kind")" = "each of 6 plan indices once" -a "$(lines "$d/$kind/samples.set-aside.csv")" = 2 && has "$d/$kind-report.said" "has a row already" && has "$d/$kind-resume.said" "samples.set-aside.csv" && echo 0 || echo 1)"
+    fi
   done
   sweep
 }
@@ -1485,10 +1495,11 @@ q04_hard_links() {
   local vb; vb=$(sha "$d/victim-samples.csv")
   rm "$d/samples/samples.csv"; ln "$d/victim-samples.csv" "$d/samples/samples.csv"
   run "$d/samples.said" cold resume "$d/samples"; code=$?
+  # resume gives samples.csv a file of its own (issue 60: a link made mid-run is repaired)
   record "q04b RUN/samples.csv a hard link to a file outside (a torn last row), then cold resume" \
-    "exit 1 naming samples.csv (hard links); the other file unchanged (not cut, not appended to)" \
-    "exit $code: $(said "$d/samples.said" samples.csv | cut -c1-110); other file $([ "$vb" = "$(sha "$d/victim-samples.csv")" ] && echo unchanged || echo CHANGED)" \
-    "$(test $code = 1 -a "$vb" = "$(sha "$d/victim-samples.csv")" && has "$d/samples.said" "hard links" && echo 0 || echo 1)"
+    "exit 0 saying samples.csv had another name; samples.csv a file of its own; the other file unchanged (not cut, not appended to); each of 6 indices once" \
+    "exit $code: $(said "$d/samples.said" samples.csv | cut -c1-80); $(stat -c %h "$d/samples/samples.csv") link(s); other file $([ "$vb" = "$(sha "$d/victim-samples.csv")" ] && echo unchanged || echo CHANGED); $(indices "$d/samples")" \
+    "$(test $code = 0 -a "$vb" = "$(sha "$d/victim-samples.csv")" -a "$(stat -c %h "$d/samples/samples.csv")" = 1 -a "$(indices "$d/samples")" = "each of 6 plan indices once" && has "$d/samples.said" "another name" && echo 0 || echo 1)"
   sweep
 
   synth_run "$d/synth"
@@ -1853,16 +1864,24 @@ r04_samples_replaced() {
   local d=$work/r04 code kind
   mkdir -p "$d"
   for kind in sed cat; do
+    # A child cannot write the run folder (it runs without privileges: issue 60), so the
+    # replacement is made beside it, by the run's own user, while the fourth child waits.
     if [ $kind = sed ]; then
-      kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then sed -i 's/,ok,/,ok,/' \"$d/$kind-run/samples.csv\"; fi"
+      kids "$d/$kind" "child-noop-de-any=$(gate 4)"
+      "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 12 \
+        --children-dir "$d/$kind" --out "$d/$kind-run" >"$d/$kind.said" 2>&1 &
+      local pid=$!
+      until_true 60 test -e "$d/$kind/blocked" && sed -i 's/,ok,/,ok,/' "$d/$kind-run/samples.csv"
+      touch "$d/$kind/release"
+      wait $pid; code=$?
     else
       kids "$d/$kind" "child-noop-de-any=if [ \"\$n\" = 4 ]; then cat \"$d/$kind-run/samples.csv\" >/dev/null; fi"
+      run "$d/$kind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 12 \
+        --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
     fi
-    run "$d/$kind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 12 \
-      --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
     local fin; fin=$(finished "$d/$kind-run")
     if [ $kind = sed ]; then
-      record "r04 a child replaces RUN/samples.csv by rename (sed -i) mid-run" \
+      record "r04 RUN/samples.csv replaced by rename (sed -i) mid-run" \
         "exit 1 naming samples.csv (no longer the file this run appends to); not finished; no 'finished' said; nothing left" \
         "exit $code: $(said "$d/$kind.said" "no longer" | cut -c1-100); finished $fin; $(ours) left" \
         "$(test $code = 1 -a "$fin" = false -a "$(ours)" = 0 && has "$d/$kind.said" "samples.csv is no longer the file" && ! has "$d/$kind.said" "(finished)" && echo 0 || echo 1)"
@@ -1931,17 +1950,26 @@ r06_fifo_cold_cache() {
   local d=$work/r06 code t0 secs kind
   mkdir -p "$d"
   for kind in fifo plain; do
+    # The input is replaced beside the run, by its own user, while the third child waits (a
+    # child cannot write the run folder: issue 60).
     if [ $kind = fifo ]; then
-      kids "$d/$kind" 'child-noop-de-any=if [ "$n" = 3 ]; then prev=; for a in "$@"; do if [ "$prev" = --input ]; then rm -f "$a"; mkfifo "$a"; fi; prev=$a; done; fi'
+      kids "$d/$kind" "child-noop-de-any=$(gate 3)"
     else
       kids "$d/$kind"
     fi
     t0=$(date +%s)
-    run "$d/$kind.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
-      --fixture small --batches 1 --samples 4 --timeout 2 --cold-cache --children-dir "$d/$kind" --out "$d/$kind-run"; code=$?
+    env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+      --fixture small --batches 1 --samples 4 --timeout 2 --cold-cache --children-dir "$d/$kind" \
+      --out "$d/$kind-run" >"$d/$kind.said" 2>&1 &
+    local pid=$!
+    if [ $kind = fifo ] && until_true 60 test -e "$d/$kind/blocked"; then
+      for a in "$d/$kind-run"/fixtures/small.*; do rm -f "$a"; mkfifo "$a"; done
+      touch "$d/$kind/release"
+    fi
+    wait $pid; code=$?
     secs=$(($(date +%s) - t0))
     if [ $kind = fifo ]; then
-      record "r06 --cold-cache, a child replaces its --input with a FIFO (--timeout 2)" \
+      record "r06 --cold-cache, the children's --input replaced with a FIFO mid-run (--timeout 2)" \
         "the run ends by itself (exit 3, not killed by the bound) within 60 s; no sample ok after the FIFO; nothing left" \
         "exit $code after ${secs} s; $(statuses "$d/$kind-run"); $(ours) left" \
         "$(test $code = 3 -a "$secs" -lt 60 -a "$(ours)" = 0 && echo 0 || echo 1)"
@@ -2133,22 +2161,23 @@ r11_stale_lock() {
   unfinished_run "$d/run"
   bs=$(sha "$d/run/samples.csv")
   "$bin/tsleep" 0 & dead=$!; wait $dead
+  # the lock is the run folder's own (issue 60): held here on a descriptor of the folder
   python3 -c 'import fcntl, sys, time, os
-f = open(sys.argv[1], "r+"); fcntl.flock(f, fcntl.LOCK_EX)
+f = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(f, fcntl.LOCK_EX)
 open(sys.argv[2], "w").close()
-while not os.path.exists(sys.argv[3]): time.sleep(0.01)' "$d/run/.lock" "$d/held" "$d/release" "$work/" &
+while not os.path.exists(sys.argv[3]): time.sleep(0.01)' "$d/run" "$d/held" "$d/release" "$work/" &
   holder=$!
   until_true 30 test -e "$d/held"
   printf 'pid %s: cold run --out %s' "$dead" "$d/run" >"$d/run/.lock"
   run "$d/stale.said" cold resume "$d/run"; code=$?
-  record "r11 a held .lock naming pid $dead, which has ended; cold resume" \
+  record "r11 a held lock whose .lock names pid $dead, which has ended; cold resume" \
     "exit 1 saying stale, naming pid $dead and fuser; samples.csv unchanged" \
     "exit $code: $(said "$d/stale.said" stale | cut -c1-140); samples.csv $([ "$bs" = "$(sha "$d/run/samples.csv")" ] && echo unchanged || echo CHANGED)" \
     "$(test $code = 1 -a "$bs" = "$(sha "$d/run/samples.csv")" && has "$d/stale.said" "stale" && has "$d/stale.said" "pid $dead" && has "$d/stale.said" fuser && echo 0 || echo 1)"
   printf 'pid %s: cold run --out %s' "$holder" "$d/run" >"$d/run/.lock"
   run "$d/live.said" cold resume "$d/run"; code=$?
   touch "$d/release"; wait $holder
-  record "r11 the neighbour: the .lock held by the live pid it names" \
+  record "r11 the neighbour: the lock held by the live pid its .lock names" \
     "exit 1: being written by another cold run (pid $holder), not stale; nothing left" \
     "exit $code: $(said "$d/live.said" "being written" | cut -c1-120); $(ours) left" \
     "$(test $code = 1 -a "$(ours)" = 0 && has "$d/live.said" "being written by another cold run (pid $holder" && ! has "$d/live.said" stale && echo 0 || echo 1)"
@@ -2315,6 +2344,288 @@ r16_run_swapped() {
   sweep
 }
 
+# ---- issue 60: a child without privileges in namespaces of its own, a folder lock that cannot
+# be removed, a samples file that cannot shrink unseen --------------------------------------------
+
+# The host's view after a run: files in /dev/shm, System V segments, mounts, thaw cgroups.
+host_state() {
+  printf 'shm %s; ipc %s; mounts %s; cgroups %s' \
+    "$(find /dev/shm -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)" \
+    "$(ipcs -m 2>/dev/null | grep -c '^0x')" \
+    "$(wc -l </proc/self/mountinfo)" \
+    "$(find /sys/fs/cgroup -maxdepth 3 -name 'thaw-*' -type d 2>/dev/null | wc -l)"
+}
+
+# 1. Memory that outlives its sample: 100 MB into /dev/shm on every call, --memory-limit 256; the
+# neighbour: a 150 MB System V segment, touched and left.
+s01_memory_outlives() {
+  local d=$work/s01 code before after
+  mkdir -p "$d"
+  before=$(host_state)
+  kids "$d/shm" 'child-noop-de-any=head -c 100000000 /dev/zero >/dev/shm/thaw-s01.$$ && echo "$n" >>"$K/wrote"'
+  run "$d/shm.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 4 \
+    --memory-limit 256 --children-dir "$d/shm" --out "$d/shm-run"; code=$?
+  after=$(host_state)
+  record "s01a a child writes 100 MB to /dev/shm on every call (--memory-limit 256)" \
+    "exit 0; ok×4 (each sample charged its own 100 MB only); 5 writes; host after = before ($before)" \
+    "exit $code; $(statuses "$d/shm-run"); $(lines "$d/shm/wrote") writes; host after: $after" \
+    "$(test $code = 0 -a "$(statuses "$d/shm-run")" = "ok×4" -a "$(lines "$d/shm/wrote")" = 5 -a "$after" = "$before" && echo 0 || echo 1)"
+  sweep
+  rm -f /dev/shm/thaw-s01.* 2>/dev/null
+  before=$(host_state)
+  kids "$d/ipc" 'child-noop-de-any=python3 -c "
+import ctypes; c = ctypes.CDLL(None); c.shmat.restype = ctypes.c_void_p
+i = c.shmget(0, 150 << 20, 0o1600); a = c.shmat(i, None, 0); ctypes.memset(a, 1, 150 << 20)" && echo "$n" >>"$K/made"'
+  run "$d/ipc.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 4 \
+    --children-dir "$d/ipc" --out "$d/ipc-run"; code=$?
+  after=$(host_state)
+  record "s01b the neighbour: a child leaves a 150 MB System V segment on every call" \
+    "exit 0; ok×4; 5 segments made; host after = before ($before): none left in ipcs" \
+    "exit $code; $(statuses "$d/ipc-run"); $(lines "$d/ipc/made") made; host after: $after" \
+    "$(test $code = 0 -a "$(statuses "$d/ipc-run")" = "ok×4" -a "$(lines "$d/ipc/made")" = 5 -a "$after" = "$before" && echo 0 || echo 1)"
+  sweep
+}
+
+# 2. The limit lifted: a child moves itself into its cgroup's parent (memory and pids); the
+# neighbour: a child writes its own cgroup's limit.
+s02_limit_lifted() {
+  local d=$work/s02 code
+  mkdir -p "$d"
+  local escape='for c in memory pids; do p=$(grep -E "^[0-9]+:([^:]*,)?$c(,[^:]*)?:" /proc/self/cgroup | cut -d: -f3); echo $$ >"/sys/fs/cgroup/$c${p%/*}/cgroup.procs" 2>/dev/null && echo "$c" >>"$K/escaped"; done'
+  kids "$d/out" "child-noop-de-any=$escape"
+  run "$d/out.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 3 \
+    --children-dir "$d/out" --out "$d/out-run"; code=$?
+  record "s02a a child writes its pid into its cgroup's parent (memory and pids)" \
+    "exit 0; ok×3; no escape; the manifest says the children run without privileges" \
+    "exit $code; $(statuses "$d/out-run"); $(lines "$d/out/escaped") escapes; $(grep -o 'children run as [^;"]*' "$d/out-run/manifest.json" | head -1)" \
+    "$(test $code = 0 -a "$(statuses "$d/out-run")" = "ok×3" -a "$(lines "$d/out/escaped")" = 0 && grep -q 'children run as uid' "$d/out-run/manifest.json" && echo 0 || echo 1)"
+  sweep
+  local lift='p=$(grep -E "^[0-9]+:([^:]*,)?memory(,[^:]*)?:" /proc/self/cgroup | cut -d: -f3); for f in memory.memsw.limit_in_bytes memory.limit_in_bytes; do echo -1 >"/sys/fs/cgroup/memory$p/$f" 2>/dev/null && echo "$f" >>"$K/lifted"; done; mkdir "/sys/fs/cgroup/memory$p/x$$" 2>/dev/null && echo mkdir >>"$K/lifted"'
+  kids "$d/lift" "child-noop-de-any=$lift"
+  run "$d/lift.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 3 \
+    --children-dir "$d/lift" --out "$d/lift-run"; code=$?
+  record "s02b the neighbour: a child lifts its own cgroup's limit, or makes a cgroup below it" \
+    "exit 0; ok×3; nothing written" \
+    "exit $code; $(statuses "$d/lift-run"); $(lines "$d/lift/lifted") written" \
+    "$(test $code = 0 -a "$(statuses "$d/lift-run")" = "ok×3" -a "$(lines "$d/lift/lifted")" = 0 && echo 0 || echo 1)"
+  sweep
+}
+
+# 3. A frozen spawner: a child puts the spawner (found through /proc) and itself into a new
+# freezer cgroup and freezes it, --timeout 2; the neighbour: it freezes the cgroup first and
+# moves itself alone into it.
+s03_frozen_spawner() {
+  local d=$work/s03 code t0 secs fz=/sys/fs/cgroup/freezer/thaw-s03-probe
+  mkdir -p "$d"
+  local freeze='if [ "$n" = 3 ]; then for p in /proc/[0-9]*; do grep -qa cold-spawner "$p/cmdline" 2>/dev/null && echo "${p#/proc/}" >>"$K/targets"; done; mkdir '"$fz"' 2>/dev/null && { cat "$K/targets" 2>/dev/null; echo $$; } | while read q; do echo "$q" >'"$fz"'/cgroup.procs; done 2>/dev/null && echo FROZEN >'"$fz"'/freezer.state && echo froze >>"$K/froze"; fi'
+  kids "$d/fz" "child-noop-de-any=$freeze"
+  t0=$(date +%s)
+  run "$d/fz.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+    --fixture small --batches 1 --samples 4 --timeout 2 --children-dir "$d/fz" --out "$d/fz-run"; code=$?
+  secs=$(($(date +%s) - t0))
+  [ -d "$fz" ] && { echo THAWED >"$fz/freezer.state"; sleep 0.2; rmdir "$fz" 2>/dev/null; }
+  local left; left=$(settle 10)
+  record "s03a a child freezes its spawner in a new freezer cgroup (--timeout 2)" \
+    "exit 0 or 3 within 60 s (no hang); every index once; nothing left; no D-state spawner" \
+    "exit $code after ${secs} s; $(statuses "$d/fz-run"); $(indices "$d/fz-run"); $left left" \
+    "$(test $code -le 3 -a $code != 1 -a $code != 2 -a "$secs" -lt 60 -a "$(indices "$d/fz-run")" = "each of 4 plan indices once" -a "$left" = 0 && echo 0 || echo 1)"
+  sweep
+  # the neighbour: a freezer cgroup frozen first, then the child moves itself into it (its
+  # spawner then waits on a child no signal reaches)
+  local fz2=/sys/fs/cgroup/freezer/thaw-s03b-probe
+  local first='if [ "$n" = 3 ]; then mkdir '"$fz2"' 2>/dev/null && echo FROZEN >'"$fz2"'/freezer.state && echo moved >>"$K/moved" && echo $$ >'"$fz2"'/cgroup.procs; fi'
+  kids "$d/stop" "child-noop-de-any=$first"
+  t0=$(date +%s)
+  run "$d/stop.said" env -u THAW_EXTERNAL timeout -k 5 60 "$bin/cold" run --codecs noop --ops de \
+    --fixture small --batches 1 --samples 4 --timeout 2 --children-dir "$d/stop" --out "$d/stop-run"; code=$?
+  secs=$(($(date +%s) - t0))
+  [ -d "$fz2" ] && { echo THAWED >"$fz2/freezer.state"; sleep 0.2; rmdir "$fz2" 2>/dev/null; }
+  left=$(settle 10)
+  record "s03b the neighbour: a child freezes a new freezer cgroup first, then moves itself in (--timeout 2)" \
+    "exit 0 within 60 s (no hang); ok×4; nothing moved; nothing left" \
+    "exit $code after ${secs} s; $(statuses "$d/stop-run"); $(lines "$d/stop/moved") moved; $left left" \
+    "$(test $code = 0 -a "$secs" -lt 60 -a "$(statuses "$d/stop-run")" = "ok×4" -a "$(lines "$d/stop/moved")" = 0 -a "$left" = 0 && echo 0 || echo 1)"
+  pkill -CONT -f -- "$work/" 2>/dev/null
+  sweep
+}
+
+# 4. Two runners on one folder: `rm RUN/.lock` (or `mv`) under a run, then `cold resume`; the
+# neighbour: the folder itself renamed, then resumed under its new name; and a planted double
+# write finished by resume.
+s04_lock_not_a_name() {
+  local d=$work/s04 code pid
+  mkdir -p "$d"
+  kids "$d/kids" "child-noop-de-any=$(gate 5)"
+  "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 80 \
+    --children-dir "$d/kids" --out "$d/run" >"$d/first.said" 2>&1 &
+  pid=$!
+  if ! until_true 60 test -e "$d/kids/blocked"; then
+    kill -KILL $pid; wait $pid 2>/dev/null
+    record "s04a rm RUN/.lock under a run, then cold resume" "refused" "the run's child never started within 60 s" 1
+    sweep; return
+  fi
+  rm -f "$d/run/.lock"
+  run "$d/rm.said" cold resume "$d/run"; local rm_code=$?
+  mv "$d/run" "$d/moved"
+  run "$d/mv.said" cold resume "$d/moved"; local mv_code=$?
+  mv "$d/moved" "$d/run"
+  touch "$d/kids/release"
+  wait $pid; code=$?
+  record "s04a rm RUN/.lock under a run, then cold resume" \
+    "resume exit 1 (another cold run); the run exit 0, each of 80 indices once, finished" \
+    "resume exit $rm_code: $(said "$d/rm.said" 'another cold run' | cut -c1-60); run exit $code; $(indices "$d/run"); finished $(finished "$d/run")" \
+    "$(test $rm_code = 1 -a $code = 0 -a "$(indices "$d/run")" = "each of 80 plan indices once" -a "$(finished "$d/run")" = true && has "$d/rm.said" "another cold run" && echo 0 || echo 1)"
+  record "s04b the neighbour: the run folder renamed under its run, resumed by its new name" \
+    "resume exit 1 (another cold run)" \
+    "exit $mv_code: $(said "$d/mv.said" 'another cold run' | cut -c1-60)" \
+    "$(test $mv_code = 1 && has "$d/mv.said" "another cold run" && echo 0 || echo 1)"
+  sweep
+  # a double write planted: rows 0 to 9 again, after the others, in a finished run
+  finished_run "$d/double"
+  tail -n +2 "$d/double/samples.csv" | head -n 4 >>"$d/double/samples.csv"
+  sed -i 's/"finished": *true/"finished": false/' "$d/double/manifest.json"
+  run "$d/double.said" cold resume "$d/double"; code=$?
+  record "s04c a planted double write (4 indices twice), then cold resume" \
+    "exit 0; each of 6 plan indices once; 4 rows set aside; finished" \
+    "exit $code: $(last "$d/double.said" | cut -c1-60); $(indices "$d/double"); $(($(lines "$d/double/samples.set-aside.csv") - 1)) set aside; finished $(finished "$d/double")" \
+    "$(test $code = 0 -a "$(indices "$d/double")" = "each of 6 plan indices once" -a "$(lines "$d/double/samples.set-aside.csv")" = 5 -a "$(finished "$d/double")" = true && echo 0 || echo 1)"
+  sweep
+}
+
+# 5. Rows lost, reported finished: samples.csv cut to its header line while the run runs (by the
+# probe, as a child can no longer write it); the neighbours: cut to 0 bytes, a hard link made to
+# it, and the child itself trying to cut it.
+s05_samples_cut() {
+  local d=$work/s05 code how
+  mkdir -p "$d"
+  for how in header zero link; do
+    rm -rf "$d/kids-$how"
+    kids "$d/kids-$how" "child-noop-de-any=$(gate 6)"
+    "$bin/cold" run --codecs noop --ops de --fixture small --batches 1 --samples 10 \
+      --children-dir "$d/kids-$how" --out "$d/$how" >"$d/$how.said" 2>&1 &
+    local pid=$!
+    if ! until_true 60 test -e "$d/kids-$how/blocked"; then
+      kill -KILL $pid; wait $pid 2>/dev/null
+      record "s05 samples.csv ($how) under a run" "unfinished" "the run's child never started within 60 s" 1
+      sweep; continue
+    fi
+    case $how in
+      header) head -n 1 "$d/$how/samples.csv" >"$d/h" && truncate -s "$(stat -c %s "$d/h")" "$d/$how/samples.csv" ;;
+      zero) truncate -s 0 "$d/$how/samples.csv" ;;
+      link) ln "$d/$how/samples.csv" "$d/elsewhere.csv" ;;
+    esac
+    touch "$d/kids-$how/release"
+    wait $pid; code=$?
+    local fin; fin=$(finished "$d/$how")
+    run "$d/$how.resume" cold resume "$d/$how"; local rcode=$?
+    record "s05 samples.csv $([ $how = link ] && echo "given a second name (ln)" || echo "cut to $how") while the run runs, then cold resume" \
+      "run exit 1, unfinished, saying why; resume exit 0, each of 10 indices once, finished" \
+      "run exit $code, finished $fin: $(said "$d/$how.said" 'samples.csv' | cut -c1-70); resume exit $rcode; $(indices "$d/$how"); finished $(finished "$d/$how")" \
+      "$(test $code = 1 -a "$fin" = false -a $rcode = 0 -a "$(indices "$d/$how")" = "each of 10 plan indices once" -a "$(finished "$d/$how")" = true && echo 0 || echo 1)"
+    sweep
+  done
+  rm -f "$d/elsewhere.csv"
+  kids "$d/kids-child" 'child-noop-de-any=if [ "$n" = 6 ]; then R=$(dirname "$K")/child; head -n 1 "$R/samples.csv" >"$K/h" && truncate -s "$(stat -c %s "$K/h")" "$R/samples.csv" && echo cut >>"$K/cut"; fi'
+  run "$d/child.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 10 \
+    --children-dir "$d/kids-child" --out "$d/child"; code=$?
+  record "s05d a child cuts samples.csv to its header line on its sixth call" \
+    "exit 0; the cut refused (the child cannot write the run folder); each of 10 indices once; finished" \
+    "exit $code; $(lines "$d/kids-child/cut") cuts; $(indices "$d/child"); finished $(finished "$d/child")" \
+    "$(test $code = 0 -a "$(lines "$d/kids-child/cut")" = 0 -a "$(indices "$d/child")" = "each of 10 plan indices once" -a "$(finished "$d/child")" = true && echo 0 || echo 1)"
+  # the report of a finished run whose samples.csv lost a row since
+  sed -i '$d' "$d/child/samples.csv"
+  run "$d/report.said" analysis report "$d/child" --out "$d/child-report"; code=$?
+  run "$d/report2.said" analysis report "$d/child" --allow-unfinished --out "$d/child-report2"; local code2=$?
+  record "s05e analysis report of a finished run whose samples.csv lost a row" \
+    "refused (exit 2, naming --allow-unfinished); with --allow-unfinished exit 0" \
+    "exit $code: $(said "$d/report.said" 'allow-unfinished' | cut -c1-60); with it exit $code2" \
+    "$(test $code = 2 -a $code2 = 0 && has "$d/report.said" "allow-unfinished" && echo 0 || echo 1)"
+  sweep
+}
+
+# 6. The host seen from inside: a child walks /proc to the runner and appends a forged row to its
+# samples.csv descriptor; the neighbour: it bind-mounts a forged samples.csv over the run's.
+s06_host_from_inside() {
+  local d=$work/s06 code before
+  mkdir -p "$d"
+  kids "$d/fd" 'child-noop-de-any=if [ "$n" = 3 ]; then for p in /proc/[0-9]*; do tr "\0" " " <"$p/cmdline" 2>/dev/null | grep -q "cold run" || continue; echo "${p#/proc/}" >>"$K/found"; for f in "$p"/fd/*; do case "$(readlink "$f")" in *samples.csv) echo "99999,0,noop,de,1,small,portable,ok" >>"$f" && echo forged >>"$K/forged";; esac; done; done; fi'
+  run "$d/fd.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 5 \
+    --children-dir "$d/fd" --out "$d/fd-run"; code=$?
+  record "s06a a child walks /proc to its runner and appends a row to its samples.csv descriptor" \
+    "exit 0; the runner not found; each of 5 indices once; finished" \
+    "exit $code; $(lines "$d/fd/found") found, $(lines "$d/fd/forged") forged; $(indices "$d/fd-run"); finished $(finished "$d/fd-run")" \
+    "$(test $code = 0 -a "$(lines "$d/fd/found")" = 0 -a "$(indices "$d/fd-run")" = "each of 5 plan indices once" -a "$(finished "$d/fd-run")" = true && echo 0 || echo 1)"
+  sweep
+  before=$(wc -l </proc/self/mountinfo)
+  printf 'plan_index\n' >"$d/forged.csv"; chmod 644 "$d/forged.csv"
+  kids "$d/bind" "child-noop-de-any=if [ \"\$n\" = 3 ]; then mount --bind '$d/forged.csv' '$d/bind-run/samples.csv' 2>/dev/null && echo bound >>\"\$K/bound\"; fi"
+  run "$d/bind.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 5 \
+    --children-dir "$d/bind" --out "$d/bind-run"; code=$?
+  local mounts; mounts=$(wc -l </proc/self/mountinfo)
+  grep -q "$d/bind-run" /proc/self/mountinfo && umount "$d/bind-run/samples.csv" 2>/dev/null
+  run "$d/bind.report" analysis report "$d/bind-run" --out "$d/bind-report"; local rcode=$?
+  record "s06b the neighbour: a child bind-mounts a forged samples.csv over the run's" \
+    "exit 0; the mount refused; mount table unchanged ($before lines); each of 5 indices once; report exit 0" \
+    "exit $code; $(lines "$d/bind/bound") mounts; mount table $mounts lines; $(indices "$d/bind-run"); report exit $rcode" \
+    "$(test $code = 0 -a "$(lines "$d/bind/bound")" = 0 -a "$mounts" = "$before" -a "$(indices "$d/bind-run")" = "each of 5 plan indices once" -a $rcode = 0 && echo 0 || echo 1)"
+  sweep
+}
+
+# 7. A run's inputs written through a link: `fixtures generate --out L`, L a link to a run's
+# fixtures/; the neighbours: `analysis merge --out` inside a shard it reads, `cold run --out`
+# inside another run's fixtures/.
+s07_outputs_through_links() {
+  local d=$work/s07 code before
+  mkdir -p "$d"
+  finished_run "$d/run"
+  before=$(tree_sha "$d/run")
+  ln -s "$d/run/fixtures" "$d/L"
+  run "$d/gen.said" "$bin/fixtures" generate --out "$d/L" --seed 7 users-1kb; code=$?
+  record "s07a fixtures generate --out L, L a link to RUN/fixtures" \
+    "exit 1 naming the run; the run folder unchanged" \
+    "exit $code: $(last "$d/gen.said" | cut -c1-80); run folder $([ "$before" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$before" = "$(tree_sha "$d/run")" && has "$d/gen.said" "$d/run" && echo 0 || echo 1)"
+  run "$d/merge.said" analysis merge --out "$d/run/fixtures/m" "$d/run" "$d/run"; code=$?
+  record "s07b the neighbour: analysis merge --out inside a shard it reads" \
+    "exit 2 naming the run; the run folder unchanged" \
+    "exit $code: $(last "$d/merge.said" | cut -c1-80); run folder $([ "$before" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 2 -a "$before" = "$(tree_sha "$d/run")" && has "$d/merge.said" "holds a run" && echo 0 || echo 1)"
+  kids "$d/kids"
+  run "$d/run2.said" cold run --codecs noop --ops de --fixture small --batches 1 --samples 2 \
+    --children-dir "$d/kids" --out "$d/L/new"; code=$?
+  record "s07c the neighbour: cold run --out L/new, L a link to another run's fixtures/" \
+    "exit 1 naming the run; the run folder unchanged" \
+    "exit $code: $(last "$d/run2.said" | cut -c1-80); run folder $([ "$before" = "$(tree_sha "$d/run")" ] && echo unchanged || echo CHANGED)" \
+    "$(test $code = 1 -a "$before" = "$(tree_sha "$d/run")" && has "$d/run2.said" "holds a run" && echo 0 || echo 1)"
+  sweep
+}
+
+# 8. A FIFO named twitter.json in --corpora: `cold list`, `fixtures list` and `cold run --fixture
+# twitter` end by themselves; the neighbour: a FIFO as `fixtures parse-one`'s file.
+s08_fifo_corpus() {
+  local d=$work/s08 code t0 secs
+  mkdir -p "$d/corpora"
+  mkfifo "$d/corpora/twitter.json"
+  kids "$d/kids"
+  t0=$(date +%s)
+  run "$d/list.said" env -u THAW_EXTERNAL timeout -k 5 30 "$bin/cold" list --corpora "$d/corpora"; local c1=$?
+  run "$d/flist.said" timeout -k 5 30 "$bin/fixtures" --corpora "$d/corpora" list; local c2=$?
+  run "$d/run.said" env -u THAW_EXTERNAL timeout -k 5 30 "$bin/cold" run --corpora "$d/corpora" \
+    --codecs noop --ops de --fixture twitter --batches 1 --samples 2 --children-dir "$d/kids" --out "$d/run"; local c3=$?
+  secs=$(($(date +%s) - t0))
+  record "s08a a FIFO named twitter.json in --corpora: cold list, fixtures list, cold run --fixture twitter" \
+    "none killed by the 30 s bound (exit 124); cold run refuses (exit 1 naming twitter.json)" \
+    "exit $c1, $c2, $c3 in ${secs} s: $(last "$d/run.said" | cut -c1-80)" \
+    "$(test $c1 != 124 -a $c2 != 124 -a $c3 = 1 && has "$d/run.said" "twitter.json" && echo 0 || echo 1)"
+  mkfifo "$d/case.json"
+  run "$d/parse.said" timeout -k 5 30 "$bin/fixtures" parse-one --codec serde_json "$d/case.json"; code=$?
+  record "s08b the neighbour: a FIFO as fixtures parse-one's file" \
+    "not killed by the 30 s bound: refused (exit 1)" \
+    "exit $code: $(last "$d/parse.said" | cut -c1-80)" \
+    "$(test $code = 1 && echo 0 || echo 1)"
+  sweep
+}
+
 all=(
   p01_links p02_huge_estimate p03_setsid_daemon p04_spawner p05_escapes p06_markdown p07_bounds
   p08_foreign_json p09_synth_over_run p10_memory p11_long_errors p12_formulas p13_hint
@@ -2329,6 +2640,8 @@ all=(
   r05_fixture_outputs r06_fifo_cold_cache r07_edited_counts r08_report_swapped
   r09_values_as_given r10_echoes r11_stale_lock r12_report_disk_full r13_nothing_left_on_failure
   r14_outputs_one_rule r15_penalty_floor r16_run_swapped
+  s01_memory_outlives s02_limit_lifted s03_frozen_spawner s04_lock_not_a_name s05_samples_cut
+  s06_host_from_inside s07_outputs_through_links s08_fifo_corpus
   slow
   p07_huge_name o_disk_full
 )
