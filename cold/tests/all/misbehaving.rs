@@ -20,6 +20,10 @@ fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     folder::create(&d).unwrap();
+    // the test children run as an unprivileged user (docs/containment.md, "The child") and
+    // write their counts, logs and pids here
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o777)).unwrap();
     d
 }
 
@@ -90,7 +94,7 @@ fn run_all(name: &str, watch: Watch) {
     jobs.push(job(8, "ok", Path::new("/nonexistent/child-x")));
     jobs.push(job(9, "ok", &child));
 
-    let mut writer = SamplesWriter::open(&dir).unwrap();
+    let mut writer = SamplesWriter::open(&dir, 0).unwrap();
     let never = |_: usize| None;
     let (hang, others): (Vec<Job>, Vec<Job>) = jobs
         .iter()
@@ -202,7 +206,7 @@ fn left_behind(name: &str, behaviour: &str) {
     // Later samples that run while the stray would still be writing, had it survived.
     jobs.extend((1..30).map(|i| job(i, "ok", &child)));
     let mut sampler = sampler(Watch::Auto);
-    let mut writer = SamplesWriter::open(&dir).unwrap();
+    let mut writer = SamplesWriter::open(&dir, 0).unwrap();
     let never = |_: usize| None;
     let total = jobs.len() as u64;
     execute(
@@ -228,7 +232,7 @@ fn a_flood_of_output_is_cut_while_written() {
     let child = common::test_child();
     let jobs = vec![job(0, "flood", &child), job(1, "ok", &child)];
     let mut sampler = sampler(Watch::Auto);
-    let mut writer = SamplesWriter::open(&dir).unwrap();
+    let mut writer = SamplesWriter::open(&dir, 0).unwrap();
     let never = |_: usize| None;
     execute(
         &jobs,
@@ -254,18 +258,18 @@ fn a_child_does_not_outlive_its_dead_spawner() {
     }
     use spawner::{Request, Spawner};
     let dir = tmp("spawner-death");
-    // The child writes its pid into a FIFO, so the killer wakes on that write: no polling. It
-    // reads its pid as the machine numbers it (the /proc the test reads), not as `$$` would in
-    // the spawner's pid namespace.
+    // The child says it runs into a FIFO, so the killer wakes on that write: no polling. Its
+    // /proc is its pid namespace's (it cannot name itself as the machine does), so the killer
+    // finds it as the process at the bottom of the spawner's tree.
     let fifo = dir.join("child.pid");
     let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
     // SAFETY: mkfifo(3) on a NUL-terminated path this test owns.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+    // the child runs as an unprivileged user
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fifo, std::fs::Permissions::from_mode(0o666)).unwrap();
     let mut spawner = Spawner::start(&common::spawner()).unwrap();
-    let script = format!(
-        "read -r pid rest < /proc/self/stat; echo $pid > {}; exec sleep 120",
-        fifo.display()
-    );
+    let script = format!("echo started > {}; exec sleep 120", fifo.display());
     let request = Request {
         program: "/bin/sh".into(),
         args: vec!["-c".into(), script.into()],
@@ -277,11 +281,28 @@ fn a_child_does_not_outlive_its_dead_spawner() {
     let spawner_pid = spawner.pid() as libc::pid_t;
     let watched = fifo.clone();
     let killer = std::thread::spawn(move || {
-        // Blocks until the child has opened the FIFO, written its pid and closed it.
-        let pid = std::fs::read_to_string(&watched).unwrap();
+        // Blocks until the child has opened the FIFO, written and closed it.
+        let said = std::fs::read_to_string(&watched).unwrap();
+        // the child: the process at the bottom of the spawner's tree, as the machine numbers it
+        let mut pid = spawner_pid.to_string();
+        while let Some(below) = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .ok()
+            .and_then(|tasks| {
+                tasks.flatten().find_map(|t| {
+                    let text = std::fs::read_to_string(t.path().join("children")).ok()?;
+                    text.split_whitespace().next().map(str::to_string)
+                })
+            })
+        {
+            pid = below;
+        }
         // SAFETY: kill(2) on the spawner, which the test's `Spawner` has not reaped.
         unsafe { libc::kill(spawner_pid, libc::SIGKILL) };
-        pid
+        if said.trim() == "started" {
+            pid
+        } else {
+            String::new()
+        }
     });
     let reply = spawner.run(&request, &|| false);
     if !killer.is_finished() {

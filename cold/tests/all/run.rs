@@ -17,6 +17,10 @@ fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("thaw-cold-run-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
+    // the test children run as an unprivileged user (docs/containment.md, "The child") and
+    // write their counts, logs and pids here
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o777)).unwrap();
     d
 }
 
