@@ -407,6 +407,8 @@ fn merged_manifest(
     stopped.sort();
     m.stopped_utc = stopped;
     m.finished = parts.iter().all(|p| p.manifest.finished);
+    // the rows written by every shard's runner (unknown if one shard did not record them)
+    m.samples_written = parts.iter().map(|p| p.manifest.samples_written).sum();
     m.finished_utc = if m.finished {
         parts
             .iter()

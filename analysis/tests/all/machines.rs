@@ -78,10 +78,19 @@ fn folders_that_do_not_belong_together_are_refused_with_the_reason() {
         e.contains("settings.seed: 6 here, 5 in the first shard"),
         "{e}"
     );
-    // a non-empty --out is refused before anything is written into it
+    // an --out that holds a run (a shard it reads) is refused before anything is written into
+    // it (the output rule: store::outputs::inside_inputs); so is one inside it
     let good = d.join("good");
     shard(&good, n, 5, 2, 2, &[]);
     let o = merge(&a, &[&a, &good]);
+    assert!(stderr(&o).contains("holds a run"), "{}", stderr(&o));
+    let o = merge(&a.join("fixtures/m"), &[&a, &good]);
+    assert!(stderr(&o).contains("holds a run"), "{}", stderr(&o));
+    // a non-empty --out that is not a run is refused too
+    let other = d.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine").unwrap();
+    let o = merge(&other, &[&a, &good]);
     assert!(stderr(&o).contains("is not empty"), "{}", stderr(&o));
 }
 
