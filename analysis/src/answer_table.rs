@@ -326,7 +326,7 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
         out.push_str(&format!("- **{}**\n", c.name));
         for r in &c.runs {
             let Some(m) = &r.manifest else { continue };
-            let date = m.started_utc.get(..16).unwrap_or(&m.started_utc);
+            let date = m.started_utc.get(..10).unwrap_or(&m.started_utc);
             let cpu = m.machine.cpu_model.as_deref().unwrap_or("an unnamed CPU");
             let commit = m
                 .commit
@@ -343,7 +343,7 @@ pub(crate) fn table(dirs: &[PathBuf]) -> Result<String> {
                 .replace('`', "'");
             let folder = r.dir.file_name().and_then(|n| n.to_str()).unwrap_or("run");
             out.push_str(&format!(
-                "  - {}: {} UTC, {}, {} cores, commit {}: ",
+                "  - {}: {}, {}, {} cores, commit {}: ",
                 text::for_markdown(folder),
                 text::for_markdown(date),
                 text::for_markdown(cpu),
